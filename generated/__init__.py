@@ -1,0 +1,1 @@
+"""Committed build output: ruleset modules, JSON exports and rule books."""

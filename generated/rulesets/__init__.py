@@ -1,0 +1,3 @@
+"""Generated ruleset modules, one per built-in variant. Do not edit."""
+
+VARIANTS = ('australian',)

@@ -1,0 +1,1 @@
+"""Spec loading, validation, the ruleset model and the renderers that write generated/."""

@@ -1,0 +1,167 @@
+"""Rule clauses: the stable ids every rule book, engine error and rules test refers to.
+
+:data:`CLAUSE_IDS` is the closed list of ids; :func:`clauses_for` picks the ones a ruleset has,
+with the parameters its sentence needs, in rule-book order.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .model import Clause, Ruleset
+
+__all__ = ["CLAUSE_IDS", "clauses_for"]
+
+#: Every clause id, in rule-book order. Ids are stable: never rename one.
+CLAUSE_IDS: tuple[str, ...] = (
+    "deck.cards",
+    "deck.joker",
+    "seats.teams",
+    "deal.first-dealer",
+    "deal.packets",
+    "deal.rotation",
+    "auction.order",
+    "auction.ladder",
+    "auction.higher",
+    "auction.single-round",
+    "auction.inkles",
+    "auction.pass-final",
+    "auction.end",
+    "auction.raise-own-bid",
+    "auction.misere",
+    "auction.open-misere",
+    "auction.blind-misere",
+    "auction.all-pass",
+    "kitty.take",
+    "trump.order",
+    "trump.left-bower",
+    "joker.trump",
+    "play.misere-partner",
+    "play.opening-lead",
+    "play.follow-suit",
+    "play.trick-winner",
+    "play.next-lead",
+    "play.open-misere",
+    "play.misere-ends",
+    "joker.no-trumps.wins",
+    "joker.no-trumps.follow",
+    "joker.no-trumps.nominate",
+    "joker.no-trumps.lead",
+    "joker.no-trumps.last-trick",
+    "joker.no-trumps.lead-last-only",
+    "joker.no-trumps.misere-void",
+    "score.table",
+    "score.made",
+    "score.slam",
+    "score.failed",
+    "score.opponents",
+    "score.misere",
+    "score.freeze",
+    "end.target",
+    "end.must-bid-to-win",
+    "end.lose",
+    "end.continue",
+)
+
+
+def clauses_for(rs: Ruleset) -> tuple[Clause, ...]:
+    """The clauses of ``rs``, each with its parameters, in rule-book order."""
+    from .model import Clause
+
+    out: dict[str, dict[str, Any]] = {}
+    has_joker = bool(rs.jokers)
+    misere_bids = [b for b in rs.ladder if b.kind == "misere"]
+
+    out["deck.cards"] = {"count": len(rs.deck)}
+    if has_joker:
+        out["deck.joker"] = {"jokers": list(rs.jokers)}
+    out["seats.teams"] = {"teams": [list(t) for t in rs.teams], "players": rs.players}
+    out["deal.first-dealer"] = {"how": rs.first_dealer}
+    out["deal.packets"] = {
+        "packets": [[to, n] for to, n in rs.packets],
+        "hand_size": rs.hand_size,
+        "kitty": rs.kitty,
+        "dead_hand": rs.dead_hand,
+    }
+    out["deal.rotation"] = {}
+    out["auction.order"] = {}
+    out["auction.ladder"] = {"bids": [b.code for b in rs.ladder]}
+    out["auction.higher"] = {}
+    if rs.procedure == "single-round":
+        out["auction.single-round"] = {}
+    if rs.inkles is not None:
+        out["auction.inkles"] = {"bidders": rs.inkles[0], "level": rs.inkles[1]}
+    if rs.procedure == "rounds":
+        out["auction.pass-final"] = {}
+    out["auction.end"] = {"procedure": rs.procedure}
+    if rs.procedure == "rounds":
+        out["auction.raise-own-bid"] = {"allowed": rs.raise_own_bid}
+    for bid in misere_bids:
+        below = _neighbour(rs, bid.code, +1)
+        params = {
+            "bid": bid.code,
+            "value": bid.value,
+            "above": _neighbour(rs, bid.code, -1),
+            "below": below,
+            "after_bid_of": bid.after_bid_of,
+            "open": bid.open,
+            "blind": bid.blind,
+        }
+        out.setdefault(bid.clause, params)
+    out["auction.all-pass"] = {"how": rs.all_pass}
+    if rs.kitty_take and rs.kitty:
+        out["kitty.take"] = {"cards": rs.kitty}
+    out["trump.order"] = {}
+    if any(rs.card_rank[c] == "J" for c in range(len(rs.deck))):
+        out["trump.left-bower"] = {}
+    if has_joker:
+        out["joker.trump"] = {}
+    if misere_bids:
+        out["play.misere-partner"] = {"how": rs.misere_partner}
+    out["play.opening-lead"] = {}
+    out["play.follow-suit"] = {}
+    out["play.trick-winner"] = {}
+    out["play.next-lead"] = {}
+    opens = [b for b in misere_bids if b.open != "no"]
+    if opens:
+        out["play.open-misere"] = {"bid": opens[0].code, "when": opens[0].open}
+    if misere_bids and rs.misere_ends_when_lost:
+        out["play.misere-ends"] = {}
+    if has_joker:
+        out["joker.no-trumps.wins"] = {"jokers": len(rs.jokers)}
+        out["joker.no-trumps.follow"] = {}
+        if rs.joker_nominate == "contractor":
+            out["joker.no-trumps.nominate"] = {}
+        out["joker.no-trumps.lead"] = {"how": rs.joker_lead}
+        if rs.joker_lead == "name-unled-suit":
+            out["joker.no-trumps.last-trick"] = {}
+        if rs.joker_lead_only_last_trick:
+            out["joker.no-trumps.lead-last-only"] = {}
+        if rs.joker_void_must_play != "never" and misere_bids:
+            out["joker.no-trumps.misere-void"] = {"when": rs.joker_void_must_play}
+    out["score.table"] = {}
+    out["score.made"] = {}
+    if rs.slam_value:
+        out["score.slam"] = {"value": rs.slam_value, "below": rs.slam_below}
+    out["score.failed"] = {"how": rs.failed}
+    out["score.opponents"] = {
+        "per_trick": rs.opponents_per_trick,
+        "tricks": rs.opponent_tricks,
+    }
+    if misere_bids:
+        out["score.misere"] = {"opponents": rs.opponents_against_misere}
+    if rs.opponents_freeze_at is not None:
+        out["score.freeze"] = {"at": rs.opponents_freeze_at}
+    out["end.target"] = {"target": rs.target}
+    out["end.must-bid-to-win"] = {"required": rs.must_bid_to_win}
+    if rs.lose_at is not None:
+        out["end.lose"] = {"at": rs.lose_at}
+    out["end.continue"] = {}
+    return tuple(Clause(cid, tuple(sorted(out[cid].items()))) for cid in CLAUSE_IDS if cid in out)
+
+
+def _neighbour(rs: Ruleset, code: str, step: int) -> str | None:
+    codes = [b.code for b in rs.ladder]
+    i = codes.index(code) + step
+    return codes[i] if 0 <= i < len(codes) else None

@@ -1,0 +1,74 @@
+"""Render a ruleset into its outputs: the Python ruleset module and the JSON export.
+
+Rule-author text reaches generated Python only through :func:`pyliteral`, which writes Python
+literals with ``repr`` (every quote, backslash, newline, NUL and bidi control escaped), never by
+pasting text into code.
+"""
+
+from __future__ import annotations
+
+import json
+import pprint
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from .model import FORMAT, Ruleset
+
+__all__ = ["module_name", "pyliteral", "render_json", "render_module", "template_env"]
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+
+def pyliteral(value: Any) -> str:
+    """A Python literal for JSON-like data (dicts keep their order); safe for any string."""
+    _check_literal(value)
+    return pprint.pformat(value, width=100, sort_dicts=False, compact=True)
+
+
+def _check_literal(value: Any) -> None:
+    if value is None or isinstance(value, bool | int | float | str):
+        return
+    if isinstance(value, list | tuple):
+        for item in value:
+            _check_literal(item)
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise TypeError(f"non-string key {key!r} in generated data")
+            _check_literal(item)
+        return
+    raise TypeError(f"{type(value).__name__} cannot be written as a literal")
+
+
+def template_env() -> jinja2.Environment:
+    """The Jinja environment of the code templates: strict undefined, no autoescape."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["pyliteral"] = pyliteral
+    return env
+
+
+def module_name(variant: str) -> str:
+    """The Python module name of a variant id (``australian-45`` -> ``australian_45``)."""
+    return variant.replace("-", "_")
+
+
+def render_module(rs: Ruleset, source: str) -> str:
+    """The text of ``generated/rulesets/<variant>.py``."""
+    template = template_env().get_template("ruleset.py.j2")
+    return template.render(format=FORMAT, variant=rs.id, source=source, tables=rs.tables())
+
+
+def render_json(rs: Ruleset) -> str:
+    """The text of ``generated/json/<variant>.json``."""
+    data = {"$schema": "ruleset.schema.json", **rs.tables()}
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"

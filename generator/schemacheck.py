@@ -1,0 +1,328 @@
+"""JSON Schema validation of a loaded document, with short messages at source positions.
+
+:func:`check_schema` validates data against a JSON Schema (draft 2020-12 unless the schema's
+``$schema`` names another draft, e.g. draft-07) and turns every error into a
+:class:`~fivehundred.runtime.errors.Diagnostic` at the position recorded in
+:class:`~fivehundred.generator.yamlload.Marks`:
+
+- unknown keys (``additionalProperties: false``) at the key, with a did-you-mean suggestion;
+- missing keys (``required``) at the mapping;
+- everything else at the offending value, quoting it.
+
+Schema annotations understood:
+
+- ``"x-clause": "rule.id"`` on any schema node: the diagnostic of an error at or below that node
+  (the nearest one along the error's schema path wins) carries the clause id.
+- ``"x-message": "text"`` on a schema node: replaces the generated message for errors of that
+  node's own keywords (useful for ``pattern``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+from urllib.parse import unquote
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.validators import validator_for
+
+from ..runtime.errors import Diagnostic
+from .yamlload import KeyPath, Marks, render_path
+
+__all__ = ["check_schema", "show_value"]
+
+_TYPE_NAMES = {
+    "integer": "an integer",
+    "number": "a number",
+    "string": "a string",
+    "boolean": "true or false",
+    "object": "a mapping",
+    "array": "a list",
+    "null": "null",
+}
+
+
+def check_schema(data: object, marks: Marks, schema: Mapping[str, Any]) -> list[Diagnostic]:
+    """Validate ``data`` against ``schema``; return every problem, sorted by position.
+
+    Duplicates are removed. For a failed ``oneOf``/``anyOf`` only the best-matching alternative's
+    error is reported. An empty list means the data is valid.
+    """
+    cls = validator_for(schema, default=Draft202012Validator)
+    validator = cls(schema)
+    found: dict[Diagnostic, None] = {}
+    for error in validator.iter_errors(data):  # type: ignore[arg-type]
+        for diag in _diagnostics(error, data, marks, schema):
+            found[diag] = None
+    return sorted(found)
+
+
+def show_value(value: object, limit: int = 40) -> str:
+    """Quote a value the way a rule author wrote it: ``'ten'``, ``7``, ``true``, ``null``."""
+    if isinstance(value, str):
+        text = value if len(value) <= limit else value[: limit - 3] + "..."
+        return f"'{text}'"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, Mapping):
+        return "a mapping"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    return repr(value)[:limit]
+
+
+def _plain(value: object) -> str:
+    """An enum/const option in a message: strings unquoted, others as :func:`show_value`."""
+    return value if isinstance(value, str) else show_value(value)
+
+
+def _where(path: KeyPath) -> str:
+    return f"in {render_path(path)}" if path else "at the top level"
+
+
+def _suggest(word: object, options: Iterable[object]) -> str:
+    if not isinstance(word, str):
+        return ""
+    strings = [o for o in options if isinstance(o, str)]
+    close = difflib.get_close_matches(word, strings, n=1)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def _at(data: object, path: KeyPath) -> object:
+    for elem in path:
+        try:
+            data = data[elem]  # type: ignore[index]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
+def _resolve_ref(root: Mapping[str, Any], ref: object) -> object:
+    """Resolve a local ``$ref`` (``#/...``) inside ``root``; anything else gives None."""
+    if not isinstance(ref, str) or not ref.startswith("#"):
+        return None
+    node: object = root
+    pointer = unquote(ref[1:])
+    if not pointer:
+        return root
+    for part in pointer.lstrip("/").split("/"):
+        part = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, Mapping) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return None
+    return node
+
+
+def _schema_nodes(root: Mapping[str, Any], schema_path: Sequence[object]) -> list[object]:
+    """The schema nodes along ``schema_path`` (root first), following local ``$ref``s."""
+    nodes: list[object] = [root]
+    node: object = root
+    for step in schema_path:
+        for _ in range(20):  # follow chains of $ref, bounded
+            if isinstance(node, Mapping) and step not in node and "$ref" in node:
+                node = _resolve_ref(root, node["$ref"])
+                nodes.append(node)
+            else:
+                break
+        in_map = isinstance(node, Mapping) and step in node
+        in_list = isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node)
+        if not (in_map or in_list):
+            break
+        node = node[step]  # type: ignore[index]
+        nodes.append(node)
+    return nodes
+
+
+def _clause(root: Mapping[str, Any], error: ValidationError, prefer: object = None) -> str | None:
+    if isinstance(prefer, Mapping) and isinstance(prefer.get("x-clause"), str):
+        return str(prefer["x-clause"])
+    for node in reversed(_schema_nodes(root, list(error.absolute_schema_path))):
+        if isinstance(node, Mapping) and isinstance(node.get("x-clause"), str):
+            return str(node["x-clause"])
+    return None
+
+
+def _type_message(expected: object, value: object) -> str:
+    names = [expected] if isinstance(expected, str) else list(expected or [])  # type: ignore[call-overload]
+    wanted = " or ".join(_TYPE_NAMES.get(str(n), str(n)) for n in names)
+    return f"expected {wanted}, got {show_value(value)}"
+
+
+def _diagnostics(
+    error: ValidationError, data: object, marks: Marks, root: Mapping[str, Any]
+) -> list[Diagnostic]:
+    if error.validator in ("oneOf", "anyOf") and error.context:
+        best = best_match([error])
+        if best is not None and best is not error:
+            return _diagnostics(best, data, marks, root)
+    path: KeyPath = tuple(error.absolute_path)
+    value = error.instance
+    keyword = str(error.validator)
+    arg: Any = error.validator_value
+    schema: Any = error.schema if isinstance(error.schema, Mapping) else {}
+    clause = _clause(root, error)
+
+    if keyword == "additionalProperties" and arg is False and isinstance(value, Mapping):
+        known = schema.get("properties", {})
+        patterns = "|".join(schema.get("patternProperties", {}))
+        extras = [
+            k for k in value if k not in known and not (patterns and re.search(patterns, str(k)))
+        ]
+        return [
+            marks.diagnostic(
+                (*path, k),
+                f"unknown key '{k}' {_where(path)}{_suggest(k, known)}",
+                at_key=True,
+                clause=clause,
+            )
+            for k in extras
+        ]
+    if keyword == "unevaluatedProperties" and isinstance(value, Mapping):
+        known = _all_properties(schema, root)
+        extras = [k for k in value if repr(k) in error.message and k not in known]
+        return [
+            marks.diagnostic(
+                (*path, k),
+                f"unknown key '{k}' {_where(path)}{_suggest(k, known)}",
+                at_key=True,
+                clause=clause,
+            )
+            for k in extras
+        ]
+    if keyword == "required" and isinstance(value, Mapping):
+        missing = [
+            k for k in arg if k not in value and error.message == f"{k!r} is a required property"
+        ]
+        props = schema.get("properties", {})
+        return [
+            marks.diagnostic(
+                path,
+                f"missing key '{k}' {_where(path)}",
+                clause=_clause(root, error, props.get(k) if isinstance(props, Mapping) else None),
+            )
+            for k in missing
+        ]
+
+    parent = _at(data, path)
+    if (
+        "propertyNames" in error.absolute_schema_path
+        and isinstance(value, str)
+        and isinstance(parent, Mapping)
+        and value in parent
+    ):
+        message = _value_message(error, keyword, arg, value, schema)
+        return [
+            marks.diagnostic(
+                (*path, value),
+                f"invalid key {show_value(value)} {_where(path)}: {message}",
+                at_key=True,
+                clause=clause,
+            )
+        ]
+    return [
+        marks.diagnostic(path, _value_message(error, keyword, arg, value, schema), clause=clause)
+    ]
+
+
+def _all_properties(schema: Mapping[str, Any], root: Mapping[str, Any]) -> list[str]:
+    """Property names declared by ``schema`` and its directly combined subschemas."""
+    names: list[str] = []
+    todo: list[object] = [schema]
+    seen = 0
+    while todo and seen < 100:
+        seen += 1
+        node = todo.pop()
+        if not isinstance(node, Mapping):
+            continue
+        props = node.get("properties")
+        if isinstance(props, Mapping):
+            names.extend(str(k) for k in props)
+        if "$ref" in node:
+            todo.append(_resolve_ref(root, node["$ref"]))
+        for word in ("allOf", "anyOf", "oneOf"):
+            subs = node.get(word)
+            if isinstance(subs, list):
+                todo.extend(subs)
+        for word in ("if", "then", "else"):
+            todo.append(node.get(word))
+    return names
+
+
+def _value_message(
+    error: ValidationError, keyword: str, arg: Any, value: object, schema: Mapping[str, Any]
+) -> str:
+    custom = schema.get("x-message")
+    if isinstance(custom, str):
+        return custom
+    shown = show_value(value)
+    if keyword == "type":
+        return _type_message(arg, value)
+    if keyword == "enum" and isinstance(arg, list):
+        options = ", ".join(_plain(o) for o in arg)
+        return f"{shown} is not one of: {options}{_suggest(value, arg)}"
+    if keyword == "const":
+        return f"expected {show_value(arg)}, got {shown}"
+    if keyword == "minimum":
+        return f"{shown} is less than the minimum of {show_value(arg)}"
+    if keyword == "maximum":
+        return f"{shown} is greater than the maximum of {show_value(arg)}"
+    if keyword == "exclusiveMinimum":
+        return f"{shown} must be greater than {show_value(arg)}"
+    if keyword == "exclusiveMaximum":
+        return f"{shown} must be less than {show_value(arg)}"
+    if keyword == "multipleOf":
+        return f"{shown} is not a multiple of {show_value(arg)}"
+    if keyword == "pattern":
+        return f"{shown} does not match the pattern {arg}"
+    if keyword == "minLength" and isinstance(value, str):
+        return f"{shown} is shorter than {arg} characters"
+    if keyword == "maxLength" and isinstance(value, str):
+        return f"{shown} is longer than {arg} characters"
+    if keyword == "minItems" and isinstance(value, list):
+        return f"expected at least {arg} items, got {len(value)}"
+    if keyword == "maxItems" and isinstance(value, list):
+        return f"expected at most {arg} items, got {len(value)}"
+    if keyword == "uniqueItems" and isinstance(value, list):
+        dup = _first_duplicate(value)
+        return f"duplicate item {show_value(dup[0])} in the list" if dup else "duplicate items"
+    if keyword == "minProperties" and isinstance(value, Mapping):
+        return f"expected at least {arg} keys, got {len(value)}"
+    if keyword == "maxProperties" and isinstance(value, Mapping):
+        return f"expected at most {arg} keys, got {len(value)}"
+    if keyword == "not":
+        return f"{shown} is not allowed here"
+    if keyword == "oneOf" and not error.context:
+        return f"{shown} matches more than one of the allowed forms"
+    if keyword in ("oneOf", "anyOf"):
+        context = error.context or []
+        if context and all(e.validator == "type" and not e.relative_path for e in context):
+            wanted: list[str] = []
+            for e in context:
+                val: Any = e.validator_value
+                for name in [val] if isinstance(val, str) else list(val):
+                    if name not in wanted:
+                        wanted.append(name)
+            return _type_message(wanted, value)
+        return f"{shown} does not match any of the allowed forms"
+    return str(error.message)
+
+
+def _first_duplicate(items: list[Any]) -> tuple[object] | None:
+    seen: set[str] = set()
+    for item in items:
+        key = json.dumps(item, sort_keys=True, default=str)
+        if key in seen:
+            return (item,)
+        seen.add(key)
+    return None

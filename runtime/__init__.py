@@ -1,0 +1,1 @@
+"""The game engine: rules from a generated ruleset, hands, games, records, bots, CLI."""

@@ -1,0 +1,306 @@
+"""The ``fivehundred`` command line (DESIGN.md, "Command line").
+
+Every user error prints one line per problem (``file:line:col: message`` for rule files) on
+standard error and exits with code 2; nothing a user types produces a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO
+
+from .errors import Diagnostic, FiveHundredError, IllegalActionError, RecordError, SpecError
+
+__all__ = ["main"]
+
+EXIT_USAGE = 2
+
+
+def _err(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    """Check rule files; print every problem; exit 2 if any."""
+    from ..generator.pipeline import compile_spec
+
+    bad = 0
+    for name in args.files:
+        path = Path(name)
+        try:
+            if not path.is_file():
+                raise SpecError([_diag(name, "no such rule file")])
+            rs = compile_spec(path)
+        except SpecError as exc:
+            bad += 1
+            for d in exc.diagnostics:
+                _err(str(d))
+            continue
+        if not args.quiet:
+            print(f"{name}: ok ({rs.id}: {len(rs.deck)} cards, {len(rs.ladder)} bids)")
+    return EXIT_USAGE if bad else 0
+
+
+def _diag(file: str, message: str) -> Diagnostic:
+    return Diagnostic(file, 1, 1, message)
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    """Compile every built-in variant into generated/ (or check that it is up to date)."""
+    from ..generator.build import build
+
+    report = build(check=args.check)
+    if args.check:
+        if report.changed:
+            for rel in report.written:
+                _err(f"generated/{rel}: stale (run `fivehundred build`)")
+            for rel in report.removed:
+                _err(f"generated/{rel}: no longer produced (run `fivehundred build`)")
+            return 1
+        print(f"generated/ is up to date ({report.unchanged} files)")
+        return 0
+    for rel in report.written:
+        print(f"wrote generated/{rel}")
+    for rel in report.removed:
+        print(f"removed generated/{rel}")
+    print(
+        f"{len(report.written)} written, {len(report.removed)} removed, "
+        f"{report.unchanged} unchanged"
+    )
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    """List the built-in variants."""
+    from ..generator.build import compile_builtins
+
+    for variant, (_, rs) in sorted(compile_builtins().items()):
+        base = f" (extends {rs.extends})" if rs.extends else ""
+        print(f"{variant:<24} {rs.name}{base}")
+    return 0
+
+
+def _ruleset(name: str):  # type: ignore[no-untyped-def]
+    from ..generator.pipeline import compile_spec, find_spec
+
+    return compile_spec(find_spec(name))
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """Print a variant's ladder, score table and card order per trump."""
+    from ..generator.show import show_text
+
+    sys.stdout.write(show_text(_ruleset(args.variant)))
+    return 0
+
+
+def cmd_docs(args: argparse.Namespace) -> int:
+    """Render a variant's rule book."""
+    from ..generator.docs import render_markdown
+
+    if args.lang != "en":
+        raise SpecError([_diag(args.lang, f"no rule-book language {args.lang!r} yet (en)")])
+    if args.format != "md":
+        raise SpecError([_diag(args.format, "only --format md is available yet")])
+    text = render_markdown(_ruleset(args.variant), args.lang)
+    _write_out(args.output, text)
+    return 0
+
+
+def _write_out(output: str | None, text: str) -> None:
+    if output is None or output == "-":
+        sys.stdout.write(text)
+        return
+    from ..generator.build import _commit
+
+    path = Path(output).resolve()
+    _commit(path.parent, {path.name: text.encode("utf-8")}, [])
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay a record (.json) or records (.jsonl); print the result."""
+    from .records import load_records, replay, replay_view
+
+    name = args.record
+    try:
+        text = Path(name).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{name}: cannot read: {exc}") from None
+    records = load_records(text, name)
+    for number, record in enumerate(records, 1):
+        where = f"{name}:{number}" if name.endswith(".jsonl") else name
+        try:
+            state = replay(record)
+        except IllegalActionError as exc:
+            index = getattr(exc, "index", "?")
+            raise RecordError(f"{where}: action {index} {exc.action!r}: {exc}") from None
+        except FiveHundredError as exc:
+            index = getattr(exc, "index", None)
+            at = f" action {index}" if index is not None else ""
+            raise RecordError(f"{where}:{at} {exc}") from None
+        view = replay_view(state)
+        if args.json:
+            print(json.dumps(view, ensure_ascii=False))
+        else:
+            _print_replay(view)
+    return 0
+
+
+def _print_replay(view: dict[str, object]) -> None:
+    contract = view["contract"]
+    calls = " ".join(f"{c['seat']}:{c['call']}" for c in view["auction"])  # type: ignore[attr-defined]
+    print(f"auction: {calls}")
+    if contract is None:
+        print("all passed: the hand is thrown in")
+    else:
+        print(f"contract: {contract['bid']} by seat {contract['seat']} (side {contract['side']})")  # type: ignore[index]
+    for n, trick in enumerate(view["tricks"], 1):  # type: ignore[arg-type]
+        cards = " ".join(f"{c['seat']}:{c['card']}" for c in trick["cards"])
+        print(f"trick {n:>2}: {cards}  -> seat {trick['winner']}")
+    hand = view["hand"]
+    print(f"hand: {json.dumps(hand)}")
+    print(f"scores: {view['scores']}  winner: {view['winner']}")
+    if "next" in view:
+        print(f"next: {json.dumps(view['next'])}")
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Play many hands or games with bots; print a summary."""
+    from .bots import BOTS
+    from .game import load_rules
+    from .simulate import progress_bar, simulate
+
+    if (args.hands is None) == (args.games is None):
+        raise SpecError([_diag("simulate", "give exactly one of --hands N or --games N")])
+    count = args.hands if args.hands is not None else args.games
+    if count < 1:
+        raise SpecError([_diag("simulate", "the count must be at least 1")])
+    rules = load_rules(args.variant)
+    bots = args.bots.split(",") if args.bots else None
+    for bot in bots or []:
+        if bot not in BOTS:
+            raise SpecError([_diag("--bots", f"unknown bot {bot!r}; bots: {', '.join(BOTS)}")])
+    if bots and len(bots) not in (1, rules.players):
+        raise SpecError([_diag("--bots", f"give 1 or {rules.players} bots")])
+    show_progress = not args.json and sys.stderr.isatty() and count >= 1000
+    out: IO[str] | None = None
+    try:
+        if args.records:
+            out = open(args.records, "w", encoding="utf-8")  # noqa: SIM115
+        summary = simulate(
+            rules,
+            hands=args.hands or 0,
+            games=args.games or 0,
+            seed=args.seed,
+            bots=bots,
+            records=out,
+            check=not args.no_check,
+            progress=progress_bar() if show_progress else None,
+        )
+    finally:
+        if out is not None:
+            out.close()
+    data = summary.as_json()
+    if args.json:
+        print(json.dumps(data))
+    else:
+        for key, value in data.items():
+            print(f"{key}: {value}")
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Time the engine's fast path against the hand-written reference in the same run."""
+    from .benchmark import run_benchmark
+
+    result = run_benchmark(args.hands, args.seed, args.rounds)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key}: {value}")
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="fivehundred",
+        description="Five Hundred and its variants: rule specs, engine and rule books.",
+    )
+    sub = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
+
+    p = sub.add_parser("validate", help="check rule files; every problem as file:line:col")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("-q", "--quiet", action="store_true", help="print only problems")
+    p.set_defaults(run=cmd_validate)
+
+    p = sub.add_parser("build", help="compile the built-in variants into generated/")
+    p.add_argument("--check", action="store_true", help="fail (exit 1) if generated/ is stale")
+    p.set_defaults(run=cmd_build)
+
+    p = sub.add_parser("list", help="list the built-in variants")
+    p.set_defaults(run=cmd_list)
+
+    p = sub.add_parser("show", help="ladder, score table and card order per trump")
+    p.add_argument("variant", metavar="VARIANT|FILE")
+    p.set_defaults(run=cmd_show)
+
+    p = sub.add_parser("docs", help="render a variant's rule book")
+    p.add_argument("variant", metavar="VARIANT|FILE")
+    p.add_argument("--lang", default="en", help="language (en)")
+    p.add_argument("--format", default="md", choices=["md", "html"])
+    p.add_argument("-o", "--output", help="write here instead of standard output")
+    p.set_defaults(run=cmd_docs)
+
+    p = sub.add_parser("replay", help="replay a game record; print the hand and its score")
+    p.add_argument("record", metavar="RECORD", help="a .json record or a .jsonl of records")
+    p.add_argument("--json", action="store_true", help="one JSON object per record")
+    p.set_defaults(run=cmd_replay)
+
+    p = sub.add_parser("simulate", help="play many hands or games with bots")
+    p.add_argument("variant", metavar="VARIANT|FILE")
+    p.add_argument("--hands", type=int, help="independent hands from 0-0")
+    p.add_argument("--games", type=int, help="whole games to the end")
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--bots", help="bot names, one or one per seat, comma-separated (random)")
+    p.add_argument("--records", metavar="OUT.jsonl", help="write every hand's record here")
+    p.add_argument("--json", action="store_true", help="print one JSON summary")
+    p.add_argument("--no-check", action="store_true", help="skip the per-hand invariant checks")
+    p.set_defaults(run=cmd_simulate)
+
+    p = sub.add_parser("bench", help="engine speed as a ratio to a hand-written reference")
+    p.add_argument("--hands", type=int, default=20000)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--rounds", type=int, default=3, help="best of this many timings each")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.run(args)
+    except SpecError as exc:
+        for d in exc.diagnostics:
+            _err(str(d))
+        return EXIT_USAGE
+    except FiveHundredError as exc:
+        _err(str(exc))
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        _err("interrupted")
+        return 130
+    except BrokenPipeError:
+        return 0
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,64 @@
+"""Card, suit, strain and bid codes shared by the generator and the runtime (DESIGN.md, "Codes")."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "JOKER_CODES",
+    "NT",
+    "RANK_ORDER",
+    "STRAINS",
+    "SUITLESS",
+    "SUITS",
+    "SUIT_SYMBOLS",
+    "normalise_card",
+    "normalise_rank",
+    "same_colour",
+]
+
+#: Suits, lowest to highest as bid strains.
+SUITS: tuple[str, ...] = ("S", "C", "D", "H")
+#: Bid strains, lowest to highest; index 4 is no trumps.
+STRAINS: tuple[str, ...] = ("S", "C", "D", "H", "NT")
+#: Strain index of no trumps.
+NT = 4
+#: Effective-suit index of a joker that belongs to no suit (no trumps and misères).
+SUITLESS = 4
+SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
+#: Every rank a deck may use, in plain-suit order from low to high.
+RANK_ORDER: tuple[str, ...] = (
+    "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "J", "Q", "K", "A",
+)  # fmt: skip
+#: Joker codes, and the aliases accepted on input.
+JOKER_CODES: tuple[str, ...] = ("JK", "BJ")
+_JOKER_ALIASES = {"JK": "JK", "RJ": "JK", "BJ": "BJ"}
+_CARD_RE = re.compile(r"^(10|11|12|13|[4-9]|[TJQKA])([SCDH])$")
+
+
+def same_colour(suit: int) -> int:
+    """The other suit of the same colour (spades/clubs, diamonds/hearts), by suit index."""
+    return (1, 0, 3, 2)[suit]
+
+
+def normalise_rank(rank: object) -> str | None:
+    """The canonical rank code for ``rank`` (``T`` and ``10`` -> ``"10"``), or None if unknown."""
+    text = str(rank).strip().upper()
+    if text == "T":
+        text = "10"
+    return text if text in RANK_ORDER else None
+
+
+def normalise_card(code: str) -> str | None:
+    """The canonical card code for ``code`` (case-insensitive, ``T`` for 10, ``RJ`` for ``JK``).
+
+    Returns None when ``code`` is not a card code at all.
+    """
+    text = code.strip().upper()
+    if text in _JOKER_ALIASES:
+        return _JOKER_ALIASES[text]
+    match = _CARD_RE.match(text)
+    if match is None:
+        return None
+    rank = "10" if match.group(1) == "T" else match.group(1)
+    return rank + match.group(2)

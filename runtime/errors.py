@@ -1,0 +1,75 @@
+"""The one error hierarchy of fivehundred.
+
+Every error a user can cause is a :class:`FiveHundredError`, itself a :class:`ValueError`, so
+callers can catch one class. Messages quote the offending input.
+
+- :class:`SpecError`: a rule file is wrong; carries every :class:`Diagnostic` found, each printed
+  as ``file:line:col: message``.
+- :class:`InvalidActionError`: an action string that is not an action at all (bad syntax,
+  unknown card code).
+- :class:`IllegalActionError`: a well-formed action that the rules forbid now; names the seat,
+  the action and the rule clause id.
+- :class:`RecordError`: a game record that cannot be replayed (bad JSON, bad deal, ...).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "Diagnostic",
+    "FiveHundredError",
+    "IllegalActionError",
+    "InvalidActionError",
+    "RecordError",
+    "SpecError",
+]
+
+
+class FiveHundredError(ValueError):
+    """Base class of every error a user of fivehundred can cause."""
+
+
+@dataclass(frozen=True, order=True)
+class Diagnostic:
+    """One problem in a rule file, at a position (1-based line and column)."""
+
+    file: str
+    line: int
+    col: int
+    message: str
+    clause: str | None = None
+
+    def __str__(self) -> str:
+        suffix = f" [{self.clause}]" if self.clause else ""
+        return f"{self.file}:{self.line}:{self.col}: {self.message}{suffix}"
+
+
+class SpecError(FiveHundredError):
+    """A rule file (or a chain of ``extends``) has one or more problems."""
+
+    def __init__(self, diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]) -> None:
+        self.diagnostics: tuple[Diagnostic, ...] = tuple(diagnostics)
+        super().__init__("\n".join(str(d) for d in self.diagnostics))
+
+
+class InvalidActionError(FiveHundredError):
+    """An action that cannot be parsed (not a card, bid or known verb)."""
+
+
+class IllegalActionError(FiveHundredError):
+    """A well-formed action that the rules forbid in the current state.
+
+    ``seat``, ``action`` and ``clause`` (the rule id) are kept as attributes.
+    """
+
+    def __init__(self, seat: int, action: str, clause: str, reason: str) -> None:
+        self.seat = seat
+        self.action = action
+        self.clause = clause
+        self.reason = reason
+        super().__init__(f"seat {seat} may not play {action!r}: {reason} [{clause}]")
+
+
+class RecordError(FiveHundredError):
+    """A game record that is malformed or inconsistent with its variant."""

@@ -1,0 +1,813 @@
+"""One hand of Five Hundred: auction, kitty, tricks and the hand's score.
+
+:class:`HandState` is the mutable state of one hand (OpenSpiel's *State*); the :class:`Rules` it
+plays by never change. Actions are ints (see :mod:`fivehundred.runtime.rules`):
+
+- :meth:`HandState.legal_actions` lists them;
+- :meth:`HandState.apply` is the checked path: an illegal action raises
+  :class:`IllegalActionError` naming the seat, the action and the rule clause, and leaves the
+  state untouched;
+- :meth:`HandState.apply_fast` is the unchecked path for simulation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import combinations
+from random import Random
+from typing import Any
+
+from .codes import NT, SUITLESS, SUITS
+from .errors import IllegalActionError, InvalidActionError
+from .rules import Rules, _bits
+
+__all__ = [
+    "AUCTION",
+    "DISCARD",
+    "OVER",
+    "PHASES",
+    "PLAY",
+    "HandResult",
+    "HandState",
+    "deal",
+    "deal_cards",
+    "shuffled",
+]
+
+AUCTION, DISCARD, PLAY, OVER = 0, 1, 2, 3
+#: Phase names, by phase number, as records and observations spell them.
+PHASES = ("auction", "discard", "play", "over")
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """What a finished hand scored."""
+
+    contract: int  # ladder index, -1 when thrown in
+    contractor: int  # seat, -1 when thrown in
+    made: bool | None
+    tricks_by_side: tuple[int, ...]
+    points: tuple[int, ...]
+    complete: bool = True
+
+
+def deal(rules: Rules, dealer: int, rng: Random) -> tuple[list[int], int, int]:
+    """Shuffle and deal by the variant's packets: hands (bitmasks by seat), kitty, dead hand."""
+    return deal_cards(rules, dealer, shuffled(rules.n_cards, rng.random))
+
+
+def shuffled(n: int, random: Callable[[], float]) -> list[int]:
+    """``range(n)`` in random order: Fisher-Yates driven by ``random()`` (twice as fast as
+    ``Random.shuffle``; the bias of ``int(random() * k)`` is below 2**-46 for k <= 66)."""
+    cards = list(range(n))
+    for i in range(n - 1, 0, -1):
+        j = int(random() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+def deal_cards(rules: Rules, dealer: int, cards: list[int]) -> tuple[list[int], int, int]:
+    """Deal a given card order by the variant's packets (the first card to the dealer's left)."""
+    n = rules.players
+    masks = [0] * (n + 2)
+    for to, c in zip(rules.deal_order[dealer], cards, strict=True):
+        masks[to] |= 1 << c
+    return masks[:n], masks[n], masks[n + 1]
+
+
+class HandState:
+    """The mutable state of one hand."""
+
+    __slots__ = (
+        "best_key",
+        "best_seat",
+        "called",
+        "calls",
+        "contract",
+        "contractor",
+        "dead",
+        "dealer",
+        "dealt",
+        "discarded",
+        "final_call",
+        "hands",
+        "high",
+        "high_seat",
+        "inkles",
+        "kitty",
+        "led",
+        "masks",
+        "max_level",
+        "n_active",
+        "n_tricks",
+        "next_seat",
+        "nominated",
+        "passed",
+        "phase",
+        "power",
+        "result",
+        "rules",
+        "scores",
+        "sitting_out",
+        "strain",
+        "suit_of",
+        "suits_led",
+        "to_move",
+        "trick",
+        "trick_leader",
+        "tricks",
+        "tricks_won",
+        "trumpish",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        rules: Rules,
+        dealer: int,
+        hands: list[int],
+        kitty: int,
+        dead: int = 0,
+        scores: list[int] | None = None,
+    ) -> None:
+        n = rules.players
+        self.rules = rules
+        self.dealer = dealer
+        self.hands = list(hands)
+        self.kitty = kitty
+        self.dead = dead
+        self.dealt: tuple[tuple[int, ...], int, int] = (tuple(hands), kitty, dead)
+        self.scores = list(scores) if scores is not None else [0] * rules.n_sides
+        self.phase = AUCTION
+        self.to_move = (dealer + 1) % n
+        self.calls: list[tuple[int, int]] = []
+        self.inkles: list[bool] = []
+        self.high = -1
+        self.high_seat = -1
+        self.passed = 0
+        self.called = 0
+        self.max_level = 0
+        self.final_call = False
+        self.contract = -1
+        self.contractor = -1
+        self.discarded = 0
+        self.strain = NT
+        self.suit_of = rules.suit_of[NT]
+        self.power = rules.power[NT]
+        self.masks = rules.masks[NT]
+        self.trumpish = SUITLESS
+        self.sitting_out = 0
+        self.next_seat: tuple[int, ...] = tuple((s + 1) % n for s in range(n))
+        self.n_active = n
+        self.trick: list[int] = []  # actions of the trick in progress, from its leader on
+        self.trick_leader = -1
+        self.led = -1
+        self.best_key = -1
+        self.best_seat = -1
+        self.tricks: list[tuple[int, tuple[int, ...], int]] = []  # (leader, actions, winner)
+        self.tricks_won = [0] * n
+        self.n_tricks = 0
+        self.suits_led = 0
+        self.nominated = -1
+        self.result: HandResult | None = None
+
+    # -- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls, rules: Rules, dealer: int, rng: Random, scores: list[int] | None = None
+    ) -> HandState:
+        """A freshly shuffled and dealt hand."""
+        hands, kitty, dead = deal(rules, dealer, rng)
+        return cls(rules, dealer, hands, kitty, dead, scores)
+
+    def copy(self) -> HandState:
+        """An independent copy (for search and perft)."""
+        other = HandState.__new__(HandState)
+        for name in HandState.__slots__:
+            value = getattr(self, name)
+            if isinstance(value, list):
+                value = list(value)
+            setattr(other, name, value)
+        return other
+
+    # -- queries ------------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """True once the hand is scored (or thrown in)."""
+        return self.phase == OVER
+
+    @property
+    def phase_name(self) -> str:
+        """``auction``, ``discard``, ``play`` or ``over``."""
+        return PHASES[self.phase]
+
+    def controller(self, seat: int) -> int:
+        """The seat that decides for ``seat`` (a misère bidder playing both hands decides both)."""
+        r = self.rules
+        if (
+            self.phase == PLAY
+            and self.contract >= 0
+            and r.misere_partner == "both-hands"
+            and r.bid_kind[self.contract] == "misere"
+            and r.side_of_seat[seat] == r.side_of_seat[self.contractor]
+        ):
+            return self.contractor
+        return seat
+
+    def legal_actions(self) -> list[int]:
+        """Every legal action of the seat to move, as ints, in ascending order."""
+        if self.phase == PLAY:
+            return self._legal_play()
+        if self.phase == AUCTION:
+            return self._legal_calls()
+        if self.phase == DISCARD:
+            r = self.rules
+            hand = _bits(self.hands[self.contractor])
+            return [
+                r.DISCARD + sum(1 << c for c in combo)
+                for combo in combinations(hand, r.discard_count)
+            ]
+        return []
+
+    def _barred_calls(self) -> tuple[int, ...]:
+        """Ladder indexes above the high bid that the seat to move may not bid now, ascending."""
+        r = self.rules
+        first_call = not (self.called >> self.to_move & 1)
+        # The inkle level is open to the first bidders only (their bids there are inkles).
+        barred_level = 0
+        if r.inkles is not None and len(self.calls) >= r.inkles[0]:
+            barred_level = r.inkles[1]
+        high = self.high
+        return tuple(
+            i
+            for i in r.restricted_bids
+            if i > high
+            and (
+                (r.bid_after[i] and self.max_level < r.bid_after[i])
+                or (r.bid_blind[i] and not first_call)
+                or (barred_level and r.bid_level[i] == barred_level)
+            )
+        )
+
+    def _legal_calls(self) -> list[int]:
+        r = self.rules
+        out = [r.PASS]
+        out.extend(range(r.BID + self.high + 1, r.BID + r.n_bids))
+        for i in self._barred_calls():
+            out.remove(r.BID + i)
+        return out
+
+    def _random_call(self, u: float) -> int:
+        """``_legal_calls()[int(u * len)]`` without building the list (``0 <= u < 1``)."""
+        r = self.rules
+        barred = self._barred_calls()
+        k = int(u * (r.n_bids - self.high - len(barred)))
+        if k == 0:
+            return r.PASS
+        i = self.high + k
+        for b in barred:
+            if b <= i:
+                i += 1
+        return r.BID + i
+
+    def _legal_play(self) -> list[int]:
+        r = self.rules
+        seat = self.to_move
+        hand = self.hands[seat]
+        masks = self.masks
+        if self.trick:
+            follow = hand & masks[self.led]
+            if follow:
+                return _bits(follow)
+            jokers = hand & masks[SUITLESS]
+            if jokers and self._void_must_play_joker():
+                return _bits(jokers)
+            return _bits(hand)
+        out: list[int] = []
+        jokers = hand & masks[SUITLESS]
+        if not jokers:
+            out = _bits(hand)
+        else:
+            out = _bits(hand & ~jokers)
+            suits = self._joker_lead_suits(hand)
+            for c in _bits(jokers):
+                j = r.joker_cards.index(c)
+                for s in suits:
+                    out.append(r.JOKER_LEAD + 4 * j + s)
+        if self._may_nominate():
+            out.extend(r.NOMINATE + s for s in range(4))
+        return out
+
+    def _void_must_play_joker(self) -> bool:
+        rule = self.rules.joker_void_must_play
+        if rule == "never":
+            return False
+        if rule == "always":
+            return True
+        return self.rules.bid_kind[self.contract] == "misere" if self.contract >= 0 else False
+
+    def _joker_lead_suits(self, hand: int) -> list[int]:
+        r = self.rules
+        last = self.n_tricks == r.hand_size - 1
+        others = hand & ~self.masks[SUITLESS]
+        if r.joker_lead_only_last_trick and not last and others:
+            return []
+        if r.joker_lead == "name-unled-suit" and not last:
+            suits = [s for s in range(4) if not (self.suits_led >> s & 1)]
+            if suits or others:
+                return suits
+        return [0, 1, 2, 3]
+
+    def _may_nominate(self) -> bool:
+        r = self.rules
+        return (
+            r.joker_nominate == "contractor"
+            and self.strain == NT
+            and self.contractor >= 0
+            and self.to_move == self.contractor
+            and self.n_tricks == 0
+            and not self.trick
+            and self.nominated < 0
+            and bool(self.hands[self.contractor] & self.masks[SUITLESS])
+        )
+
+    # -- applying actions ---------------------------------------------------------------------
+
+    def apply(self, action: int) -> None:
+        """Apply a legal action; raise :class:`IllegalActionError` (state untouched) otherwise."""
+        if action not in self.legal_actions():
+            clause, reason = self.explain_illegal(action)
+            raise IllegalActionError(
+                self.to_move,
+                self.rules.action_str(action) if action >= 0 else str(action),
+                clause,
+                reason,
+            )
+        self.apply_fast(action)
+
+    def apply_str(self, text: str) -> int:
+        """Parse and apply a public action string; return the action int."""
+        action = self.rules.parse_action(text)
+        self.apply(action)
+        return action
+
+    def apply_fast(self, action: int) -> None:
+        """Apply an action known to be legal (no checks)."""
+        phase = self.phase
+        if phase == PLAY:
+            self._play(action)
+        elif phase == AUCTION:
+            self._call(action)
+        elif phase == DISCARD:
+            mask = action - self.rules.DISCARD
+            self.hands[self.contractor] &= ~mask
+            self.discarded = mask
+            self._start_play()
+        else:
+            raise InvalidActionError("the hand is over")
+
+    def _call(self, action: int) -> None:
+        r = self.rules
+        seat = self.to_move
+        inkle = False
+        if action == r.PASS:
+            self.passed |= 1 << seat
+        else:
+            i = action - r.BID
+            if (
+                r.inkles is not None
+                and len(self.calls) < r.inkles[0]
+                and r.bid_level[i] == r.inkles[1]
+            ):
+                inkle = True
+            else:
+                self.high = i
+                self.high_seat = seat
+                level = r.bid_level[i]
+                if level > self.max_level:
+                    self.max_level = level
+        self.calls.append((seat, action))
+        self.inkles.append(inkle)
+        self.called |= 1 << seat
+        n = r.players
+        if r.procedure == "single-round":
+            if len(self.calls) < n:
+                self.to_move = (seat + 1) % n
+                return
+            self._end_auction()
+            return
+        if self.final_call:
+            self._end_auction()
+            return
+        all_seats = (1 << n) - 1
+        unpassed = all_seats & ~self.passed
+        if unpassed == 0:
+            self._end_auction()
+            return
+        if self.high >= 0 and unpassed == 1 << self.high_seat:
+            if r.raise_own_bid and action == r.PASS:
+                self.final_call = True
+                self.to_move = self.high_seat
+                return
+            self._end_auction()
+            return
+        nxt = (seat + 1) % n
+        while self.passed >> nxt & 1:
+            nxt = (nxt + 1) % n
+        self.to_move = nxt
+
+    def _end_auction(self) -> None:
+        r = self.rules
+        if self.high < 0:
+            self.phase = OVER
+            self.result = HandResult(
+                -1, -1, None, tuple([0] * r.n_sides), tuple([0] * r.n_sides), True
+            )
+            return
+        self.contract = self.high
+        self.contractor = self.high_seat
+        if r.kitty_take and self.kitty and r.discard_count:
+            self.hands[self.contractor] |= self.kitty
+            self.phase = DISCARD
+            self.to_move = self.contractor
+        else:
+            self._start_play()
+
+    def _start_play(self) -> None:
+        r = self.rules
+        n = r.players
+        self.phase = PLAY
+        strain = r.bid_strain[self.contract]
+        self.strain = strain
+        self.suit_of = r.suit_of[strain]
+        self.power = r.power[strain]
+        self.masks = r.masks[strain]
+        self.trumpish = strain if strain < NT else SUITLESS
+        if r.bid_kind[self.contract] == "misere" and r.misere_partner == "sits-out":
+            side = r.side_of_seat[self.contractor]
+            for seat in r.teams[side]:
+                if seat != self.contractor:
+                    self.sitting_out |= 1 << seat
+        nxt = []
+        for seat in range(n):
+            s = (seat + 1) % n
+            while self.sitting_out >> s & 1:
+                s = (s + 1) % n
+            nxt.append(s)
+        self.next_seat = tuple(nxt)
+        self.n_active = n - bin(self.sitting_out).count("1")
+        self.to_move = self.contractor
+        self.trick_leader = self.contractor
+
+    def _play(self, action: int) -> None:
+        r = self.rules
+        seat = self.to_move
+        if action >= r.NOMINATE:
+            self._nominate(action - r.NOMINATE)
+            return
+        if action >= r.JOKER_LEAD:
+            j, led = divmod(action - r.JOKER_LEAD, 4)
+            card = r.joker_cards[j]
+        else:
+            card = action
+            led = -1
+        self.hands[seat] &= ~(1 << card)
+        suit = self.suit_of[card]
+        if not self.trick:
+            if led < 0:
+                led = suit
+            self.led = led
+            self.suits_led |= 1 << led
+            self.trick_leader = seat
+            self.best_key = -1
+        key = self.power[card] if suit == self.led or suit == self.trumpish else 0
+        if key > self.best_key:
+            self.best_key = key
+            self.best_seat = seat
+        self.trick.append(action)
+        if len(self.trick) < self.n_active:
+            self.to_move = self.next_seat[seat]
+            return
+        winner = self.best_seat
+        self.tricks_won[winner] += 1
+        self.tricks.append((self.trick_leader, tuple(self.trick), winner))
+        self.trick = []
+        self.n_tricks += 1
+        self.to_move = winner
+        self.trick_leader = winner
+        if self.n_tricks == r.hand_size or (
+            r.misere_ends_when_lost
+            and r.bid_kind[self.contract] == "misere"
+            and r.side_of_seat[winner] == r.side_of_seat[self.contractor]
+        ):
+            self._score()
+
+    def _nominate(self, suit: int) -> None:
+        """The contractor names the suit of his joker(s) for this hand."""
+        r = self.rules
+        self.nominated = suit
+        suit_of = list(self.suit_of)
+        power = list(self.power)
+        masks = list(self.masks)
+        held = self.hands[self.contractor] & masks[SUITLESS]
+        for k, c in enumerate(r.joker_cards):
+            if held >> c & 1:
+                suit_of[c] = suit
+                power[c] = 99 - (len(r.joker_cards) - 1 - k)
+                masks[SUITLESS] &= ~(1 << c)
+                masks[suit] |= 1 << c
+        self.suit_of = tuple(suit_of)
+        self.power = tuple(power)
+        self.masks = tuple(masks)
+
+    def _score(self) -> None:
+        r = self.rules
+        self.phase = OVER
+        by_side = [0] * r.n_sides
+        for seat, won in enumerate(self.tricks_won):
+            by_side[r.side_of_seat[seat]] += won
+        contract = self.contract
+        cside = r.side_of_seat[self.contractor]
+        value = r.bid_value[contract]
+        points = [0] * r.n_sides
+        if r.bid_kind[contract] == "misere":
+            made = by_side[cside] == 0
+            points[cside] = value if made else -value
+            per_trick = r.opponents_against_misere
+        else:
+            made = by_side[cside] >= r.bid_level[contract]
+            if made:
+                slam = by_side[cside] == r.hand_size and value < r.slam_below
+                points[cside] = r.slam_value if slam else value
+            else:
+                points[cside] = -value
+            per_trick = r.opponents_per_trick
+        freeze = r.opponents_freeze_at
+        for side in range(r.n_sides):
+            if side == cside:
+                continue
+            gain = per_trick * by_side[side]
+            if freeze is not None:
+                gain = max(0, min(gain, freeze - self.scores[side]))
+            points[side] = gain
+        complete = self.n_tricks == r.hand_size
+        self.result = HandResult(
+            contract, self.contractor, made, tuple(by_side), tuple(points), complete
+        )
+
+    def playout(self, rng: Random, actions: list[int] | None = None) -> int:
+        """Play the hand to its end choosing uniformly among legal actions; return the count.
+
+        The fast path of simulation: it makes exactly the choices :class:`RandomBot` makes with
+        the same ``rng`` (the k-th legal action in ascending order, k = int(random() * count)),
+        but in the play phase it picks straight from the legal bitmask, building no lists.
+        Appends every action to ``actions`` when given.
+        """
+        r = self.rules
+        random = rng.random
+        count = 0
+        while self.phase != PLAY:
+            if self.phase == OVER:
+                return count
+            if self.phase == DISCARD:
+                cards = rng.sample(_bits(self.hands[self.contractor]), r.discard_count)
+                action = r.DISCARD + sum(1 << c for c in cards)
+            else:
+                action = self._random_call(random())
+            self.apply_fast(action)
+            count += 1
+            if actions is not None:
+                actions.append(action)
+        hands = self.hands
+        play = self._play
+        trick = self.trick
+        next_seat = self.next_seat
+        n_active = self.n_active
+        trumpish = self.trumpish
+        while self.phase == PLAY:
+            masks = self.masks
+            seat = self.to_move
+            hand = hands[seat]
+            if trick:
+                legal = hand & masks[self.led]
+                if not legal:
+                    legal = hand
+                    if hand & masks[SUITLESS] and self._void_must_play_joker():
+                        legal = hand & masks[SUITLESS]
+            elif hand & masks[SUITLESS] or (self.nominated < 0 and self._may_nominate()):
+                legal_list = self._legal_play()
+                action = legal_list[int(random() * len(legal_list))]
+                play(action)
+                trick = self.trick
+                count += 1
+                if actions is not None:
+                    actions.append(action)
+                continue
+            else:
+                legal = hand
+            for _ in range(int(random() * legal.bit_count())):
+                legal &= legal - 1
+            card = (legal & -legal).bit_length() - 1
+            count += 1
+            if actions is not None:
+                actions.append(card)
+            if len(trick) + 1 == n_active:
+                play(card)  # completes the trick: the general path keeps the books
+                trick = self.trick
+                continue
+            # Inline the common case of _play: a plain card that does not end the trick.
+            hands[seat] = hand & ~(1 << card)
+            suit = self.suit_of[card]
+            if not trick:
+                self.led = suit
+                self.suits_led |= 1 << suit
+                self.trick_leader = seat
+                self.best_key = self.power[card]
+                self.best_seat = seat
+            elif suit == self.led or suit == trumpish:
+                key = self.power[card]
+                if key > self.best_key:
+                    self.best_key = key
+                    self.best_seat = seat
+            trick.append(card)
+            self.to_move = next_seat[seat]
+        return count
+
+    # -- explanations -------------------------------------------------------------------------
+
+    def explain_illegal(self, action: int) -> tuple[str, str]:
+        """The rule clause id and a sentence saying why ``action`` is not legal now."""
+        r = self.rules
+        seat = self.to_move
+        phase = self.phase
+        if phase == OVER:
+            return "end.continue", "the hand is over"
+        kind = _action_kind(r, action)
+        if phase == AUCTION:
+            if kind not in ("pass", "bid"):
+                return "auction.order", "the auction is not over: bid or pass"
+            i = action - r.BID
+            if i <= self.high:
+                high = r.bid_codes[self.high]
+                return "auction.higher", f"a bid must be higher than {high}"
+            if r.bid_after[i] and self.max_level < r.bid_after[i]:
+                return (
+                    r.bid_clause[i],
+                    f"{r.bid_codes[i]} may be bid only after someone has bid {r.bid_after[i]}",
+                )
+            if r.bid_blind[i]:
+                return "auction.blind-misere", (
+                    f"{r.bid_codes[i]} may be bid only before looking at one's cards, "
+                    "as one's first call"
+                )
+            if r.inkles is not None and r.bid_level[i] == r.inkles[1]:
+                return "auction.inkles", (
+                    f"only the first {r.inkles[0]} bidders may bid at the {r.inkles[1]} level"
+                )
+            return "auction.higher", "that bid is not allowed now"
+        if phase == DISCARD:
+            if kind != "discard":
+                return "kitty.take", (f"the contractor must first discard {r.discard_count} cards")
+            mask = action - r.DISCARD
+            if mask & ~self.hands[self.contractor]:
+                missing = " ".join(r.deck[c] for c in _bits(mask & ~self.hands[self.contractor]))
+                return "kitty.take", f"the contractor does not hold {missing}"
+            return "kitty.take", (
+                f"the contractor discards exactly {r.discard_count} cards, "
+                f"not {bin(mask).count('1')}"
+            )
+        # play
+        hand = self.hands[seat]
+        if kind in ("pass", "bid", "discard"):
+            return "play.follow-suit", "the auction is over; play a card"
+        if kind == "nominate":
+            if self.strain != NT:
+                return "joker.no-trumps.nominate", "only a no-trump or misère joker is nominated"
+            if seat != self.contractor or not (hand & self.masks[SUITLESS]):
+                return "joker.no-trumps.nominate", "only the contractor holding the joker nominates"
+            return "joker.no-trumps.nominate", "the joker is nominated before the opening lead"
+        if kind == "joker-lead":
+            j, _ = divmod(action - r.JOKER_LEAD, 4)
+            card = r.joker_cards[j]
+        else:
+            card = action
+        if not (hand >> card & 1):
+            return "play.follow-suit", f"seat {seat} does not hold {r.deck[card]}"
+        suitless = bool(self.masks[SUITLESS] >> card & 1)
+        if self.trick:
+            if kind == "joker-lead":
+                return "joker.no-trumps.lead", "only the leader names a suit for the joker"
+            if hand & self.masks[self.led]:
+                if suitless:
+                    return "joker.no-trumps.follow", (
+                        f"the joker may be played to a {SUITS[self.led]} lead only when void"
+                    )
+                return "play.follow-suit", f"must follow suit ({SUITS[self.led]})"
+            return "joker.no-trumps.misere-void", (
+                "void in the led suit in a misère, the joker must be played"
+            )
+        if kind == "joker-lead" and not suitless:
+            return "joker.trump", "the joker is a trump in a trump contract and names no suit"
+        if kind == "card" and suitless:
+            return "joker.no-trumps.lead", "leading the joker names the suit to follow, as JK:H"
+        if r.joker_lead_only_last_trick and self.n_tricks < r.hand_size - 1:
+            return "joker.no-trumps.lead-last-only", "the joker may be led only to the last trick"
+        _, s = divmod(action - r.JOKER_LEAD, 4)
+        if self.suits_led >> s & 1:
+            if self.suits_led == 15:
+                return "joker.no-trumps.last-trick", (
+                    "all four suits have been led: the joker may be led only to the last trick"
+                )
+            return "joker.no-trumps.lead", f"{SUITS[s]} has been led already this hand"
+        return "play.follow-suit", "that card may not be played now"
+
+    # -- views --------------------------------------------------------------------------------
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see: its own cards, public calls and plays, faced hands. JSON-able."""
+        r = self.rules
+        obs: dict[str, Any] = {
+            "variant": r.variant,
+            "seat": seat,
+            "dealer": self.dealer,
+            "phase": self.phase_name,
+            "to_move": None if self.phase == OVER else self.to_move,
+            "scores": list(self.scores),
+            "hand": _codes(r, self.hands[seat]),
+            "auction": [
+                {"seat": s, "call": r.action_str(a), "inkle": ink}
+                for (s, a), ink in zip(self.calls, self.inkles, strict=True)
+            ],
+            "contract": self._contract_json(),
+            "tricks": [self._trick_json(t) for t in self.tricks],
+            "trick": self._cards_json(self.trick_leader, self.trick),
+            "tricks_won": list(self.tricks_won),
+            "sitting_out": _bits(self.sitting_out),
+            "nominated": None if self.nominated < 0 else SUITS[self.nominated],
+            "kitty_size": r.kitty,
+            "faced": {},
+        }
+        if seat == self.contractor and self.phase in (PLAY, OVER) and self.discarded:
+            obs["discarded"] = _codes(r, self.discarded)
+        faced = {}
+        if self.contract >= 0 and self.phase in (PLAY, OVER):
+            bid_open = r.bid_open[self.contract]
+            if bid_open == "from-start" or (bid_open == "after-first-trick" and self.n_tricks):
+                faced[str(self.contractor)] = _codes(r, self.hands[self.contractor])
+            if r.bid_kind[self.contract] == "misere" and r.misere_partner == "both-hands":
+                for s in r.teams[r.side_of_seat[self.contractor]]:
+                    if s != self.contractor:
+                        faced[str(s)] = _codes(r, self.hands[s])
+        faced.pop(str(seat), None)
+        obs["faced"] = faced
+        if self.phase != OVER and self.controller(self.to_move) == seat:
+            obs["legal"] = [r.action_str(a) for a in self.legal_actions()]
+        return obs
+
+    def _contract_json(self) -> dict[str, Any] | None:
+        if self.contract < 0:
+            return None
+        r = self.rules
+        return {
+            "bid": r.bid_codes[self.contract],
+            "seat": self.contractor,
+            "side": r.side_of_seat[self.contractor],
+        }
+
+    def trick_seats(self, leader: int, count: int) -> list[int]:
+        """The seats that play a trick led by ``leader``, in order (sitting-out seats skipped)."""
+        seats = [leader]
+        while len(seats) < count:
+            seats.append(self.next_seat[seats[-1]])
+        return seats
+
+    def _cards_json(
+        self, leader: int, actions: list[int] | tuple[int, ...]
+    ) -> list[dict[str, Any]]:
+        seats = self.trick_seats(leader, len(actions))
+        r = self.rules
+        return [{"seat": s, "card": r.action_str(a)} for s, a in zip(seats, actions, strict=True)]
+
+    def _trick_json(self, trick: tuple[int, tuple[int, ...], int]) -> dict[str, Any]:
+        leader, cards, winner = trick
+        return {"leader": leader, "cards": self._cards_json(leader, cards), "winner": winner}
+
+
+def _codes(rules: Rules, mask: int) -> list[str]:
+    return [rules.deck[c] for c in _bits(mask)]
+
+
+def _action_kind(r: Rules, action: int) -> str:
+    if 0 <= action < r.JOKER_LEAD:
+        return "card"
+    if action < r.PASS:
+        return "joker-lead"
+    if action == r.PASS:
+        return "pass"
+    if action < r.NOMINATE:
+        return "bid"
+    if action < r.DISCARD:
+        return "nominate"
+    return "discard"

@@ -1,0 +1,175 @@
+"""Game records (DESIGN.md): reading, checking, replaying, and the ``replay --json`` view."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .errors import FiveHundredError, IllegalActionError, InvalidActionError, RecordError
+from .game import game_winner, load_rules
+from .hand import OVER, HandState
+from .rules import Rules, _bits
+
+__all__ = ["hand_from_record", "record_of", "replay", "replay_view"]
+
+
+def _cards(rules: Rules, codes: Any, where: str, seen: dict[int, str]) -> int:
+    if not isinstance(codes, list):
+        raise RecordError(f"{where} must be a list of card codes")
+    mask = 0
+    for code in codes:
+        if not isinstance(code, str):
+            raise RecordError(f"{where}: {code!r} is not a card code")
+        try:
+            c = rules.card(code)
+        except InvalidActionError as exc:
+            raise RecordError(f"{where}: {exc}") from None
+        if c in seen:
+            raise RecordError(f"{where}: {rules.deck[c]} was dealt twice (also in {seen[c]})")
+        seen[c] = where
+        mask |= 1 << c
+    return mask
+
+
+def hand_from_record(record: Any) -> tuple[Rules, HandState, list[Any]]:
+    """The rules, the freshly dealt hand and the action list of a record; :class:`RecordError`."""
+    if not isinstance(record, dict):
+        raise RecordError("a record must be a JSON object")
+    variant = record.get("variant")
+    if not isinstance(variant, str):
+        raise RecordError("the record has no 'variant'")
+    rules = load_rules(variant)
+    dealer = record.get("dealer", 0)
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:
+        raise RecordError(f"'dealer' must be a seat 0..{rules.players - 1}, got {dealer!r}")
+    deal = record.get("deal")
+    if not isinstance(deal, dict):
+        raise RecordError("the record has no 'deal'")
+    hands_in = deal.get("hands")
+    if not isinstance(hands_in, list) or len(hands_in) != rules.players:
+        raise RecordError(f"'deal.hands' must hold {rules.players} hands")
+    seen: dict[int, str] = {}
+    hands = []
+    for seat, codes in enumerate(hands_in):
+        mask = _cards(rules, codes, f"hand {seat}", seen)
+        if mask.bit_count() != rules.hand_size:
+            raise RecordError(
+                f"hand {seat} has {mask.bit_count()} cards; {rules.variant} deals {rules.hand_size}"
+            )
+        hands.append(mask)
+    kitty = _cards(rules, deal.get("kitty", []), "kitty", seen)
+    if kitty.bit_count() != rules.kitty:
+        raise RecordError(
+            f"the kitty has {kitty.bit_count()} cards; {rules.variant} has {rules.kitty}"
+        )
+    dead = _cards(rules, deal.get("dead", []), "dead hand", seen)
+    if dead.bit_count() != rules.dead_hand:
+        raise RecordError(f"the dead hand has {dead.bit_count()} cards, not {rules.dead_hand}")
+    scores = record.get("scores", [0] * rules.n_sides)
+    if (
+        not isinstance(scores, list)
+        or len(scores) != rules.n_sides
+        or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores)
+    ):
+        raise RecordError(f"'scores' must be {rules.n_sides} whole numbers")
+    actions = record.get("actions", [])
+    if not isinstance(actions, list):
+        raise RecordError("'actions' must be a list")
+    return rules, HandState(rules, dealer, hands, kitty, dead, scores), actions
+
+
+def replay(record: Any) -> HandState:
+    """Replay a record's actions with every check; errors name the action's index.
+
+    Raises :class:`RecordError` or :class:`IllegalActionError` (with ``index``) on the first
+    bad one.
+    """
+    _, state, actions = hand_from_record(record)
+    for index, text in enumerate(actions):
+        try:
+            if state.phase == OVER:
+                raise IllegalActionError(
+                    state.to_move, str(text), "end.continue", "the hand is already over"
+                )
+            if not isinstance(text, str):
+                raise InvalidActionError(f"{text!r} is not an action string")
+            state.apply_str(text)
+        except FiveHundredError as exc:
+            exc.index = index  # type: ignore[attr-defined]
+            raise
+    return state
+
+
+def replay_view(state: HandState) -> dict[str, Any]:
+    """The ``replay --json`` object of a (possibly unfinished) hand (DESIGN.md)."""
+    r = state.rules
+    obs = state.observation(-1)
+    result = state.result
+    if result is None:
+        by_side = [0] * r.n_sides
+        for seat, won in enumerate(state.tricks_won):
+            by_side[r.side_of_seat[seat]] += won
+        hand = {"complete": False, "made": None, "tricks_by_side": by_side, "points": None}
+        scores = list(state.scores)
+        winner = None
+    else:
+        hand = {
+            "complete": True,
+            "made": result.made,
+            "tricks_by_side": list(result.tricks_by_side),
+            "points": list(result.points),
+        }
+        scores = [s + p for s, p in zip(state.scores, result.points, strict=True)]
+        winner = game_winner(r, scores, result)
+    view: dict[str, Any] = {
+        "variant": r.variant,
+        "auction": obs["auction"],
+        "contract": obs["contract"],
+        "tricks": obs["tricks"],
+        "hand": hand,
+        "scores": scores,
+        "winner": winner,
+    }
+    if state.phase != OVER:
+        view["next"] = {
+            "seat": state.to_move,
+            "phase": state.phase_name,
+            "legal": [r.action_str(a) for a in state.legal_actions()],
+        }
+    return view
+
+
+def record_of(state: HandState, actions: list[int]) -> dict[str, Any]:
+    """A game record (DESIGN.md) of a hand dealt as ``state.dealt`` and played with ``actions``."""
+    r = state.rules
+    hands, kitty, dead = state.dealt
+    deal: dict[str, Any] = {
+        "hands": [[r.deck[c] for c in _bits(h)] for h in hands],
+        "kitty": [r.deck[c] for c in _bits(kitty)],
+    }
+    if r.dead_hand:
+        deal["dead"] = [r.deck[c] for c in _bits(dead)]
+    return {
+        "variant": r.variant,
+        "dealer": state.dealer,
+        "deal": deal,
+        "scores": list(state.scores),
+        "actions": [r.action_str(a) for a in actions],
+    }
+
+
+def load_records(text: str, name: str) -> list[Any]:
+    """Records from a ``.json`` (one object) or ``.jsonl`` (one per line) text."""
+    if name.endswith(".jsonl"):
+        out = []
+        for lineno, line in enumerate(text.splitlines(), 1):
+            if line.strip():
+                try:
+                    out.append(json.loads(line))
+                except json.JSONDecodeError as exc:
+                    raise RecordError(f"{name}:{lineno}:{exc.colno}: bad JSON: {exc.msg}") from None
+        return out
+    try:
+        return [json.loads(text)]
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{name}:{exc.lineno}:{exc.colno}: bad JSON: {exc.msg}") from None

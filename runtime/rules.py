@@ -1,0 +1,324 @@
+"""Immutable rules of one variant, read from its generated tables.
+
+A :class:`Rules` is built once per variant from the tables a generated ruleset module (or JSON
+export) holds; it owns the action numbering shared by every hand of that variant:
+
+========================  =========================================
+action int                meaning
+========================  =========================================
+``c`` (0 ≤ c < n)         play card index ``c``
+``JOKER_LEAD + 4*j + s``  lead joker ``j`` (suitless) naming suit ``s``
+``PASS``                  pass
+``BID + i``               bid ladder entry ``i``
+``NOMINATE + s``          nominate suit ``s`` for the contractor's joker
+``DISCARD + mask``        discard the cards of ``mask`` (a bitmask)
+========================  =========================================
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from types import ModuleType
+from typing import Any
+
+from .codes import NT, STRAINS, SUITLESS, SUITS, normalise_card
+from .errors import InvalidActionError
+
+__all__ = ["Rules"]
+
+_TABLE_NAMES = ("TABLES",)
+
+
+class Rules:
+    """The rules of one variant: tables, ladder and action numbering. Immutable by convention."""
+
+    __slots__ = (
+        "BID",
+        "DISCARD",
+        "JOKER_LEAD",
+        "NOMINATE",
+        "PASS",
+        "all_pass",
+        "bid_after",
+        "bid_blind",
+        "bid_clause",
+        "bid_codes",
+        "bid_index",
+        "bid_kind",
+        "bid_level",
+        "bid_open",
+        "bid_strain",
+        "bid_value",
+        "card_index",
+        "card_suit",
+        "clause_ids",
+        "dead_hand",
+        "deal_order",
+        "deck",
+        "discard_count",
+        "extends",
+        "failed",
+        "first_dealer",
+        "hand_size",
+        "inkles",
+        "joker_cards",
+        "joker_lead",
+        "joker_lead_only_last_trick",
+        "joker_mask",
+        "joker_nominate",
+        "joker_void_must_play",
+        "kitty",
+        "kitty_take",
+        "lose_at",
+        "masks",
+        "misere_ends_when_lost",
+        "misere_partner",
+        "must_bid_to_win",
+        "n_bids",
+        "n_cards",
+        "n_sides",
+        "name",
+        "opponent_tricks",
+        "opponents_against_misere",
+        "opponents_freeze_at",
+        "opponents_per_trick",
+        "packets",
+        "players",
+        "power",
+        "procedure",
+        "raise_own_bid",
+        "restricted_bids",
+        "side_of_seat",
+        "slam_below",
+        "slam_value",
+        "suit_of",
+        "tables",
+        "target",
+        "teams",
+        "terms",
+        "variant",
+    )  # fmt: skip
+
+    def __init__(self, tables: Mapping[str, Any]) -> None:
+        self.tables = tables
+        self.variant: str = tables["variant"]
+        self.extends: str | None = tables.get("extends")
+        self.name: str = tables["name"]
+        self.terms: dict[str, str] = dict(tables["terms"])
+        self.players: int = tables["players"]
+        self.teams: tuple[tuple[int, ...], ...] = tuple(tuple(t) for t in tables["teams"])
+        self.side_of_seat: tuple[int, ...] = tuple(tables["side_of_seat"])
+        self.n_sides = len(self.teams)
+        self.deck: tuple[str, ...] = tuple(tables["deck"])
+        self.n_cards = len(self.deck)
+        self.card_index: dict[str, int] = {code: i for i, code in enumerate(self.deck)}
+        self.card_suit: tuple[int, ...] = tuple(tables["card_suit"])
+        self.joker_cards: tuple[int, ...] = tuple(self.card_index[j] for j in tables["jokers"])
+        self.joker_mask = sum(1 << c for c in self.joker_cards)
+        deal = tables["deal"]
+        self.first_dealer: str = deal["first_dealer"]
+        self.hand_size: int = deal["hand_size"]
+        self.kitty: int = deal["kitty"]
+        self.dead_hand: int = deal["dead_hand"]
+        self.packets: tuple[tuple[str, int], ...] = tuple((p[0], p[1]) for p in deal["packets"])
+        # deal_order[dealer][k]: who receives the k-th card (seat, n = kitty, n + 1 = dead hand).
+        order: list[tuple[int, ...]] = []
+        for dealer in range(self.players):
+            dest: list[int] = []
+            for to, count in self.packets:
+                if to == "players":
+                    for k in range(1, self.players + 1):
+                        dest.extend([(dealer + k) % self.players] * count)
+                else:
+                    dest.extend([self.players + (to != "kitty")] * count)
+            order.append(tuple(dest))
+        self.deal_order: tuple[tuple[int, ...], ...] = tuple(order)
+        auction = tables["auction"]
+        self.procedure: str = auction["procedure"]
+        self.raise_own_bid: bool = auction["raise_own_bid"]
+        self.all_pass: str = auction["all_pass"]
+        inkles = auction["inkles"]
+        self.inkles: tuple[int, int] | None = (
+            None if inkles is None else (inkles["bidders"], inkles["level"])
+        )
+        ladder = tables["ladder"]
+        self.n_bids = len(ladder)
+        self.bid_codes: tuple[str, ...] = tuple(b["code"] for b in ladder)
+        self.bid_index: dict[str, int] = {code: i for i, code in enumerate(self.bid_codes)}
+        self.bid_kind: tuple[str, ...] = tuple(b["kind"] for b in ladder)
+        self.bid_level: tuple[int, ...] = tuple(b["level"] for b in ladder)
+        self.bid_strain: tuple[int, ...] = tuple(b["strain"] for b in ladder)
+        self.bid_value: tuple[int, ...] = tuple(b["value"] for b in ladder)
+        self.bid_open: tuple[str, ...] = tuple(b["open"] for b in ladder)
+        self.bid_blind: tuple[bool, ...] = tuple(b["blind"] for b in ladder)
+        self.bid_after: tuple[int, ...] = tuple(b["after_bid_of"] for b in ladder)
+        self.bid_clause: tuple[str, ...] = tuple(b["clause"] for b in ladder)
+        # Bids that some condition can bar (misère after a 7, blind only first, inkle levels).
+        inkle_level = self.inkles[1] if self.inkles else 0
+        self.restricted_bids: tuple[int, ...] = tuple(
+            i
+            for i in range(self.n_bids)
+            if self.bid_after[i]
+            or self.bid_blind[i]
+            or (inkle_level and self.bid_level[i] == inkle_level)
+        )
+        self.kitty_take: bool = tables["kitty"]["take"]
+        self.discard_count: int = tables["kitty"]["discard"]
+        play = tables["play"]
+        self.misere_partner: str = play["misere_partner"]
+        self.misere_ends_when_lost: bool = play["misere_ends_when_lost"]
+        jnt = play["joker_no_trumps"]
+        self.joker_nominate: str = jnt["nominate"]
+        self.joker_lead: str = jnt["lead"]
+        self.joker_void_must_play: str = jnt["void_must_play"]
+        self.joker_lead_only_last_trick: bool = jnt["lead_only_last_trick"]
+        self.suit_of: tuple[tuple[int, ...], ...] = tuple(
+            tuple(s["suit_of"]) for s in tables["strains"]
+        )
+        self.power: tuple[tuple[int, ...], ...] = tuple(
+            tuple(s["power"]) for s in tables["strains"]
+        )
+        masks = []
+        for suit_of in self.suit_of:
+            m = [0] * 5
+            for c, s in enumerate(suit_of):
+                m[s] |= 1 << c
+            masks.append(tuple(m))
+        self.masks: tuple[tuple[int, ...], ...] = tuple(masks)
+        scoring = tables["scoring"]
+        self.slam_value: int = scoring["slam"]["value"]
+        self.slam_below: int = scoring["slam"]["below"]
+        self.failed: str = scoring["failed"]
+        self.opponents_per_trick: int = scoring["opponents_per_trick"]
+        self.opponents_against_misere: int = scoring["opponents_against_misere"]
+        self.opponents_freeze_at: int | None = scoring["opponents_freeze_at"]
+        self.opponent_tricks: str = scoring["opponent_tricks"]
+        end = tables["end"]
+        self.target: int = end["target"]
+        self.lose_at: int | None = end["lose_at"]
+        self.must_bid_to_win: bool = end["must_bid_to_win"]
+        self.clause_ids: frozenset[str] = frozenset(c["id"] for c in tables["clauses"])
+        # Action numbering.
+        self.JOKER_LEAD = self.n_cards
+        self.PASS = self.JOKER_LEAD + 4 * len(self.joker_cards)
+        self.BID = self.PASS + 1
+        self.NOMINATE = self.BID + self.n_bids
+        self.DISCARD = self.NOMINATE + 4
+
+    # -- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def from_module(cls, module: ModuleType) -> Rules:
+        """Rules from a generated ruleset module (its ``TABLES``)."""
+        return cls(module.TABLES)
+
+    @classmethod
+    def builtin(cls, variant: str) -> Rules:
+        """Rules of a built-in variant from its committed generated module."""
+        name = variant.replace("-", "_")
+        if not name.replace("_", "").isalnum():
+            raise KeyError(variant)
+        try:
+            module = importlib.import_module(f"fivehundred.generated.rulesets.{name}")
+        except ModuleNotFoundError as exc:
+            raise KeyError(variant) from exc
+        return cls.from_module(module)
+
+    def __repr__(self) -> str:
+        return f"Rules({self.variant!r})"
+
+    # -- action codes -------------------------------------------------------------------------
+
+    def bid_action(self, code: str) -> int:
+        """The action int of a ladder bid code (``7H``, ``MIS``)."""
+        return self.BID + self.bid_index[code]
+
+    def action_str(self, action: int) -> str:
+        """The public code of an action int."""
+        if action < self.JOKER_LEAD:
+            return self.deck[action]
+        if action < self.PASS:
+            j, s = divmod(action - self.JOKER_LEAD, 4)
+            return f"{self.deck[self.joker_cards[j]]}:{SUITS[s]}"
+        if action == self.PASS:
+            return "pass"
+        if action < self.NOMINATE:
+            return self.bid_codes[action - self.BID]
+        if action < self.DISCARD:
+            return f"nominate {SUITS[action - self.NOMINATE]}"
+        mask = action - self.DISCARD
+        return "discard " + " ".join(self.deck[c] for c in _bits(mask))
+
+    def parse_action(self, text: str) -> int:
+        """The action int of a public action string; :class:`InvalidActionError` if malformed."""
+        if not isinstance(text, str):
+            raise InvalidActionError(f"an action must be a string, got {text!r}")
+        words = text.split()
+        if not words:
+            raise InvalidActionError("empty action")
+        head = words[0].lower()
+        if head == "pass" and len(words) == 1:
+            return self.PASS
+        if head == "discard":
+            mask = 0
+            for word in words[1:]:
+                c = self.card(word)
+                if mask >> c & 1:
+                    raise InvalidActionError(f"{text!r} names {self.deck[c]} twice")
+                mask |= 1 << c
+            if not mask:
+                raise InvalidActionError(f"{text!r} names no card")
+            return self.DISCARD + mask
+        if head == "nominate" and len(words) == 2:
+            suit = words[1].upper()
+            if suit not in SUITS:
+                raise InvalidActionError(f"{text!r}: {words[1]!r} is not a suit (S C D H)")
+            return self.NOMINATE + SUITS.index(suit)
+        if len(words) != 1:
+            raise InvalidActionError(f"{text!r} is not an action")
+        word = words[0]
+        if ":" in word:
+            joker, _, suit = word.partition(":")
+            c = self.card(joker)
+            if c not in self.joker_cards or suit.upper() not in SUITS:
+                raise InvalidActionError(f"{text!r}: only a joker names a suit, as JK:H")
+            return self.JOKER_LEAD + 4 * self.joker_cards.index(c) + SUITS.index(suit.upper())
+        upper = word.upper()
+        if upper in self.bid_index:
+            return self.BID + self.bid_index[upper]
+        if normalise_card(word) is not None:
+            return self.card(word)
+        raise InvalidActionError(f"{text!r} is not a card, a bid of {self.variant} or an action")
+
+    def card(self, code: str) -> int:
+        """The card index of a card code of this deck; :class:`InvalidActionError` otherwise."""
+        norm = normalise_card(code)
+        if norm is None:
+            raise InvalidActionError(f"{code!r} is not a card code")
+        if norm not in self.card_index:
+            raise InvalidActionError(f"{norm} is not in the {self.variant} deck")
+        return self.card_index[norm]
+
+    def strain_code(self, strain: int) -> str:
+        """``S C D H NT`` by strain index."""
+        return STRAINS[strain]
+
+    @property
+    def no_trumps(self) -> int:
+        """Strain index used by no-trump and misère contracts."""
+        return NT
+
+    @property
+    def suitless(self) -> int:
+        """The effective-suit index of a joker that belongs to no suit."""
+        return SUITLESS
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

@@ -1,0 +1,224 @@
+"""Simulation: many hands or whole games played by bots, with invariant checks and records.
+
+``--hands`` plays independent hands from 0-0 (dealer rotating); ``--games`` plays whole games to
+the end. Every finished hand is checked against the invariants below unless ``check`` is off:
+
+- cards are conserved: hands, kitty, discards, dead hand and played cards are the deck, once each;
+- every trick holds one card from each active seat, and the tricks add up;
+- the points are what the ladder's values and the scoring rules give.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from random import Random
+from typing import IO, Any
+
+from .bots import BOTS, Bot, RandomBot
+from .game import Match
+from .hand import HandState
+from .records import record_of
+from .rules import Rules
+
+__all__ = ["InvariantError", "Summary", "check_hand", "simulate"]
+
+
+class InvariantError(AssertionError):
+    """A finished hand broke an engine invariant (a bug, never a user error)."""
+
+
+@dataclass
+class Summary:
+    """What a simulation did."""
+
+    variant: str
+    hands: int = 0
+    games: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+    thrown_in: int = 0
+    made: int = 0
+    failed: int = 0
+    contracts: dict[str, int] = field(default_factory=dict)
+    wins_by_side: list[int] = field(default_factory=list)
+    invariant_checks: int = 0
+
+    def as_json(self) -> dict[str, Any]:
+        """The ``--json`` object."""
+        secs = self.seconds or 1e-9
+        return {
+            "variant": self.variant,
+            "hands": self.hands,
+            "games": self.games,
+            "decisions": self.decisions,
+            "seconds": round(self.seconds, 3),
+            "hands_per_second": round(self.hands / secs, 1),
+            "decisions_per_second": round(self.decisions / secs, 1),
+            "thrown_in": self.thrown_in,
+            "made": self.made,
+            "failed": self.failed,
+            "contracts": dict(sorted(self.contracts.items())),
+            "wins_by_side": self.wins_by_side,
+            "invariant_checks": self.invariant_checks,
+        }
+
+
+def check_hand(state: HandState) -> None:
+    """Raise :class:`InvariantError` if a finished hand breaks an invariant."""
+    r = state.rules
+    res = state.result
+    if res is None:
+        raise InvariantError("hand not finished")
+    dealt_hands, kitty, dead = state.dealt
+    deck = (1 << r.n_cards) - 1
+    union = kitty | dead
+    for h in dealt_hands:
+        if union & h:
+            raise InvariantError("a card was dealt twice")
+        union |= h
+    if union != deck:
+        raise InvariantError("the deal does not hold the whole deck")
+    if res.contract < 0:
+        return
+    played = 0
+    for leader, cards, winner in state.tricks:
+        seats = state.trick_seats(leader, len(cards))
+        if len(cards) != state.n_active or len(set(seats)) != len(seats):
+            raise InvariantError(f"trick led by {leader} has seats {seats}")
+        if seats[0] != leader or winner not in seats:
+            raise InvariantError("trick leader or winner is not a player of the trick")
+        for a in cards:
+            c = a if a < r.JOKER_LEAD else r.joker_cards[(a - r.JOKER_LEAD) // 4]
+            if played >> c & 1:
+                raise InvariantError(f"{r.deck[c]} played twice")
+            played |= 1 << c
+    left = 0
+    for h in state.hands:
+        if left & h or played & h:
+            raise InvariantError("a card is both held and played")
+        left |= h
+    rest = state.discarded | (0 if state.discarded or not r.kitty_take else kitty) | dead
+    if r.kitty_take and state.discarded == 0 and r.discard_count:
+        raise InvariantError("the contractor did not discard")
+    if (played | left | rest | (0 if r.kitty_take else kitty)) != deck:
+        raise InvariantError("cards were lost or created")
+    if sum(state.tricks_won) != len(state.tricks):
+        raise InvariantError("tricks won do not add up")
+    if res.complete and len(state.tricks) != r.hand_size:
+        raise InvariantError("a complete hand has the wrong number of tricks")
+    cside = r.side_of_seat[res.contractor]
+    value = r.bid_value[res.contract]
+    got = res.points[cside]
+    if r.bid_kind[res.contract] == "misere":
+        want = value if res.tricks_by_side[cside] == 0 else -value
+    elif res.tricks_by_side[cside] >= r.bid_level[res.contract]:
+        slam = res.tricks_by_side[cside] == r.hand_size and value < r.slam_below
+        want = r.slam_value if slam else value
+    else:
+        want = -value
+    if got != want:
+        raise InvariantError(f"contractor scored {got}, the table says {want}")
+
+
+def _bots(names: list[str] | None, players: int) -> list[Bot]:
+    names = names or ["random"]
+    if len(names) == 1:
+        names = names * players
+    return [BOTS[name]() for name in names]
+
+
+def simulate(
+    rules: Rules,
+    *,
+    hands: int = 0,
+    games: int = 0,
+    seed: int | None = None,
+    bots: list[str] | None = None,
+    records: IO[str] | None = None,
+    check: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> Summary:
+    """Play ``hands`` independent hands, or ``games`` whole games, and summarise them."""
+    rng = Random(seed)
+    players = _bots(bots, rules.players)
+    summary = Summary(rules.variant, wins_by_side=[0] * rules.n_sides)
+    total = hands or games
+    every = max(1, total // 100)
+    start = time.perf_counter()
+    for i in range(total):
+        if hands:
+            state = HandState.new(rules, i % rules.players, rng)
+            _play(state, players, rng, summary, records, check)
+        else:
+            match = Match(rules, rng)
+            while match.winner is None:
+                _play(match.hand, players, rng, summary, records, check)
+                match.finish_hand()
+                if match.hands_played > 10_000:
+                    break
+            summary.games += 1
+            if match.winner is not None:
+                summary.wins_by_side[match.winner] += 1
+        if progress is not None and (i + 1) % every == 0:
+            progress(i + 1, total)
+    summary.seconds = time.perf_counter() - start
+    return summary
+
+
+def _play(
+    state: HandState,
+    players: list[Bot],
+    rng: Random,
+    summary: Summary,
+    records: IO[str] | None,
+    check: bool,
+) -> None:
+    r = state.rules
+    actions: list[int] | None = [] if records is not None else None
+    n = 0
+    if all(isinstance(bot, RandomBot) for bot in players):
+        n = state.playout(rng, actions)  # the fast path: the same choices, no lists
+    while state.result is None:
+        seat = state.controller(state.to_move)
+        action = players[seat].choose(state, rng)
+        state.apply_fast(action)
+        n += 1
+        if actions is not None:
+            actions.append(action)
+    summary.decisions += n
+    summary.hands += 1
+    res = state.result
+    if res.contract < 0:
+        summary.thrown_in += 1
+    else:
+        code = r.bid_codes[res.contract]
+        summary.contracts[code] = summary.contracts.get(code, 0) + 1
+        if res.made:
+            summary.made += 1
+        else:
+            summary.failed += 1
+    if check:
+        check_hand(state)
+        summary.invariant_checks += 1
+    if records is not None and actions is not None:
+        records.write(json.dumps(record_of(state, actions)) + "\n")
+
+
+def progress_bar(stream: IO[str] = sys.stderr) -> Callable[[int, int], None]:
+    """A progress callback drawing a one-line bar on ``stream`` (a terminal)."""
+    start = time.perf_counter()
+
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = width * done // total
+        rate = done / max(time.perf_counter() - start, 1e-9)
+        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {rate:,.0f}/s")
+        if done == total:
+            stream.write("\n")
+        stream.flush()
+
+    return show

@@ -1,0 +1,1 @@
+"""Built-in rule files: variants, the JSON Schema and gettext catalogues."""

@@ -1,0 +1,216 @@
+"""Shared fixtures for the engine tests: the australian rules, hand-built deals, action helpers.
+
+Deals are written as card codes (DESIGN.md "Codes"); a deal must be complete and exact (four hands
+of ten cards and a kitty of three, every card of the 43-card deck once), so every scenario says
+precisely where each card is.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fivehundred.runtime.errors import IllegalActionError
+from fivehundred.runtime.game import load_rules
+from fivehundred.runtime.hand import HandState
+from fivehundred.runtime.rules import Rules
+
+ROOT = Path(__file__).resolve().parent.parent
+AUSTRALIAN_SPEC = ROOT / "specs" / "variants" / "australian.yaml"
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@pytest.fixture(scope="session")
+def rules() -> Rules:
+    """The australian rules, compiled in memory from the spec (independent of generated/)."""
+    return load_rules(str(AUSTRALIAN_SPEC))
+
+
+def split_codes(cards: str | Iterable[str]) -> list[str]:
+    """``"JH JD 5S"`` or ``["JH", "JD", "5S"]`` -> a list of codes."""
+    return cards.split() if isinstance(cards, str) else list(cards)
+
+
+def mask_of(rules: Rules, cards: str | Iterable[str]) -> int:
+    """The bitmask of some card codes (each code once)."""
+    mask = 0
+    for code in split_codes(cards):
+        c = rules.card(code)
+        assert not mask >> c & 1, f"{code} named twice"
+        mask |= 1 << c
+    return mask
+
+
+def codes_of(rules: Rules, mask: int) -> list[str]:
+    """Card codes of a bitmask, in deck order."""
+    return [rules.deck[c] for c in range(rules.n_cards) if mask >> c & 1]
+
+
+def build_hand(
+    rules: Rules,
+    dealer: int,
+    hands: list[str] | list[list[str]],
+    kitty: str | list[str],
+    scores: list[int] | None = None,
+) -> HandState:
+    """A :class:`HandState` at the start of the auction from a complete, exact deal."""
+    masks = [mask_of(rules, h) for h in hands]
+    kmask = mask_of(rules, kitty)
+    assert len(masks) == rules.players
+    assert all(m.bit_count() == rules.hand_size for m in masks), [m.bit_count() for m in masks]
+    assert kmask.bit_count() == rules.kitty
+    union = kmask
+    for m in masks:
+        assert not union & m, "a card is dealt twice"
+        union |= m
+    assert union == (1 << rules.n_cards) - 1, "the deal misses cards: " + " ".join(
+        codes_of(rules, ((1 << rules.n_cards) - 1) & ~union)
+    )
+    return HandState(rules, dealer, masks, kmask, 0, scores)
+
+
+def apply_all(state: HandState, actions: str | Iterable[str]) -> HandState:
+    """Apply action strings with every check. A string is split on ``,`` (``"6H, pass, JK:H"``)."""
+    if isinstance(actions, str):
+        actions = [a.strip() for a in actions.split(",") if a.strip()]
+    for text in actions:
+        state.apply_str(text)
+    return state
+
+
+def legal_strs(state: HandState) -> list[str]:
+    """The legal actions of the seat to move, as public codes."""
+    return [state.rules.action_str(a) for a in state.legal_actions()]
+
+
+def snapshot(state: HandState) -> dict[str, Any]:
+    """Everything observable about ``state``: every seat's observation, the legal actions, and
+    (stronger still) every internal field.
+
+    ``observation`` is compared as the brief asks; when it raises (the engine bug pinned by
+    ``test_rules_australian.py::test_observation_between_tricks``), the exception text is kept,
+    so the comparison still runs and the internal fields still catch any change.
+    """
+    obs: list[Any] = []
+    for seat in range(state.rules.players):
+        try:
+            obs.append(state.observation(seat))
+        except ValueError as exc:  # pragma: no cover - depends on the engine bug
+            obs.append(f"observation raised {exc!r}")
+    fields = {
+        name: copy.deepcopy(getattr(state, name)) for name in HandState.__slots__ if name != "rules"
+    }
+    return {"observations": obs, "legal": state.legal_actions(), "fields": fields}
+
+
+def check_illegal(state: HandState, action: str, clause: str) -> IllegalActionError:
+    """Assert that ``action`` is illegal now, citing ``clause``, and leaves ``state`` unchanged."""
+    before = snapshot(state)
+    code = state.rules.parse_action(action)
+    assert code not in before["legal"], f"{action} is legal"
+    with pytest.raises(IllegalActionError) as info:
+        state.apply(code)
+    after = snapshot(state)
+    assert after == before, "an illegal action changed the state"
+    assert info.value.clause == clause, (info.value.clause, str(info.value))
+    assert info.value.seat == state.to_move
+    return info.value
+
+
+@pytest.fixture()
+def hand(rules: Rules) -> Callable[..., HandState]:
+    """``hand(dealer, [hand0, hand1, hand2, hand3], kitty, scores=None)`` -> HandState."""
+
+    def make(dealer: int, hands: list[str], kitty: str, scores: list[int] | None = None) -> HandState:
+        return build_hand(rules, dealer, hands, kitty, scores)
+
+    return make
+
+
+@pytest.fixture()
+def act() -> Callable[[HandState, str | Iterable[str]], HandState]:
+    """``act(state, "6H, pass, pass")``: apply action strings with every check."""
+    return apply_all
+
+
+@pytest.fixture()
+def illegal() -> Callable[[HandState, str, str], IllegalActionError]:
+    """``illegal(state, action, clause)``: see :func:`check_illegal`."""
+    return check_illegal
+
+
+# -- hand-built deals used by several test files ------------------------------------------------
+# Hands by seat 0..3, dealer 0 (seat 1 calls first). Each is checked complete by build_hand.
+
+#: Deal S: seat 1 holds the eight top hearts (JK JH JD AH KH QH 10H 9H) and two low spades; seat 0
+#: eight spades (7S..AS) and two low hearts; seat 2 every club; seat 3 every diamond but JD.
+DEAL_S = (
+    [
+        "7S 8S 9S 10S JS QS KS AS 4H 5H",
+        "JK JH JD AH KH QH 10H 9H 5S 6S",
+        "5C 6C 7C 8C 9C 10C JC QC KC AC",
+        "4D 5D 6D 7D 8D 9D 10D QD KD AD",
+    ],
+    "8H 7H 6H",
+)
+
+#: Deal B (hearts contract by seat 1): seat 2 holds JD and 5D and no heart; seat 3 holds the
+#: joker, no heart, and clubs; seat 0 holds five low hearts and five high diamonds.
+DEAL_B = (
+    [
+        "8H 7H 6H 5H 4H 9D 10D QD KD AD",
+        "JH AH KH QH 10H 9H 4D 5S 5C 6C",
+        "JD 5D 6S 7S 8S 9S 7C 8C 9C 10C",
+        "JK 6D 7D 8D 10S JS QS QC KC AC",
+    ],
+    "KS AS JC",
+)
+
+#: Deal C (no trumps by seat 1, who holds the joker and every ace and king).
+DEAL_C = (
+    [
+        "10S JS 10C JC 9D 10D JD 9H 10H JH",
+        "JK AS AC AD AH KS KC KD KH QS",
+        "5S 6S 7S 5C 6C 7C 4D 5D 4H 5H",
+        "8S 9S 8C 9C 6D 7D 8D 6H 7H 8H",
+    ],
+    "QC QD QH",
+)
+
+#: Deal D: seat 0 (the dealer) holds the joker and no club; seat 1 the top spades and clubs.
+DEAL_D = (
+    [
+        "JK 5S 6S 4D 5D 6D 7D 4H 5H 6H",
+        "AS KS QS AC KC QC AD KD AH KH",
+        "7S 8S 5C 6C 7C 8D 9D 7H 8H 9H",
+        "9S 10S 8C 9C 10C 10D JD 10H JH QH",
+    ],
+    "JS JC QD",
+)
+
+#: Deal M (a misère that can be made): seat 1 holds the ten lowest cards.
+DEAL_M = (
+    [
+        "JS QS KS JC QC KC 8D 9D 8H 9H",
+        "5S 6S 7S 5C 6C 7C 4D 5D 4H 5H",
+        "8S 9S 10S 8C 9C 10C 6D 7D 6H 7H",
+        "AS AC 10D JD QD KD AD 10H JH QH",
+    ],
+    "KH AH JK",
+)
+
+DEALS = {"S": DEAL_S, "B": DEAL_B, "C": DEAL_C, "D": DEAL_D, "M": DEAL_M}
+
+
+@pytest.fixture()
+def deal(rules: Rules) -> Callable[..., HandState]:
+    """``deal("S", dealer=0, scores=None)``: a fresh HandState of a named hand-built deal."""
+
+    def make(name: str, dealer: int = 0, scores: list[int] | None = None) -> HandState:
+        hands, kitty = DEALS[name]
+        return build_hand(rules, dealer, list(hands), kitty, scores)
+
+    return make

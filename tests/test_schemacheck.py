@@ -1,0 +1,250 @@
+"""Tests of located JSON-Schema diagnostics (fivehundred.generator.schemacheck)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from fivehundred.generator.schemacheck import check_schema, show_value
+from fivehundred.generator.yamlload import load_yaml
+from fivehundred.runtime.errors import Diagnostic
+
+SPECIAL: dict[str, Any] = {
+    "type": "object",
+    "x-clause": "auction.special",
+    "properties": {
+        "name": {"type": "string", "pattern": "^[a-z]+$"},
+        "value": {"type": "integer", "minimum": 6, "maximum": 1000, "x-clause": "auction.value"},
+    },
+    "required": ["name", "value"],
+    "additionalProperties": False,
+}
+
+SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$defs": {"special": SPECIAL},
+    "type": "object",
+    "required": ["id"],
+    "additionalProperties": False,
+    "properties": {
+        "id": {"type": "string", "minLength": 2, "maxLength": 12},
+        "players": {"type": "integer", "exclusiveMinimum": 2, "exclusiveMaximum": 7},
+        "auction": {
+            "type": "object",
+            "x-clause": "auction",
+            "additionalProperties": False,
+            "properties": {
+                "raise_own_bid": {"type": "boolean"},
+                "kitty_rule": {"enum": ["throw-in", "no-trumps"]},
+                "step": {"type": "number", "multipleOf": 10},
+                "ladder": {
+                    "type": "object",
+                    "properties": {
+                        "special": {
+                            "type": "array",
+                            "minItems": 1,
+                            "maxItems": 3,
+                            "items": {"$ref": "#/$defs/special"},
+                        }
+                    },
+                },
+            },
+        },
+        "suits": {"type": "array", "uniqueItems": True},
+        "kind": {"const": "trick-taking"},
+        "names": {"type": "object", "propertyNames": {"pattern": "^[A-Z]+$"}},
+        "code": {"type": "string", "pattern": "^[0-9]+$", "x-message": "code must be digits"},
+        "bonus": {
+            "oneOf": [
+                {"type": "integer"},
+                {
+                    "type": "object",
+                    "properties": {"points": {"type": "integer"}},
+                    "required": ["points"],
+                },
+            ]
+        },
+        "either": {"anyOf": [{"type": "integer"}, {"type": "array"}]},
+        "tags": {"type": "object", "minProperties": 1, "maxProperties": 2},
+        "never": {"not": {"type": "string"}},
+    },
+}
+
+
+def check(text: str, schema: dict[str, Any] | None = None) -> list[Diagnostic]:
+    data, marks = load_yaml(text, "v.yaml")
+    return check_schema(data, marks, SCHEMA if schema is None else schema)
+
+
+def one(text: str, schema: dict[str, Any] | None = None) -> Diagnostic:
+    found = check("id: ok\n" + text, schema)
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_valid_document_has_no_diagnostics() -> None:
+    assert (
+        check("id: ok\nauction:\n  ladder:\n    special:\n      - {name: mis, value: 250}\n") == []
+    )
+
+
+def test_unknown_key_with_suggestion_at_key_position() -> None:
+    assert one("auction:\n  raise_own_bids: true\n") == Diagnostic(
+        "v.yaml",
+        3,
+        3,
+        "unknown key 'raise_own_bids' in auction; did you mean 'raise_own_bid'?",
+        "auction",
+    )
+
+
+def test_unknown_top_level_key() -> None:
+    assert one("playrs: 4\n") == Diagnostic(
+        "v.yaml", 2, 1, "unknown key 'playrs' at the top level; did you mean 'players'?"
+    )
+    assert one("zzz: 4\n").message == "unknown key 'zzz' at the top level"
+
+
+def test_several_unknown_keys_each_reported() -> None:
+    found = check("id: ok\nauction:\n  foo: 1\n  bar: 2\n")
+    assert [(d.line, d.col, d.message) for d in found] == [
+        (3, 3, "unknown key 'foo' in auction"),
+        (4, 3, "unknown key 'bar' in auction"),
+    ]
+
+
+def test_enum_with_suggestion_at_value_position() -> None:
+    assert one("auction:\n  kitty_rule: no-trump\n") == Diagnostic(
+        "v.yaml",
+        3,
+        15,
+        "'no-trump' is not one of: throw-in, no-trumps; did you mean 'no-trumps'?",
+        "auction",
+    )
+    assert one("auction:\n  kitty_rule: sometimes\n").message == (
+        "'sometimes' is not one of: throw-in, no-trumps"
+    )
+
+
+def test_type_messages() -> None:
+    special = "auction:\n  ladder:\n    special:\n      - {name: mis, value: ten}\n"
+    assert one(special) == Diagnostic(
+        "v.yaml", 5, 28, "expected an integer, got 'ten'", "auction.value"
+    )
+    assert one("players: [1]\n").message == "expected an integer, got a list"
+    assert one("auction:\n  raise_own_bid: no\n").message == "expected true or false, got 'no'"
+    assert one("auction: 5\n").message == "expected a mapping, got 5"
+    assert one("auction:\n  step: null\n").message == "expected a number, got null"
+
+
+def test_required_at_mapping_position() -> None:
+    text = (
+        "auction:\n  ladder:\n    special:\n"
+        "      - {name: a, value: 6}\n      - {name: b, value: 7}\n      - name: c\n"
+    )
+    assert one(text) == Diagnostic(
+        "v.yaml", 7, 9, "missing key 'value' in auction.ladder.special[2]", "auction.value"
+    )
+    assert check("players: 4\n") == [
+        Diagnostic("v.yaml", 1, 1, "missing key 'id' at the top level")
+    ]
+
+
+def test_numeric_limits() -> None:
+    special = "auction:\n  ladder:\n    special:\n      - {name: mis, value: %s}\n"
+    assert one(special % "5").message == "5 is less than the minimum of 6"
+    assert one(special % "5000").message == "5000 is greater than the maximum of 1000"
+    assert one("players: 2\n").message == "2 must be greater than 2"
+    assert one("players: 7\n").message == "7 must be less than 7"
+    assert one("auction:\n  step: 15\n").message == "15 is not a multiple of 10"
+
+
+def test_string_limits_and_pattern() -> None:
+    found = check("id: x\n")
+    assert found == [Diagnostic("v.yaml", 1, 5, "'x' is shorter than 2 characters")]
+    found = check("id: abcdefghijklmnop\n")
+    assert [d.message for d in found] == ["'abcdefghijklmnop' is longer than 12 characters"]
+    special = "auction:\n  ladder:\n    special:\n      - {name: Mis, value: 7}\n"
+    assert one(special) == Diagnostic(
+        "v.yaml", 5, 16, "'Mis' does not match the pattern ^[a-z]+$", "auction.special"
+    )
+
+
+def test_x_message_replaces_generated_text() -> None:
+    assert one("code: '12a'\n").message == "code must be digits"
+
+
+def test_item_and_property_counts() -> None:
+    assert one("auction:\n  ladder:\n    special: []\n") == Diagnostic(
+        "v.yaml", 4, 14, "expected at least 1 items, got 0", "auction"
+    )
+    many = "auction:\n  ladder:\n    special:\n" + "      - {name: a, value: 7}\n" * 4
+    assert one(many).message == "expected at most 3 items, got 4"
+    assert one("suits: [S, H, S]\n").message == "duplicate item 'S' in the list"
+    assert one("tags: {}\n").message == "expected at least 1 keys, got 0"
+    assert one("tags: {a: 1, b: 2, c: 3}\n").message == "expected at most 2 keys, got 3"
+
+
+def test_const_and_not() -> None:
+    assert one("kind: trick\n").message == "expected 'trick-taking', got 'trick'"
+    assert one("never: text\n").message == "'text' is not allowed here"
+
+
+def test_property_names_reported_at_key() -> None:
+    assert one("names:\n  ABC: 1\n  abc: 2\n") == Diagnostic(
+        "v.yaml", 4, 3, "invalid key 'abc' in names: 'abc' does not match the pattern ^[A-Z]+$"
+    )
+
+
+def test_one_of_reports_best_match_only() -> None:
+    assert one("bonus: {points: many}\n") == Diagnostic(
+        "v.yaml", 2, 17, "expected an integer, got 'many'"
+    )
+    assert one("bonus: text\n").message == "expected an integer or a mapping, got 'text'"
+    assert one("either: {a: 1}\n").message == "expected an integer or a list, got a mapping"
+
+
+def test_all_errors_sorted_and_deduplicated() -> None:
+    found = check("players: x\nauction:\n  kitty_rule: 3\nzzz: 1\n")
+    assert [(d.line, d.message) for d in found] == [
+        (1, "missing key 'id' at the top level"),
+        (1, "expected an integer, got 'x'"),
+        (3, "3 is not one of: throw-in, no-trumps"),
+        (4, "unknown key 'zzz' at the top level"),
+    ]
+    assert found == sorted(found)
+
+
+def test_draft07_schema_with_definitions_ref_and_clause() -> None:
+    schema: dict[str, Any] = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "definitions": {"count": {"type": "integer", "x-clause": "deal.count"}},
+        "type": "object",
+        "properties": {
+            "deal": {"type": "object", "properties": {"n": {"$ref": "#/definitions/count"}}}
+        },
+    }
+    data, marks = load_yaml("deal:\n  n: lots\n", "d7.yaml")
+    assert check_schema(data, marks, schema) == [
+        Diagnostic("d7.yaml", 2, 6, "expected an integer, got 'lots'", "deal.count")
+    ]
+
+
+def test_diagnostics_follow_marks_into_other_files() -> None:
+    from fivehundred.generator.resolve import merge
+
+    base, bmarks = load_yaml("id: ok\nplayers: many\n", "base.yaml")
+    child, cmarks = load_yaml("auction: {}\n", "child.yaml")
+    data, marks = merge(base, bmarks, child, cmarks)
+    assert check_schema(data, marks, SCHEMA) == [
+        Diagnostic("base.yaml", 2, 10, "expected an integer, got 'many'")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [("ten", "'ten'"), (True, "true"), (None, "null"), (7, "7"), ({}, "a mapping"), ([], "a list")],
+)
+def test_show_value(value: object, shown: str) -> None:
+    assert show_value(value) == shown
