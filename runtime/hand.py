@@ -778,7 +778,7 @@ class HandState:
 
     def trick_seats(self, leader: int, count: int) -> list[int]:
         """The seats that play a trick led by ``leader``, in order (sitting-out seats skipped)."""
-        seats = [leader]
+        seats = [leader] if count else []
         while len(seats) < count:
             seats.append(self.next_seat[seats[-1]])
         return seats
