@@ -15,6 +15,7 @@ callers can catch one class. Messages quote the offending input.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = [
     "Diagnostic",
@@ -63,12 +64,16 @@ class IllegalActionError(FiveHundredError):
     ``seat``, ``action`` and ``clause`` (the rule id) are kept as attributes.
     """
 
-    def __init__(self, seat: int, action: str, clause: str, reason: str) -> None:
+    def __init__(
+        self, seat: int, action: str, clause: str, reason: str, explanation: Any = None
+    ) -> None:
         self.seat = seat
         self.action = action
         self.clause = clause
         self.reason = reason
-        super().__init__(f"seat {seat} may not play {action!r}: {reason} [{clause}]")
+        #: The :class:`~fivehundred.runtime.messages.Explanation` (translatable), when known.
+        self.explanation = explanation
+        super().__init__(f"seat {seat} may not make {action!r}: {reason} [{clause}]")
 
 
 class RecordError(FiveHundredError):

@@ -20,6 +20,7 @@ from typing import Any
 
 from .codes import NT, SUITLESS, SUITS
 from .errors import IllegalActionError, InvalidActionError
+from .messages import N_, Explanation
 from .rules import Rules, _bits
 
 __all__ = [
@@ -338,12 +339,13 @@ class HandState:
     def apply(self, action: int) -> None:
         """Apply a legal action; raise :class:`IllegalActionError` (state untouched) otherwise."""
         if action not in self.legal_actions():
-            clause, reason = self.explain_illegal(action)
+            why = self.explain_illegal(action)
             raise IllegalActionError(
                 self.to_move,
                 self.rules.action_str(action) if action >= 0 else str(action),
-                clause,
-                reason,
+                why.clause,
+                why.text(),
+                why,
             )
         self.apply_fast(action)
 
@@ -637,91 +639,138 @@ class HandState:
 
     # -- explanations -------------------------------------------------------------------------
 
-    def explain_illegal(self, action: int) -> tuple[str, str]:
-        """The rule clause id and a sentence saying why ``action`` is not legal now."""
+    def explain_illegal(self, action: int) -> Explanation:
+        """Why ``action`` is not legal now: the rule clause id and a translatable sentence."""
         r = self.rules
         seat = self.to_move
         phase = self.phase
+        E = Explanation
         if phase == OVER:
-            return "end.continue", "the hand is over"
+            return E("end.continue", N_("the hand is over"))
         kind = _action_kind(r, action)
         if phase == AUCTION:
             if kind not in ("pass", "bid"):
-                return "auction.order", "the auction is not over: bid or pass"
+                return E("auction.order", N_("the auction is not over: bid or pass"))
             i = action - r.BID
             if i <= self.high:
-                high = r.bid_codes[self.high]
-                return "auction.higher", f"a bid must be higher than {high}"
+                return E(
+                    "auction.higher",
+                    N_("a bid must be higher than %(high)s"),
+                    {"high": r.bid_codes[self.high]},
+                )
             if r.bid_after[i] and self.max_level < r.bid_after[i]:
-                return (
+                return E(
                     r.bid_clause[i],
-                    f"{r.bid_codes[i]} may be bid only after someone has bid {r.bid_after[i]}",
+                    N_("%(bid)s may be bid only after someone has bid %(level)s"),
+                    {"bid": r.bid_codes[i], "level": r.bid_after[i]},
                 )
             if r.bid_blind[i]:
-                return "auction.blind-misere", (
-                    f"{r.bid_codes[i]} may be bid only before looking at one's cards, "
-                    "as one's first call"
+                return E(
+                    "auction.blind-misere",
+                    N_(
+                        "%(bid)s may be bid only as one's first call, before looking at one's cards"
+                    ),
+                    {"bid": r.bid_codes[i]},
                 )
             if r.inkles is not None and r.bid_level[i] == r.inkles[1]:
-                return "auction.inkles", (
-                    f"only the first {r.inkles[0]} bidders may bid at the {r.inkles[1]} level"
+                return E(
+                    "auction.inkles",
+                    N_("only the first %(bidders)s bidders may bid at the %(level)s level"),
+                    {"bidders": r.inkles[0], "level": r.inkles[1]},
                 )
-            return "auction.higher", "that bid is not allowed now"
+            return E("auction.higher", N_("that bid is not allowed now"))
         if phase == DISCARD:
             if kind != "discard":
-                return "kitty.take", (f"the contractor must first discard {r.discard_count} cards")
+                return E(
+                    "kitty.take",
+                    N_("the contractor must first discard %(count)s cards"),
+                    {"count": r.discard_count},
+                )
             mask = action - r.DISCARD
-            if mask & ~self.hands[self.contractor]:
-                missing = " ".join(r.deck[c] for c in _bits(mask & ~self.hands[self.contractor]))
-                return "kitty.take", f"the contractor does not hold {missing}"
-            return "kitty.take", (
-                f"the contractor discards exactly {r.discard_count} cards, "
-                f"not {bin(mask).count('1')}"
+            missing = mask & ~self.hands[self.contractor]
+            if missing:
+                return E(
+                    "kitty.take",
+                    N_("the contractor does not hold %(cards)s"),
+                    {"cards": " ".join(r.deck[c] for c in _bits(missing))},
+                )
+            return E(
+                "kitty.take",
+                N_("the contractor discards exactly %(count)s cards, not %(given)s"),
+                {"count": r.discard_count, "given": mask.bit_count()},
             )
-        # play
         hand = self.hands[seat]
         if kind in ("pass", "bid", "discard"):
-            return "play.follow-suit", "the auction is over; play a card"
+            return E("play.follow-suit", N_("the auction is over: play a card"))
         if kind == "nominate":
             if self.strain != NT:
-                return "joker.no-trumps.nominate", "only a no-trump or misère joker is nominated"
+                return E(
+                    "joker.no-trumps.nominate",
+                    N_("the joker's suit is nominated only in no trumps and misères"),
+                )
             if seat != self.contractor or not (hand & self.masks[SUITLESS]):
-                return "joker.no-trumps.nominate", "only the contractor holding the joker nominates"
-            return "joker.no-trumps.nominate", "the joker is nominated before the opening lead"
-        if kind == "joker-lead":
-            j, _ = divmod(action - r.JOKER_LEAD, 4)
-            card = r.joker_cards[j]
-        else:
-            card = action
+                return E(
+                    "joker.no-trumps.nominate",
+                    N_("only the contractor holding the joker nominates its suit"),
+                )
+            return E(
+                "joker.no-trumps.nominate",
+                N_("the joker's suit is nominated before the opening lead"),
+            )
+        card = r.joker_cards[(action - r.JOKER_LEAD) // 4] if kind == "joker-lead" else action
         if not (hand >> card & 1):
-            return "play.follow-suit", f"seat {seat} does not hold {r.deck[card]}"
+            return E(
+                "play.follow-suit",
+                N_("seat %(seat)s does not hold %(card)s"),
+                {"seat": seat, "card": r.deck[card]},
+            )
         suitless = bool(self.masks[SUITLESS] >> card & 1)
         if self.trick:
             if kind == "joker-lead":
-                return "joker.no-trumps.lead", "only the leader names a suit for the joker"
+                return E("joker.no-trumps.lead", N_("only the leader names a suit for the joker"))
             if hand & self.masks[self.led]:
                 if suitless:
-                    return "joker.no-trumps.follow", (
-                        f"the joker may be played to a {SUITS[self.led]} lead only when void"
+                    return E(
+                        "joker.no-trumps.follow",
+                        N_("the joker may be played to a %(suit)s lead only when void in it"),
+                        {"suit": SUITS[self.led]},
                     )
-                return "play.follow-suit", f"must follow suit ({SUITS[self.led]})"
-            return "joker.no-trumps.misere-void", (
-                "void in the led suit in a misère, the joker must be played"
+                return E(
+                    "play.follow-suit",
+                    N_("must follow suit (%(suit)s)"),
+                    {"suit": SUITS[self.led]},
+                )
+            return E(
+                "joker.no-trumps.misere-void",
+                N_("void in the led suit in a misère, the joker must be played"),
             )
         if kind == "joker-lead" and not suitless:
-            return "joker.trump", "the joker is a trump in a trump contract and names no suit"
+            return E(
+                "joker.trump", N_("the joker is a trump in a trump contract and names no suit")
+            )
         if kind == "card" and suitless:
-            return "joker.no-trumps.lead", "leading the joker names the suit to follow, as JK:H"
+            return E(
+                "joker.no-trumps.lead",
+                N_("leading the joker names the suit to follow, as %(example)s"),
+                {"example": r.deck[card] + ":H"},
+            )
         if r.joker_lead_only_last_trick and self.n_tricks < r.hand_size - 1:
-            return "joker.no-trumps.lead-last-only", "the joker may be led only to the last trick"
-        _, s = divmod(action - r.JOKER_LEAD, 4)
-        if self.suits_led >> s & 1:
+            return E(
+                "joker.no-trumps.lead-last-only", N_("the joker may be led only to the last trick")
+            )
+        suit = (action - r.JOKER_LEAD) % 4
+        if self.suits_led >> suit & 1:
             if self.suits_led == 15:
-                return "joker.no-trumps.last-trick", (
-                    "all four suits have been led: the joker may be led only to the last trick"
+                return E(
+                    "joker.no-trumps.last-trick",
+                    N_("all four suits have been led: the joker may be led only to the last trick"),
                 )
-            return "joker.no-trumps.lead", f"{SUITS[s]} has been led already this hand"
-        return "play.follow-suit", "that card may not be played now"
+            return E(
+                "joker.no-trumps.lead",
+                N_("%(suit)s has been led already this hand"),
+                {"suit": SUITS[suit]},
+            )
+        return E("play.follow-suit", N_("that card may not be played now"))
 
     # -- views --------------------------------------------------------------------------------
 
