@@ -40,6 +40,7 @@ class BidInfo:
     blind: bool
     after_bid_of: int  # 0, or a level some earlier bid must have reached
     clause: str
+    partner: str = "plays"  # the contractor's partners: "plays", "sits-out" or "both-hands"
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,11 @@ class Ruleset:
     procedure: str
     raise_own_bid: bool
     all_pass: str
+    all_pass_per_trick: int
     inkles: tuple[int, int] | None
+    sans_kitty_bonus: int | None
+    partner_call: str
+    second_partner_at: int | None
     ladder: tuple[BidInfo, ...]
     kitty_take: bool
     misere_partner: str
@@ -111,6 +116,7 @@ class Ruleset:
     strains: tuple[StrainTable, ...]
     slam_value: int
     slam_below: int
+    overtricks: int
     failed: str
     opponents_per_trick: int
     opponents_against_misere: int
@@ -119,6 +125,8 @@ class Ruleset:
     target: int
     lose_at: int | None
     must_bid_to_win: bool
+    both_out: str
+    out_backwards: str
     clauses: tuple[Clause, ...]
     choices: tuple[Choice, ...]
     extends: str | None = None
@@ -170,10 +178,15 @@ class Ruleset:
                 "procedure": self.procedure,
                 "raise_own_bid": self.raise_own_bid,
                 "all_pass": self.all_pass,
+                "all_pass_per_trick": self.all_pass_per_trick,
                 "inkles": None
                 if self.inkles is None
                 else {"bidders": self.inkles[0], "level": self.inkles[1]},
+                "sans_kitty": None
+                if self.sans_kitty_bonus is None
+                else {"bonus": self.sans_kitty_bonus},
             },
+            "partner": {"call": self.partner_call, "second_partner_at": self.second_partner_at},
             "ladder": [
                 {
                     "code": b.code,
@@ -185,6 +198,7 @@ class Ruleset:
                     "blind": b.blind,
                     "after_bid_of": b.after_bid_of,
                     "clause": b.clause,
+                    "partner": b.partner,
                 }
                 for b in self.ladder
             ],
@@ -211,6 +225,7 @@ class Ruleset:
             ],
             "scoring": {
                 "slam": {"value": self.slam_value, "below": self.slam_below},
+                "overtricks": self.overtricks,
                 "failed": self.failed,
                 "opponents_per_trick": self.opponents_per_trick,
                 "opponents_against_misere": self.opponents_against_misere,
@@ -221,6 +236,8 @@ class Ruleset:
                 "target": self.target,
                 "lose_at": self.lose_at,
                 "must_bid_to_win": self.must_bid_to_win,
+                "both_out": self.both_out,
+                "out_backwards": self.out_backwards,
             },
             "clauses": [{"id": c.id, "params": dict(c.params)} for c in self.clauses],
             "choices": [
@@ -255,6 +272,10 @@ def _get(data: dict[str, Any], *path: str, default: Any = None) -> Any:
             return default
         node = node[key]
     return node
+
+
+def _opt_int(value: Any) -> int | None:
+    return None if value is None else int(value)
 
 
 def _bid_code(level: int, strain: int) -> str:
@@ -464,6 +485,9 @@ def _ladder(data: dict[str, Any], chk: _Checker) -> list[BidInfo]:
                 if blind
                 else ("auction.open-misere" if open_ != "no" else "auction.misere")
             )
+            partner = str(
+                sp.get("partner", _get(data, "play", "misere_partner", default="sits-out"))
+            )
             bids.insert(
                 codes.index(above) + 1,
                 BidInfo(
@@ -476,6 +500,7 @@ def _ladder(data: dict[str, Any], chk: _Checker) -> list[BidInfo]:
                     blind,
                     after,
                     clause,
+                    partner,
                 ),
             )
     known = {b.code for b in bids}
@@ -587,7 +612,15 @@ def build_ruleset(
         procedure=str(auction.get("procedure", "rounds")),
         raise_own_bid=bool(auction.get("raise_own_bid", False)),
         all_pass=str(auction.get("all_pass", "throw-in")),
+        all_pass_per_trick=int(auction.get("all_pass_per_trick", 10)),
         inkles=inkles,
+        sans_kitty_bonus=(
+            None
+            if auction.get("sans_kitty") is None
+            else int(auction["sans_kitty"].get("bonus", 0))
+        ),
+        partner_call=str(_get(data, "partner", "call", default="none")),
+        second_partner_at=_opt_int(_get(data, "partner", "second_partner_at")),
         ladder=tuple(ladder),
         kitty_take=bool(_get(data, "kitty", "take", default=True)),
         misere_partner=str(play.get("misere_partner", "sits-out")),
@@ -599,6 +632,7 @@ def build_ruleset(
         strains=strains,
         slam_value=int(slam.get("value", 0)),
         slam_below=int(slam.get("below", 0)),
+        overtricks=int(scoring.get("overtricks", 0)),
         failed=str(scoring.get("failed", "minus-value")),
         opponents_per_trick=int(scoring.get("opponents_per_trick", 10)),
         opponents_against_misere=int(scoring.get("opponents_against_misere", 0)),
@@ -611,6 +645,8 @@ def build_ruleset(
         target=int(end.get("target", 500)),
         lose_at=None if end.get("lose_at") is None else int(end["lose_at"]),
         must_bid_to_win=bool(end.get("must_bid_to_win", True)),
+        both_out=str(end.get("both_out", "contractor")),
+        out_backwards=str(end.get("out_backwards", "game-over")),
         clauses=(),
         choices=choices,
         extends=extends,

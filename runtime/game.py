@@ -73,33 +73,94 @@ def first_dealer(rules: Rules, rng: Random) -> int:
         seats = tied
 
 
-def game_winner(rules: Rules, scores: list[int], result: HandResult) -> int | None:
+def game_winner(
+    rules: Rules,
+    scores: list[int],
+    result: HandResult,
+    state: HandState | None = None,
+    barred: frozenset[int] = frozenset(),
+) -> int | None:
     """The side that has won after a hand with ``result`` left ``scores``, or None.
 
-    Must bid to win (G, ``end.must-bid-to-win``): only the contractor's side wins, by reaching the
-    target on its own successful contract; a side at ``lose_at`` or below loses (``end.lose``).
-    Otherwise (T) the first side past the target or the last side above ``lose_at`` ends the game
-    and the highest score wins.
+    - Must bid to win (G, ``end.must-bid-to-win``): only the contractor's side wins, by reaching
+      the target on its own successful contract. Otherwise (T, P) any side at the target wins.
+    - Several sides at the target on one hand (``end.both-out``): the contractor's side, else the
+      first to reach it trick by trick (P); or the highest total (T).
+    - A side at ``lose_at`` or below (``end.lose``): the game is over and it has lost (G, T), or it
+      plays on but can no longer win (P, ``barred``).
+    ``state`` (the finished hand) is needed only to rank sides trick by trick.
     """
-    if result.contract < 0:
-        return None
-    cside = rules.side_of_seat[result.contractor]
+    n = rules.n_sides
+    cside = rules.side_of_seat[result.contractor] if result.contractor >= 0 else -1
+    ally_sides = {rules.side_of_seat[s] for s in result.allies} or ({cside} - {-1})
+    out = frozenset(barred)
+    if rules.lose_at is not None and rules.out_backwards == "cannot-win":
+        out |= {s for s in range(n) if scores[s] <= rules.lose_at}
     if rules.must_bid_to_win:
-        if result.made and scores[cside] >= rules.target:
-            return cside
+        reached = [
+            s for s in ally_sides if result.made and scores[s] >= rules.target and s not in out
+        ]
     else:
-        leaders = [s for s in range(rules.n_sides) if scores[s] >= rules.target]
-        if leaders:
-            if cside in leaders and result.made:
-                return cside
-            return max(leaders, key=lambda s: scores[s])
-    if rules.lose_at is not None:
-        alive = [s for s in range(rules.n_sides) if scores[s] > rules.lose_at]
-        if len(alive) == 1 and rules.n_sides > 1:
-            return alive[0]
-        if not alive:
-            return max(range(rules.n_sides), key=lambda s: scores[s])
+        reached = [s for s in range(n) if scores[s] >= rules.target and s not in out]
+    if reached:
+        if len(reached) == 1:
+            return reached[0]
+        if rules.both_out == "highest":
+            best = max(scores[s] for s in reached)
+            top = [s for s in reached if scores[s] == best]
+            return cside if cside in top else top[0]
+        if rules.both_out == "contractor" and cside in reached:
+            return cside
+        return _first_by_trick(rules, scores, result, state, reached)
+    if rules.lose_at is not None and rules.out_backwards == "game-over":
+        sunk = [s for s in range(n) if scores[s] <= rules.lose_at]
+        if sunk:
+            alive = [s for s in range(n) if s not in sunk]
+            pool = alive or list(range(n))
+            return max(pool, key=lambda s: (scores[s], s == cside))
     return None
+
+
+def _first_by_trick(
+    rules: Rules,
+    scores: list[int],
+    result: HandResult,
+    state: HandState | None,
+    reached: list[int],
+) -> int:
+    """Of several sides at the target, the one that got there first, trick by trick (P).
+
+    Trick points are earned as each trick is won; a contract's value counts after the last trick.
+    Without the hand's tricks, the highest total wins.
+    """
+    if state is None:
+        return max(reached, key=lambda s: scores[s])
+    sides = rules.side_of_seat
+    allies = {sides[s] for s in result.allies}
+    if not allies and result.contractor >= 0:
+        allies = {sides[result.contractor]}
+    if result.contract < 0:
+        per = rules.all_pass_per_trick
+    elif rules.bid_kind[result.contract] == "misere":
+        per = rules.opponents_against_misere
+    else:
+        per = rules.opponents_per_trick
+    running = [scores[s] - result.points[s] for s in range(rules.n_sides)]
+    for _, _, winner in state.tricks:
+        side = sides[winner]
+        if side in allies:
+            continue
+        gainers = (
+            [s for s in range(rules.n_sides) if s not in allies]
+            if rules.opponent_tricks == "pooled" and result.contract >= 0
+            else [side]
+        )
+        for s in gainers:
+            running[s] += per
+        first = [s for s in reached if s in gainers and running[s] >= rules.target]
+        if first:
+            return first[0]
+    return max(reached, key=lambda s: scores[s])
 
 
 class Match:
@@ -112,6 +173,8 @@ class Match:
         self.dealer = first_dealer(rules, rng) if dealer is None else dealer
         self.hands_played = 0
         self.winner: int | None = None
+        #: Sides that went out backwards and may no longer win (``end.out_backwards``).
+        self.barred: frozenset[int] = frozenset()
         self.hand = HandState.new(rules, self.dealer, rng, self.scores)
 
     def finish_hand(self) -> HandResult:
@@ -123,7 +186,11 @@ class Match:
         for side, pts in enumerate(result.points):
             self.scores[side] += pts
         self.hands_played += 1
-        self.winner = game_winner(self.rules, self.scores, result)
+        self.winner = game_winner(self.rules, self.scores, result, hand, self.barred)
+        r = self.rules
+        if r.lose_at is not None and r.out_backwards == "cannot-win":
+            lose_at = r.lose_at
+            self.barred |= {s for s in range(r.n_sides) if self.scores[s] <= lose_at}
         if self.winner is None:
             self.dealer = (self.dealer + 1) % self.rules.players
             self.hand = HandState.new(self.rules, self.dealer, self.rng, self.scores)

@@ -26,7 +26,9 @@ from .rules import Rules, _bits
 __all__ = [
     "AUCTION",
     "DISCARD",
+    "KITTY",
     "OVER",
+    "PARTNER",
     "PHASES",
     "PLAY",
     "HandResult",
@@ -36,21 +38,23 @@ __all__ = [
     "shuffled",
 ]
 
-AUCTION, DISCARD, PLAY, OVER = 0, 1, 2, 3
+AUCTION, DISCARD, PLAY, OVER, KITTY, PARTNER = 0, 1, 2, 3, 4, 5
 #: Phase names, by phase number, as records and observations spell them.
-PHASES = ("auction", "discard", "play", "over")
+PHASES = ("auction", "discard", "play", "over", "kitty", "partner")
 
 
 @dataclass(frozen=True)
 class HandResult:
     """What a finished hand scored."""
 
-    contract: int  # ladder index, -1 when thrown in
-    contractor: int  # seat, -1 when thrown in
+    contract: int  # ladder index, -1 when thrown in (or played at no trumps after all passed)
+    contractor: int  # seat, -1 when nobody bid
     made: bool | None
     tricks_by_side: tuple[int, ...]
     points: tuple[int, ...]
     complete: bool = True
+    allies: tuple[int, ...] = ()  # seats on the contractor's side for this hand
+    sans: bool = False  # played sans kitty
 
 
 def deal(rules: Rules, dealer: int, rng: Random) -> tuple[list[int], int, int]:
@@ -81,9 +85,11 @@ class HandState:
     """The mutable state of one hand."""
 
     __slots__ = (
+        "allies",
         "best_key",
         "best_seat",
         "called",
+        "called_cards",
         "calls",
         "contract",
         "contractor",
@@ -100,6 +106,7 @@ class HandState:
         "led",
         "masks",
         "max_level",
+        "misere",
         "n_active",
         "n_tricks",
         "next_seat",
@@ -109,6 +116,7 @@ class HandState:
         "power",
         "result",
         "rules",
+        "sans",
         "scores",
         "sitting_out",
         "strain",
@@ -151,6 +159,10 @@ class HandState:
         self.final_call = False
         self.contract = -1
         self.contractor = -1
+        self.allies = 0  # bitmask of the seats on the contractor's side for this hand
+        self.called_cards = 0  # bitmask of the cards called to find partners
+        self.misere = False
+        self.sans = False
         self.discarded = 0
         self.strain = NT
         self.suit_of = rules.suit_of[NT]
@@ -210,9 +222,8 @@ class HandState:
         if (
             self.phase == PLAY
             and self.contract >= 0
-            and r.misere_partner == "both-hands"
-            and r.bid_kind[self.contract] == "misere"
-            and r.side_of_seat[seat] == r.side_of_seat[self.contractor]
+            and r.bid_partner[self.contract] == "both-hands"
+            and self.allies >> seat & 1
         ):
             return self.contractor
         return seat
@@ -223,12 +234,23 @@ class HandState:
             return self._legal_play()
         if self.phase == AUCTION:
             return self._legal_calls()
+        r = self.rules
         if self.phase == DISCARD:
-            r = self.rules
             hand = _bits(self.hands[self.contractor])
             return [
                 r.DISCARD + sum(1 << c for c in combo)
                 for combo in combinations(hand, r.discard_count)
+            ]
+        if self.phase == KITTY:
+            return [r.TAKE, r.SANS]
+        if self.phase == PARTNER:
+            if r.partner_call == "choose":
+                return [r.PARTNER + s for s in range(r.players) if not (self.allies >> s & 1)]
+            own = self.hands[self.contractor]
+            return [
+                r.CALL + c
+                for c in range(r.n_cards)
+                if not (own >> c & 1) and not (self.called_cards >> c & 1)
             ]
         return []
 
@@ -303,11 +325,7 @@ class HandState:
 
     def _void_must_play_joker(self) -> bool:
         rule = self.rules.joker_void_must_play
-        if rule == "never":
-            return False
-        if rule == "always":
-            return True
-        return self.rules.bid_kind[self.contract] == "misere" if self.contract >= 0 else False
+        return rule == "always" or (rule == "misere" and self.misere)
 
     def _joker_lead_suits(self, hand: int) -> list[int]:
         r = self.rules
@@ -351,7 +369,7 @@ class HandState:
 
     def apply_str(self, text: str) -> int:
         """Parse and apply a public action string; return the action int."""
-        action = self.rules.parse_action(text)
+        action = self.rules.parse_action(text, bidding=self.phase == AUCTION)
         self.apply(action)
         return action
 
@@ -366,7 +384,15 @@ class HandState:
             mask = action - self.rules.DISCARD
             self.hands[self.contractor] &= ~mask
             self.discarded = mask
-            self._start_play()
+            self._after_kitty()
+        elif phase == KITTY:
+            if action == self.rules.SANS:
+                self.sans = True
+                self._after_kitty()
+            else:
+                self._take_kitty()
+        elif phase == PARTNER:
+            self._add_partner(action)
         else:
             raise InvalidActionError("the hand is over")
 
@@ -423,6 +449,9 @@ class HandState:
     def _end_auction(self) -> None:
         r = self.rules
         if self.high < 0:
+            if r.all_pass == "no-trumps":
+                self._start_play()  # played at no trumps, no kitty, no contractor
+                return
             self.phase = OVER
             self.result = HandResult(
                 -1, -1, None, tuple([0] * r.n_sides), tuple([0] * r.n_sides), True
@@ -430,28 +459,70 @@ class HandState:
             return
         self.contract = self.high
         self.contractor = self.high_seat
-        if r.kitty_take and self.kitty and r.discard_count:
-            self.hands[self.contractor] |= self.kitty
-            self.phase = DISCARD
-            self.to_move = self.contractor
+        self.misere = r.bid_kind[self.contract] == "misere"
+        if r.partner_call == "none":
+            for seat in r.teams[r.side_of_seat[self.contractor]]:
+                self.allies |= 1 << seat
         else:
+            self.allies = 1 << self.contractor
+        self.to_move = self.contractor
+        if r.kitty_take and self.kitty and r.discard_count:
+            if r.sans_kitty_bonus is not None and not self.misere:
+                self.phase = KITTY
+            else:
+                self._take_kitty()
+        else:
+            self._after_kitty()
+
+    def _take_kitty(self) -> None:
+        self.hands[self.contractor] |= self.kitty
+        self.phase = DISCARD
+
+    def _after_kitty(self) -> None:
+        """After the kitty: find partners where the variant calls them, then play."""
+        r = self.rules
+        if r.partner_call != "none" and not self.misere and self._partners_wanted():
+            self.phase = PARTNER
+            return
+        self._start_play()
+
+    def _partners_wanted(self) -> int:
+        """How many partners the contractor still has to choose or call."""
+        r = self.rules
+        want = 1
+        if r.second_partner_at is not None and r.bid_level[self.contract] >= r.second_partner_at:
+            want = 2
+        if r.partner_call == "choose":
+            have = self.allies.bit_count() - 1
+        else:
+            have = self.called_cards.bit_count()
+        return max(0, want - have)
+
+    def _add_partner(self, action: int) -> None:
+        r = self.rules
+        if action >= r.CALL:
+            card = action - r.CALL
+            self.called_cards |= 1 << card
+            for seat, hand in enumerate(self.hands):
+                if hand >> card & 1:
+                    self.allies |= 1 << seat
+        else:
+            self.allies |= 1 << (action - r.PARTNER)
+        if not self._partners_wanted():
             self._start_play()
 
     def _start_play(self) -> None:
         r = self.rules
         n = r.players
         self.phase = PLAY
-        strain = r.bid_strain[self.contract]
+        strain = r.bid_strain[self.contract] if self.contract >= 0 else NT
         self.strain = strain
         self.suit_of = r.suit_of[strain]
         self.power = r.power[strain]
         self.masks = r.masks[strain]
         self.trumpish = strain if strain < NT else SUITLESS
-        if r.bid_kind[self.contract] == "misere" and r.misere_partner == "sits-out":
-            side = r.side_of_seat[self.contractor]
-            for seat in r.teams[side]:
-                if seat != self.contractor:
-                    self.sitting_out |= 1 << seat
+        if self.contract >= 0 and r.bid_partner[self.contract] == "sits-out":
+            self.sitting_out = self.allies & ~(1 << self.contractor)
         nxt = []
         for seat in range(n):
             s = (seat + 1) % n
@@ -460,8 +531,9 @@ class HandState:
             nxt.append(s)
         self.next_seat = tuple(nxt)
         self.n_active = n - bin(self.sitting_out).count("1")
-        self.to_move = self.contractor
-        self.trick_leader = self.contractor
+        leader = self.contractor if self.contractor >= 0 else (self.dealer + 1) % n
+        self.to_move = leader
+        self.trick_leader = leader
 
     def _play(self, action: int) -> None:
         r = self.rules
@@ -500,9 +572,7 @@ class HandState:
         self.to_move = winner
         self.trick_leader = winner
         if self.n_tricks == r.hand_size or (
-            r.misere_ends_when_lost
-            and r.bid_kind[self.contract] == "misere"
-            and r.side_of_seat[winner] == r.side_of_seat[self.contractor]
+            self.misere and r.misere_ends_when_lost and self.allies >> winner & 1
         ):
             self._score()
 
@@ -525,38 +595,63 @@ class HandState:
         self.masks = tuple(masks)
 
     def _score(self) -> None:
+        """Score the finished hand (``score.*`` clauses)."""
         r = self.rules
         self.phase = OVER
+        sides = r.side_of_seat
         by_side = [0] * r.n_sides
         for seat, won in enumerate(self.tricks_won):
-            by_side[r.side_of_seat[seat]] += won
-        contract = self.contract
-        cside = r.side_of_seat[self.contractor]
-        value = r.bid_value[contract]
+            by_side[sides[seat]] += won
         points = [0] * r.n_sides
-        if r.bid_kind[contract] == "misere":
-            made = by_side[cside] == 0
-            points[cside] = value if made else -value
+        complete = self.n_tricks == r.hand_size
+        contract = self.contract
+        if contract < 0:  # all passed and the hand was played at no trumps
+            for side in range(r.n_sides):
+                points[side] = r.all_pass_per_trick * by_side[side]
+            self.result = HandResult(-1, -1, None, tuple(by_side), tuple(points), complete)
+            return
+        allies = self.allies
+        ally_sides = {sides[s] for s in range(r.players) if allies >> s & 1}
+        taken = sum(won for seat, won in enumerate(self.tricks_won) if allies >> seat & 1)
+        value = r.bid_value[contract] + (r.sans_kitty_bonus or 0) * self.sans
+        if self.misere:
+            made = taken == 0
+            gain = value if made else -value
             per_trick = r.opponents_against_misere
         else:
-            made = by_side[cside] >= r.bid_level[contract]
-            if made:
-                slam = by_side[cside] == r.hand_size and value < r.slam_below
-                points[cside] = r.slam_value if slam else value
+            level = r.bid_level[contract]
+            made = taken >= level
+            if not made:
+                gain = -value
+            elif taken == r.hand_size and value < r.slam_below:
+                gain = r.slam_value
             else:
-                points[cside] = -value
+                gain = value + r.overtricks * (taken - level)
             per_trick = r.opponents_per_trick
+        opp_tricks = [0] * r.n_sides
+        for seat, won in enumerate(self.tricks_won):
+            if not allies >> seat & 1:
+                opp_tricks[sides[seat]] += won
+        pooled = sum(opp_tricks)
         freeze = r.opponents_freeze_at
         for side in range(r.n_sides):
-            if side == cside:
+            if side in ally_sides:
+                points[side] = gain
                 continue
-            gain = per_trick * by_side[side]
+            won = pooled if r.opponent_tricks == "pooled" else opp_tricks[side]
+            earned = per_trick * won
             if freeze is not None:
-                gain = max(0, min(gain, freeze - self.scores[side]))
-            points[side] = gain
-        complete = self.n_tricks == r.hand_size
+                earned = max(0, min(earned, freeze - self.scores[side]))
+            points[side] = earned
         self.result = HandResult(
-            contract, self.contractor, made, tuple(by_side), tuple(points), complete
+            contract,
+            self.contractor,
+            made,
+            tuple(by_side),
+            tuple(points),
+            complete,
+            tuple(s for s in range(r.players) if allies >> s & 1),
+            self.sans,
         )
 
     def playout(self, rng: Random, actions: list[int] | None = None) -> int:
@@ -576,8 +671,11 @@ class HandState:
             if self.phase == DISCARD:
                 cards = rng.sample(_bits(self.hands[self.contractor]), r.discard_count)
                 action = r.DISCARD + sum(1 << c for c in cards)
-            else:
+            elif self.phase == AUCTION:
                 action = self._random_call(random())
+            else:
+                legal_list = self.legal_actions()
+                action = legal_list[int(random() * len(legal_list))]
             self.apply_fast(action)
             count += 1
             if actions is not None:
@@ -679,6 +777,21 @@ class HandState:
                     {"bidders": r.inkles[0], "level": r.inkles[1]},
                 )
             return E("auction.higher", N_("that bid is not allowed now"))
+        if phase == KITTY:
+            return E(
+                "kitty.sans",
+                N_("the contractor first takes the kitty (take) or plays without it (sans)"),
+            )
+        if phase == PARTNER:
+            if r.partner_call == "choose":
+                return E(
+                    "seats.partner",
+                    N_("the contractor first chooses a partner: partner followed by a seat"),
+                )
+            return E(
+                "seats.partner",
+                N_("the contractor first calls a card not in his hand: call followed by a card"),
+            )
         if phase == DISCARD:
             if kind != "discard":
                 return E(
@@ -795,6 +908,9 @@ class HandState:
             "tricks_won": list(self.tricks_won),
             "sitting_out": _bits(self.sitting_out),
             "nominated": None if self.nominated < 0 else SUITS[self.nominated],
+            "sans_kitty": self.sans,
+            "called": _codes(r, self.called_cards),
+            "partners": self._known_partners(seat),
             "kitty_size": r.kitty,
             "faced": {},
         }
@@ -805,8 +921,8 @@ class HandState:
             bid_open = r.bid_open[self.contract]
             if bid_open == "from-start" or (bid_open == "after-first-trick" and self.n_tricks):
                 faced[str(self.contractor)] = _codes(r, self.hands[self.contractor])
-            if r.bid_kind[self.contract] == "misere" and r.misere_partner == "both-hands":
-                for s in r.teams[r.side_of_seat[self.contractor]]:
+            if r.bid_partner[self.contract] == "both-hands":
+                for s in _bits(self.allies):
                     if s != self.contractor:
                         faced[str(s)] = _codes(r, self.hands[s])
         faced.pop(str(seat), None)
@@ -814,6 +930,32 @@ class HandState:
         if self.phase != OVER and self.controller(self.to_move) == seat:
             obs["legal"] = [r.action_str(a) for a in self.legal_actions()]
         return obs
+
+    def _known_partners(self, seat: int) -> list[int]:
+        """The contractor's partners for this hand as ``seat`` knows them.
+
+        Chosen partners are public. A called card's holder is known to himself and becomes
+        public when the called card is played.
+        """
+        r = self.rules
+        if r.partner_call == "none" or self.contract < 0:
+            return []
+        if r.partner_call == "choose":
+            return [s for s in _bits(self.allies) if s != self.contractor]
+        played = 0
+        for _, actions, _ in self.tricks:
+            for a in actions:
+                played |= 1 << a if a < r.JOKER_LEAD else 0
+        for a in self.trick:
+            played |= 1 << a if a < r.JOKER_LEAD else 0
+        known = []
+        for s in _bits(self.allies):
+            if s == self.contractor:
+                continue
+            held = self.dealt[0][s] & self.called_cards
+            if s == seat or held & played:
+                known.append(s)
+        return known
 
     def _contract_json(self) -> dict[str, Any] | None:
         if self.contract < 0:
@@ -857,6 +999,10 @@ def _action_kind(r: Rules, action: int) -> str:
         return "pass"
     if action < r.NOMINATE:
         return "bid"
-    if action < r.DISCARD:
+    if action < r.TAKE:
         return "nominate"
+    if action < r.PARTNER:
+        return "kitty"
+    if action < r.DISCARD:
+        return "partner"
     return "discard"

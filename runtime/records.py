@@ -120,7 +120,7 @@ def replay_view(state: HandState) -> dict[str, Any]:
             "points": list(result.points),
         }
         scores = [s + p for s, p in zip(state.scores, result.points, strict=True)]
-        winner = game_winner(r, scores, result)
+        winner = game_winner(r, scores, result, state)
     view: dict[str, Any] = {
         "variant": r.variant,
         "auction": obs["auction"],

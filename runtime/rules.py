@@ -11,6 +11,9 @@ action int                meaning
 ``PASS``                  pass
 ``BID + i``               bid ladder entry ``i``
 ``NOMINATE + s``          nominate suit ``s`` for the contractor's joker
+``TAKE``, ``SANS``        take the kitty, or play sans kitty
+``PARTNER + seat``        choose ``seat`` as partner for the hand
+``CALL + c``              call card ``c``: its holder is partner for the hand
 ``DISCARD + mask``        discard the cards of ``mask`` (a bitmask)
 ========================  =========================================
 """
@@ -35,11 +38,16 @@ class Rules:
 
     __slots__ = (
         "BID",
+        "CALL",
         "DISCARD",
         "JOKER_LEAD",
         "NOMINATE",
+        "PARTNER",
         "PASS",
+        "SANS",
+        "TAKE",
         "all_pass",
+        "all_pass_per_trick",
         "bid_after",
         "bid_blind",
         "bid_clause",
@@ -48,8 +56,10 @@ class Rules:
         "bid_kind",
         "bid_level",
         "bid_open",
+        "bid_partner",
         "bid_strain",
         "bid_value",
+        "both_out",
         "card_index",
         "card_suit",
         "clause_ids",
@@ -83,12 +93,17 @@ class Rules:
         "opponents_against_misere",
         "opponents_freeze_at",
         "opponents_per_trick",
+        "out_backwards",
+        "overtricks",
         "packets",
+        "partner_call",
         "players",
         "power",
         "procedure",
         "raise_own_bid",
         "restricted_bids",
+        "sans_kitty_bonus",
+        "second_partner_at",
         "side_of_seat",
         "slam_below",
         "slam_value",
@@ -138,6 +153,11 @@ class Rules:
         self.procedure: str = auction["procedure"]
         self.raise_own_bid: bool = auction["raise_own_bid"]
         self.all_pass: str = auction["all_pass"]
+        self.all_pass_per_trick: int = auction["all_pass_per_trick"]
+        sans = auction["sans_kitty"]
+        self.sans_kitty_bonus: int | None = None if sans is None else sans["bonus"]
+        self.partner_call: str = tables["partner"]["call"]
+        self.second_partner_at: int | None = tables["partner"]["second_partner_at"]
         inkles = auction["inkles"]
         self.inkles: tuple[int, int] | None = (
             None if inkles is None else (inkles["bidders"], inkles["level"])
@@ -154,6 +174,7 @@ class Rules:
         self.bid_blind: tuple[bool, ...] = tuple(b["blind"] for b in ladder)
         self.bid_after: tuple[int, ...] = tuple(b["after_bid_of"] for b in ladder)
         self.bid_clause: tuple[str, ...] = tuple(b["clause"] for b in ladder)
+        self.bid_partner: tuple[str, ...] = tuple(b["partner"] for b in ladder)
         # Bids that some condition can bar (misère after a 7, blind only first, inkle levels).
         inkle_level = self.inkles[1] if self.inkles else 0
         self.restricted_bids: tuple[int, ...] = tuple(
@@ -189,6 +210,7 @@ class Rules:
         scoring = tables["scoring"]
         self.slam_value: int = scoring["slam"]["value"]
         self.slam_below: int = scoring["slam"]["below"]
+        self.overtricks: int = scoring["overtricks"]
         self.failed: str = scoring["failed"]
         self.opponents_per_trick: int = scoring["opponents_per_trick"]
         self.opponents_against_misere: int = scoring["opponents_against_misere"]
@@ -198,13 +220,19 @@ class Rules:
         self.target: int = end["target"]
         self.lose_at: int | None = end["lose_at"]
         self.must_bid_to_win: bool = end["must_bid_to_win"]
+        self.both_out: str = end["both_out"]
+        self.out_backwards: str = end["out_backwards"]
         self.clause_ids: frozenset[str] = frozenset(c["id"] for c in tables["clauses"])
         # Action numbering.
         self.JOKER_LEAD = self.n_cards
         self.PASS = self.JOKER_LEAD + 4 * len(self.joker_cards)
         self.BID = self.PASS + 1
         self.NOMINATE = self.BID + self.n_bids
-        self.DISCARD = self.NOMINATE + 4
+        self.TAKE = self.NOMINATE + 4
+        self.SANS = self.TAKE + 1
+        self.PARTNER = self.SANS + 1
+        self.CALL = self.PARTNER + self.players
+        self.DISCARD = self.CALL + self.n_cards
 
     # -- construction -------------------------------------------------------------------------
 
@@ -245,13 +273,25 @@ class Rules:
             return "pass"
         if action < self.NOMINATE:
             return self.bid_codes[action - self.BID]
-        if action < self.DISCARD:
+        if action < self.TAKE:
             return f"nominate {SUITS[action - self.NOMINATE]}"
+        if action == self.TAKE:
+            return "take"
+        if action == self.SANS:
+            return "sans"
+        if action < self.CALL:
+            return f"partner {action - self.PARTNER}"
+        if action < self.DISCARD:
+            return f"call {self.deck[action - self.CALL]}"
         mask = action - self.DISCARD
         return "discard " + " ".join(self.deck[c] for c in _bits(mask))
 
-    def parse_action(self, text: str) -> int:
-        """The action int of a public action string; :class:`InvalidActionError` if malformed."""
+    def parse_action(self, text: str, bidding: bool = True) -> int:
+        """The action int of a public action string; :class:`InvalidActionError` if malformed.
+
+        Codes such as ``7H`` are both a bid and a card: ``bidding`` (the auction is on) reads
+        them as bids, otherwise as cards.
+        """
         if not isinstance(text, str):
             raise InvalidActionError(f"an action must be a string, got {text!r}")
         words = text.split()
@@ -270,6 +310,14 @@ class Rules:
             if not mask:
                 raise InvalidActionError(f"{text!r} names no card")
             return self.DISCARD + mask
+        if head in ("take", "sans") and len(words) == 1:
+            return self.TAKE if head == "take" else self.SANS
+        if head == "partner" and len(words) == 2:
+            if not words[1].isdigit() or not 0 <= int(words[1]) < self.players:
+                raise InvalidActionError(f"{text!r}: a partner is a seat 0..{self.players - 1}")
+            return self.PARTNER + int(words[1])
+        if head == "call" and len(words) == 2:
+            return self.CALL + self.card(words[1])
         if head == "nominate" and len(words) == 2:
             suit = words[1].upper()
             if suit not in SUITS:
@@ -285,9 +333,10 @@ class Rules:
                 raise InvalidActionError(f"{text!r}: only a joker names a suit, as JK:H")
             return self.JOKER_LEAD + 4 * self.joker_cards.index(c) + SUITS.index(suit.upper())
         upper = word.upper()
-        if upper in self.bid_index:
+        is_card = normalise_card(word) is not None
+        if upper in self.bid_index and (bidding or not is_card):
             return self.BID + self.bid_index[upper]
-        if normalise_card(word) is not None:
+        if is_card:
             return self.card(word)
         raise InvalidActionError(f"{text!r} is not a card, a bid of {self.variant} or an action")
 
