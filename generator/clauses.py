@@ -18,6 +18,7 @@ CLAUSE_IDS: tuple[str, ...] = (
     "deck.cards",
     "deck.joker",
     "seats.teams",
+    "seats.partner",
     "deal.first-dealer",
     "deal.packets",
     "deal.rotation",
@@ -34,6 +35,7 @@ CLAUSE_IDS: tuple[str, ...] = (
     "auction.blind-misere",
     "auction.all-pass",
     "kitty.take",
+    "kitty.sans",
     "trump.order",
     "trump.left-bower",
     "joker.trump",
@@ -53,6 +55,7 @@ CLAUSE_IDS: tuple[str, ...] = (
     "joker.no-trumps.misere-void",
     "score.table",
     "score.made",
+    "score.overtricks",
     "score.slam",
     "score.failed",
     "score.opponents",
@@ -60,6 +63,7 @@ CLAUSE_IDS: tuple[str, ...] = (
     "score.freeze",
     "end.target",
     "end.must-bid-to-win",
+    "end.both-out",
     "end.lose",
     "end.continue",
 )
@@ -77,6 +81,8 @@ def clauses_for(rs: Ruleset) -> tuple[Clause, ...]:
     if has_joker:
         out["deck.joker"] = {"jokers": list(rs.jokers)}
     out["seats.teams"] = {"teams": [list(t) for t in rs.teams], "players": rs.players}
+    if rs.partner_call != "none":
+        out["seats.partner"] = {"how": rs.partner_call, "second_at": rs.second_partner_at}
     out["deal.first-dealer"] = {"how": rs.first_dealer}
     out["deal.packets"] = {
         "packets": [[to, n] for to, n in rs.packets],
@@ -109,16 +115,21 @@ def clauses_for(rs: Ruleset) -> tuple[Clause, ...]:
             "blind": bid.blind,
         }
         out.setdefault(bid.clause, params)
-    out["auction.all-pass"] = {"how": rs.all_pass}
+    out["auction.all-pass"] = {"how": rs.all_pass, "per_trick": rs.all_pass_per_trick}
     if rs.kitty_take and rs.kitty:
         out["kitty.take"] = {"cards": rs.kitty}
+        if rs.sans_kitty_bonus is not None:
+            out["kitty.sans"] = {"bonus": rs.sans_kitty_bonus}
     out["trump.order"] = {}
     if any(rs.card_rank[c] == "J" for c in range(len(rs.deck))):
         out["trump.left-bower"] = {}
     if has_joker:
         out["joker.trump"] = {}
     if misere_bids:
-        out["play.misere-partner"] = {"how": rs.misere_partner}
+        out["play.misere-partner"] = {
+            "how": rs.misere_partner,
+            "bids": {b.code: b.partner for b in misere_bids},
+        }
     out["play.opening-lead"] = {}
     out["play.follow-suit"] = {}
     out["play.trick-winner"] = {}
@@ -142,6 +153,8 @@ def clauses_for(rs: Ruleset) -> tuple[Clause, ...]:
             out["joker.no-trumps.misere-void"] = {"when": rs.joker_void_must_play}
     out["score.table"] = {}
     out["score.made"] = {}
+    if rs.overtricks:
+        out["score.overtricks"] = {"per_trick": rs.overtricks}
     if rs.slam_value:
         out["score.slam"] = {"value": rs.slam_value, "below": rs.slam_below}
     out["score.failed"] = {"how": rs.failed}
@@ -155,8 +168,11 @@ def clauses_for(rs: Ruleset) -> tuple[Clause, ...]:
         out["score.freeze"] = {"at": rs.opponents_freeze_at}
     out["end.target"] = {"target": rs.target}
     out["end.must-bid-to-win"] = {"required": rs.must_bid_to_win}
+    if not rs.must_bid_to_win or rs.partner_call != "none":
+        # Several sides can reach the target on one hand only then.
+        out["end.both-out"] = {"how": rs.both_out, "must_bid_to_win": rs.must_bid_to_win}
     if rs.lose_at is not None:
-        out["end.lose"] = {"at": rs.lose_at}
+        out["end.lose"] = {"at": rs.lose_at, "how": rs.out_backwards}
     out["end.continue"] = {}
     return tuple(Clause(cid, tuple(sorted(out[cid].items()))) for cid in CLAUSE_IDS if cid in out)
 
