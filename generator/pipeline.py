@@ -15,6 +15,7 @@ from ..runtime.errors import Diagnostic, SpecError
 from .model import Ruleset, build_ruleset
 from .resolve import load_spec_file
 from .schemacheck import check_schema
+from .semantic import check_semantics
 
 __all__ = [
     "SPECS_DIR",
@@ -64,12 +65,19 @@ def compile_spec(path: Path) -> Ruleset:
     resolved = load_spec_file(path, VARIANTS_DIR)
     file = str(path)
     problems = check_schema(resolved.data, resolved.marks, variant_schema())
+    # Semantic checks skip whatever the schema rejects, so both report at once.
+    problems += check_semantics(resolved.data, resolved.marks)
     if problems:
         raise SpecError(sorted(set(problems)))
     extends = None
-    differences: tuple[str, ...] = ()
-    if len(resolved.chain) > 1:
-        extends = resolved.chain[1].stem
-    return build_ruleset(
-        resolved.data, resolved.marks, file, extends=extends, differences=differences
-    )
+    if len(resolved.chain) > 1 and resolved.base_data is not None:
+        extends = str(resolved.base_data.get("id", resolved.chain[1].stem))
+    rs = build_ruleset(resolved.data, resolved.marks, file, extends=extends)
+    if resolved.base_data is not None:
+        from dataclasses import replace
+
+        from .diff import changed_clauses
+
+        base = build_ruleset(resolved.base_data, resolved.marks, file)
+        rs = replace(rs, differences=changed_clauses(base, rs))
+    return rs

@@ -213,6 +213,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_diff(args: argparse.Namespace) -> int:
+    """Print the rule differences between two variants in plain English."""
+    from ..generator.diff import format_differences
+
+    sys.stdout.write(format_differences(_ruleset(args.a), _ruleset(args.b)))
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     """Time the engine's fast path against the hand-written reference in the same run."""
     from .benchmark import run_benchmark
@@ -271,6 +279,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON summary")
     p.add_argument("--no-check", action="store_true", help="skip the per-hand invariant checks")
     p.set_defaults(run=cmd_simulate)
+
+    p = sub.add_parser("diff", help="the rule differences between two variants, in English")
+    p.add_argument("a", metavar="A", help="variant id or rule file")
+    p.add_argument("b", metavar="B", help="variant id or rule file")
+    p.set_defaults(run=cmd_diff)
 
     p = sub.add_parser("bench", help="engine speed as a ratio to a hand-written reference")
     p.add_argument("--hands", type=int, default=20000)

@@ -1,0 +1,223 @@
+"""Rule differences between two rulesets, in plain English (``fivehundred diff A B``).
+
+:func:`differences` compares two :class:`Ruleset` values field by field and bid by bid and
+returns one :class:`Difference` per rule that differs, each tied to the rule clause it concerns;
+:func:`changed_clauses` gives just the clause ids (what a house variant's rule book lists in its
+"differences from the base" section).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from operator import attrgetter
+from typing import Any
+
+from .model import Ruleset
+
+__all__ = ["Difference", "changed_clauses", "differences", "format_differences"]
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One rule that differs: its clause id and an English sentence naming both values."""
+
+    clause: str
+    text: str
+
+
+def _yes(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def _plain(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return _yes(value)
+    if isinstance(value, tuple | list):
+        return ", ".join(_plain(v) for v in value) if value else "none"
+    return str(value)
+
+
+def _teams(rs: Ruleset) -> str:
+    if all(len(t) == 1 for t in rs.teams):
+        return "none (each player for himself)"
+    return " ".join("{" + ", ".join(str(s) for s in t) + "}" for t in rs.teams)
+
+
+def _packets(rs: Ruleset) -> str:
+    return ", ".join(f"{n} to {to}" for to, n in rs.packets)
+
+
+def _inkles(rs: Ruleset) -> str:
+    if rs.inkles is None:
+        return "none"
+    return f"the first {rs.inkles[0]} bidders' {rs.inkles[1]}-level bids"
+
+
+#: (clause, label, how to read the value) for every scalar rule of the model.
+_FIELDS: tuple[tuple[str, str, Callable[[Ruleset], Any]], ...] = (
+    ("seats.teams", "players", attrgetter("players")),
+    ("seats.teams", "teams", _teams),
+    ("seats.partner", "partner for the hand", attrgetter("partner_call")),
+    ("seats.partner", "second partner from level", attrgetter("second_partner_at")),
+    ("deal.first-dealer", "first dealer", attrgetter("first_dealer")),
+    ("deal.packets", "cards per hand", attrgetter("hand_size")),
+    ("deal.packets", "kitty size", attrgetter("kitty")),
+    ("deal.packets", "dead hand", attrgetter("dead_hand")),
+    ("deal.packets", "deal packets", _packets),
+    ("auction.end", "bidding procedure", attrgetter("procedure")),
+    ("auction.raise-own-bid", "last bidder may raise his own bid", attrgetter("raise_own_bid")),
+    ("auction.all-pass", "when all pass", attrgetter("all_pass")),
+    ("auction.all-pass", "points per trick when all pass", attrgetter("all_pass_per_trick")),
+    ("auction.inkles", "inkles", _inkles),
+    ("kitty.sans", "sans kitty bonus", attrgetter("sans_kitty_bonus")),
+    ("kitty.take", "contractor takes the kitty", attrgetter("kitty_take")),
+    ("play.misere-partner", "misère partner", attrgetter("misere_partner")),
+    ("play.misere-ends", "a lost misère stops at once", attrgetter("misere_ends_when_lost")),
+    ("joker.no-trumps.nominate", "joker's suit nominated by", attrgetter("joker_nominate")),
+    ("joker.no-trumps.lead", "leading the joker at no trumps", attrgetter("joker_lead")),
+    ("joker.no-trumps.misere-void", "void player must play the joker",
+     attrgetter("joker_void_must_play")),
+    ("joker.no-trumps.lead-last-only", "joker led only to the last trick",
+     attrgetter("joker_lead_only_last_trick")),
+    ("score.slam", "slam value", attrgetter("slam_value")),
+    ("score.slam", "slam applies below", attrgetter("slam_below")),
+    ("score.overtricks", "points per overtrick", attrgetter("overtricks")),
+    ("score.failed", "failed contract", attrgetter("failed")),
+    ("score.opponents", "opponents' points per trick", attrgetter("opponents_per_trick")),
+    ("score.opponents", "opponents' tricks", attrgetter("opponent_tricks")),
+    ("score.misere", "opponents' points per trick against misère",
+     attrgetter("opponents_against_misere")),
+    ("score.freeze", "opponents' trick points stop at", attrgetter("opponents_freeze_at")),
+    ("end.target", "target", attrgetter("target")),
+    ("end.lose", "a side loses at", attrgetter("lose_at")),
+    ("end.lose", "a side out backwards", attrgetter("out_backwards")),
+    ("end.must-bid-to-win", "must bid to win", attrgetter("must_bid_to_win")),
+    ("end.both-out", "when several sides reach the target", attrgetter("both_out")),
+)  # fmt: skip
+
+
+def differences(a: Ruleset, b: Ruleset) -> list[Difference]:
+    """Every rule in which ``b`` differs from ``a``, in rule-book order of the clauses."""
+    out: list[Difference] = []
+    for clause, label, read in _FIELDS:
+        va, vb = read(a), read(b)
+        if va != vb:
+            out.append(
+                Difference(clause, f"{label}: {_plain(va)} in {a.id}, {_plain(vb)} in {b.id}")
+            )
+    for key in ("kitty", "misere", "joker"):
+        if a.term(key) != b.term(key):
+            out.append(
+                Difference(
+                    "deck.cards",
+                    f"the word for the {key}: {a.term(key)!r} in {a.id}, {b.term(key)!r} in {b.id}",
+                )
+            )
+    only_a = [c for c in a.deck if c not in b.deck]
+    only_b = [c for c in b.deck if c not in a.deck]
+    if only_a or only_b:
+        parts = []
+        if only_b:
+            parts.append(f"{b.id} adds {' '.join(only_b)}")
+        if only_a:
+            parts.append(f"{b.id} leaves out {' '.join(only_a)}")
+        out.append(
+            Difference(
+                "deck.cards",
+                f"deck: {len(a.deck)} cards in {a.id}, "
+                f"{len(b.deck)} in {b.id} ({'; '.join(parts)})",
+            )
+        )
+    if a.jokers != b.jokers:
+        out.append(
+            Difference(
+                "deck.joker", f"jokers: {_plain(a.jokers)} in {a.id}, {_plain(b.jokers)} in {b.id}"
+            )
+        )
+    out.extend(_ladder_differences(a, b))
+    order = {cid: i for i, cid in enumerate(_clause_order())}
+    return sorted(out, key=lambda d: order.get(d.clause, len(order)))
+
+
+def _clause_order() -> tuple[str, ...]:
+    from .clauses import CLAUSE_IDS
+
+    return CLAUSE_IDS
+
+
+def _ladder_differences(a: Ruleset, b: Ruleset) -> list[Difference]:
+    out: list[Difference] = []
+    bids_a = {x.code: x for x in a.ladder}
+    bids_b = {x.code: x for x in b.ladder}
+    for code in bids_a:
+        if code not in bids_b:
+            out.append(Difference(bids_a[code].clause, f"bid {code}: in {a.id} only"))
+    for code in bids_b:
+        if code not in bids_a:
+            out.append(Difference(bids_b[code].clause, f"bid {code}: in {b.id} only"))
+    for code, x in bids_a.items():
+        y = bids_b.get(code)
+        if y is None:
+            continue
+        if x.value != y.value:
+            out.append(
+                Difference(y.clause, f"value of {code}: {x.value} in {a.id}, {y.value} in {b.id}")
+            )
+        place_a, place_b = _place(a, code), _place(b, code)
+        if x.kind != "suit" and place_a != place_b:
+            out.append(
+                Difference(y.clause, f"place of {code}: {place_a} in {a.id}, {place_b} in {b.id}")
+            )
+        if x.after_bid_of != y.after_bid_of:
+            out.append(
+                Difference(
+                    y.clause,
+                    f"{code} may be bid: {_after(x.after_bid_of)} in {a.id}, "
+                    f"{_after(y.after_bid_of)} in {b.id}",
+                )
+            )
+        if (x.open, x.blind, x.partner) != (y.open, y.blind, y.partner):
+            out.append(
+                Difference(
+                    y.clause,
+                    f"{code} is played: open {x.open}, partner {x.partner} in "
+                    f"{a.id}; open {y.open}, partner {y.partner} in {b.id}",
+                )
+            )
+    return out
+
+
+def _after(level: int) -> str:
+    return f"after a bid of {level}" if level else "at any time"
+
+
+def _place(rs: Ruleset, code: str) -> str:
+    codes = [b.code for b in rs.ladder]
+    i = codes.index(code)
+    below = codes[i - 1] if i else None
+    above = codes[i + 1] if i + 1 < len(codes) else None
+    return f"between {below or 'the bottom'} and {above or 'the top'}"
+
+
+def changed_clauses(base: Ruleset, rs: Ruleset) -> tuple[str, ...]:
+    """The clause ids whose rules differ from ``base``, each once, in rule-book order."""
+    seen: list[str] = []
+    for d in differences(base, rs):
+        if d.clause not in seen:
+            seen.append(d.clause)
+    return tuple(seen)
+
+
+def format_differences(a: Ruleset, b: Ruleset) -> str:
+    """The text ``fivehundred diff`` prints: one line per difference, ``[clause] sentence``."""
+    diffs = differences(a, b)
+    if not diffs:
+        return f"{a.id} and {b.id} have the same rules.\n"
+    lines = [
+        f"{len(diffs)} rule difference{'s' if len(diffs) != 1 else ''} between {a.id} and {b.id}:"
+    ]
+    lines += [f"- [{d.clause}] {d.text}" for d in diffs]
+    return "\n".join(lines) + "\n"
