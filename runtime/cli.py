@@ -213,6 +213,25 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play a game against bots at the terminal."""
+    from .game import load_rules
+    from .play import play_match
+
+    rules = load_rules(args.variant)
+    if not 0 <= args.seat < rules.players:
+        raise SpecError([_diag("--seat", f"a seat is 0..{rules.players - 1}")])
+
+    def read(prompt: str) -> str:
+        try:
+            return input(prompt)
+        except EOFError:
+            return "quit"
+
+    play_match(rules, read, sys.stdout, seed=args.seed, seat=args.seat)
+    return 0
+
+
 def cmd_diff(args: argparse.Namespace) -> int:
     """Print the rule differences between two variants in plain English."""
     from ..generator.diff import format_differences
@@ -279,6 +298,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON summary")
     p.add_argument("--no-check", action="store_true", help="skip the per-hand invariant checks")
     p.set_defaults(run=cmd_simulate)
+
+    p = sub.add_parser("play", help="play a game against bots at the terminal")
+    p.add_argument("variant", metavar="VARIANT|FILE")
+    p.add_argument("--seat", type=int, default=0, help="your seat (0)")
+    p.add_argument("--seed", type=int, default=None)
+    p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("diff", help="the rule differences between two variants, in English")
     p.add_argument("a", metavar="A", help="variant id or rule file")
