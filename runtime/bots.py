@@ -35,7 +35,8 @@ class RandomBot:
             cards = rng.sample(_bits(state.hands[state.contractor]), r.discard_count)
             return r.DISCARD + sum(1 << c for c in cards)
         legal = state.legal_actions()
-        return legal[int(rng.random() * len(legal))]
+        choice: int = legal[int(rng.random() * len(legal))]
+        return choice
 
 
 #: Bots by the name ``--bots`` uses.

@@ -11,7 +11,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from .errors import Diagnostic, FiveHundredError, IllegalActionError, RecordError, SpecError
 
@@ -150,19 +150,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_replay(view: dict[str, object]) -> None:
+def _print_replay(view: dict[str, Any]) -> None:
     contract = view["contract"]
-    calls = " ".join(f"{c['seat']}:{c['call']}" for c in view["auction"])  # type: ignore[attr-defined]
+    calls = " ".join(f"{c['seat']}:{c['call']}" for c in view["auction"])
     print(f"auction: {calls}")
     if contract is None:
         print("all passed: the hand is thrown in")
     else:
-        print(f"contract: {contract['bid']} by seat {contract['seat']} (side {contract['side']})")  # type: ignore[index]
-    for n, trick in enumerate(view["tricks"], 1):  # type: ignore[arg-type]
+        print(f"contract: {contract['bid']} by seat {contract['seat']} (side {contract['side']})")
+    for n, trick in enumerate(view["tricks"], 1):
         cards = " ".join(f"{c['seat']}:{c['card']}" for c in trick["cards"])
         print(f"trick {n:>2}: {cards}  -> seat {trick['winner']}")
-    hand = view["hand"]
-    print(f"hand: {json.dumps(hand)}")
+    print(f"hand: {json.dumps(view['hand'])}")
     print(f"scores: {view['scores']}  winner: {view['winner']}")
     if "next" in view:
         print(f"next: {json.dumps(view['next'])}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from random import Random
-from typing import IO
+from typing import IO, Any
 
 from .bots import BOTS
 from .errors import FiveHundredError
@@ -19,22 +19,22 @@ from .rules import Rules
 __all__ = ["play_match"]
 
 
-def _show(rules: Rules, obs: dict[str, object], out: IO[str]) -> None:
+def _show(rules: Rules, obs: dict[str, Any], out: IO[str]) -> None:
     out.write(f"\nscores {obs['scores']} · dealer {obs['dealer']} · phase {obs['phase']}\n")
     auction = obs["auction"]
     if auction:
-        calls = " ".join(f"{c['seat']}:{c['call']}" for c in auction)  # type: ignore[attr-defined,index]
+        calls = " ".join(f"{c['seat']}:{c['call']}" for c in auction)
         out.write(f"auction: {calls}\n")
     if obs["contract"]:
         c = obs["contract"]
-        out.write(f"contract: {c['bid']} by seat {c['seat']}\n")  # type: ignore[index]
+        out.write(f"contract: {c['bid']} by seat {c['seat']}\n")
     trick = obs["trick"]
     if trick:
-        cards = " ".join(f"{p['seat']}:{p['card']}" for p in trick)  # type: ignore[attr-defined,index]
+        cards = " ".join(f"{p['seat']}:{p['card']}" for p in trick)
         out.write(f"trick: {cards}\n")
-    for seat, cards in dict(obs["faced"]).items():  # type: ignore[call-overload]
+    for seat, cards in dict(obs["faced"]).items():
         out.write(f"seat {seat} shows: {' '.join(cards)}\n")
-    out.write(f"your hand: {' '.join(obs['hand'])}\n")  # type: ignore[arg-type]
+    out.write(f"your hand: {' '.join(obs['hand'])}\n")
 
 
 def play_match(
@@ -62,7 +62,7 @@ def play_match(
                 continue
             obs = hand.observation(seat)
             _show(rules, obs, out)
-            legal = " ".join(obs.get("legal", []))  # type: ignore[arg-type]
+            legal = " ".join(obs.get("legal", []))
             if hand.phase_name == "discard":
                 legal = f"discard and {rules.discard_count} cards, e.g. discard 4D 5C 6C"
             text = read(f"seat {hand.to_move} to {hand.phase_name} ({legal}) > ")

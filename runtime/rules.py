@@ -224,15 +224,15 @@ class Rules:
         self.out_backwards: str = end["out_backwards"]
         self.clause_ids: frozenset[str] = frozenset(c["id"] for c in tables["clauses"])
         # Action numbering.
-        self.JOKER_LEAD = self.n_cards
-        self.PASS = self.JOKER_LEAD + 4 * len(self.joker_cards)
-        self.BID = self.PASS + 1
-        self.NOMINATE = self.BID + self.n_bids
-        self.TAKE = self.NOMINATE + 4
-        self.SANS = self.TAKE + 1
-        self.PARTNER = self.SANS + 1
-        self.CALL = self.PARTNER + self.players
-        self.DISCARD = self.CALL + self.n_cards
+        self.JOKER_LEAD: int = self.n_cards
+        self.PASS: int = self.JOKER_LEAD + 4 * len(self.joker_cards)
+        self.BID: int = self.PASS + 1
+        self.NOMINATE: int = self.BID + self.n_bids
+        self.TAKE: int = self.NOMINATE + 4
+        self.SANS: int = self.TAKE + 1
+        self.PARTNER: int = self.SANS + 1
+        self.CALL: int = self.PARTNER + self.players
+        self.DISCARD: int = self.CALL + self.n_cards
 
     # -- construction -------------------------------------------------------------------------
 
