@@ -1,14 +1,16 @@
-"""The rule book: a variant's rules as GitHub-flavoured Markdown, rendered with Jinja2.
+"""The rule book: a variant's rules as GitHub-flavoured Markdown or one HTML page, with Jinja2.
 
-:func:`render_markdown` renders ``templates/rulebook.md.j2``. The template holds every word of
-English prose, each sentence a whole gettext message (``_()``, ``ngettext()``, ``pgettext()`` or a
-``{% trans trimmed %}`` block with named placeholders), so ``pybabel extract`` with the Jinja2
-extractor finds them all. This module only prepares data (tables, card codes, the clauses of each
-section) and the filters; it never builds sentences.
+:func:`render_markdown` renders ``templates/rulebook.md.j2`` and :func:`render_html`
+``templates/rulebook.html.j2``; both import every sentence from ``templates/clauses.j2``, each a
+whole gettext message (``_()``, ``ngettext()``, ``pgettext()`` or a ``{% trans trimmed %}`` block
+with named placeholders), so the two formats share their messages and ``fivehundred i18n
+extract`` finds them all. This module only prepares data (tables, card codes, the clauses of each
+section) and the filters that decide markup and escaping per format; it never builds sentences.
 
-Rule-author text (name, summary, choice texts) passes through :func:`md_text`, which escapes every
-character that Markdown or HTML would interpret, so author text can neither inject HTML nor break
-the layout.
+Rule-author text (name, summary, choice texts) is translated through the catalogue (its msgid is
+the text with whitespace folded) and then escaped: in Markdown by :func:`md_text`, which escapes
+every character that Markdown or HTML would interpret, in HTML by autoescaping, so author text
+can neither inject HTML nor break the layout. In HTML translations are escaped too.
 
 Strictness: a clause id the rule book has no text for, an option value without a sentence, or a
 term outside the known pairs raises :class:`RuleBookError`, so a new rule never vanishes silently.
@@ -18,14 +20,18 @@ from __future__ import annotations
 
 import gettext
 import re
+from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, NoReturn
 
 import jinja2
+from markupsafe import Markup, escape
 
 from ..runtime.codes import SUIT_SYMBOLS, SUITS
 from ..runtime.errors import FiveHundredError
 from .clauses import CLAUSE_IDS
+from .i18n import language_name, load_translations, normalise, text_direction
 from .model import Clause, Ruleset
 
 __all__ = [
@@ -35,12 +41,18 @@ __all__ = [
     "card_text",
     "make_environment",
     "md_text",
+    "render_html",
+    "render_index",
     "render_markdown",
     "section_of",
 ]
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 TEMPLATE_NAME = "rulebook.md.j2"
+#: The rule-book formats and their templates; both import the sentences of clauses.j2.
+TEMPLATES: dict[str, str] = {"md": "rulebook.md.j2", "html": "rulebook.html.j2"}
+FORMATS: tuple[str, ...] = tuple(TEMPLATES)
+STRAIN_CODES: tuple[str, ...] = ("S", "C", "D", "H", "NT")
 
 #: The rule book's sections, in order; every clause belongs to exactly one.
 SECTIONS: tuple[str, ...] = (
@@ -133,28 +145,112 @@ def _fail(message: str) -> NoReturn:
     raise RuleBookError(message)
 
 
-def make_environment(translations: gettext.NullTranslations | None = None) -> jinja2.Environment:
-    """The Jinja2 environment of the rule book, with gettext installed (new-style).
+def _oneline(text: Any) -> Any:
+    """Whitespace runs folded into single spaces; HTML-safe text stays HTML-safe."""
+    folded = " ".join(str(text).split())
+    return Markup(folded) if isinstance(text, Markup) else folded
 
-    ``trim_blocks`` and ``lstrip_blocks`` are on; a message extractor should use the same options
-    (Babel: ``[jinja2: **/templates/**.j2]`` with ``trim_blocks = true``, ``lstrip_blocks = true``,
-    ``newstyle_gettext = true``).
+
+def _safe_id(value: object) -> str:
+    text = str(value)
+    return f"`{text}`" if _SAFE_ID.match(text) else md_text(text)
+
+
+def _card_html(code: str) -> Markup:
+    text = card_text(code)
+    red = code[-1:] in ("H", "D") and code not in ("JK", "BJ")
+    cls = "card red" if red else "card"
+    return Markup('<bdi dir="ltr" class="{}">{}</bdi>').format(cls, text)
+
+
+def _ltr_html(value: object, cls: str = "code") -> Markup:
+    return Markup('<bdi dir="ltr" class="{}">{}</bdi>').format(cls, _oneline(value))
+
+
+def _suit_html(code: str) -> Markup:
+    cls = "suit red" if code in ("H", "D") else "suit"
+    return Markup('<span class="{}">{}</span>').format(cls, SUIT_SYMBOLS[code])
+
+
+class _Escaping:
+    """Translations whose text is HTML-escaped: a translator's ``<`` or ``&`` is shown as is."""
+
+    def __init__(self, translations: gettext.NullTranslations) -> None:
+        self.t = translations
+
+    def gettext(self, message: str) -> Markup:
+        return escape(self.t.gettext(message))
+
+    def ngettext(self, singular: str, plural: str, n: int) -> Markup:
+        return escape(self.t.ngettext(singular, plural, n))
+
+    def pgettext(self, context: str, message: str) -> Markup:
+        return escape(self.t.pgettext(context, message))
+
+    def npgettext(self, context: str, singular: str, plural: str, n: int) -> Markup:
+        return escape(self.t.npgettext(context, singular, plural, n))
+
+
+def make_environment(
+    translations: gettext.NullTranslations | None = None, fmt: str = "md"
+) -> jinja2.Environment:
+    """The Jinja2 environment of the rule book in format ``fmt`` (``md`` or ``html``).
+
+    gettext is installed new-style. ``trim_blocks`` and ``lstrip_blocks`` are on; the message
+    extractor (generator/i18n.py) uses the same options. The two formats share the sentences
+    (templates/clauses.j2) and differ in the filters: Markdown escapes author text with
+    :func:`md_text` and writes codes as text; HTML autoescapes everything (translations
+    included), isolates every card, bid and clause code left to right (``<bdi dir="ltr">``) and
+    colours hearts and diamonds red.
     """
+    if fmt not in FORMATS:
+        raise RuleBookError(f"no rule-book format {fmt!r} ({', '.join(FORMATS)})")
+    t = translations or gettext.NullTranslations()
+    html = fmt == "html"
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATE_DIR)),
         undefined=jinja2.StrictUndefined,
-        autoescape=False,
+        autoescape=html,
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
         extensions=["jinja2.ext.i18n"],
     )
-    env.install_gettext_translations(  # type: ignore[attr-defined]
-        translations or gettext.NullTranslations(), newstyle=True
-    )
+    if html:
+        esc = _Escaping(t)
+        env.install_gettext_callables(  # type: ignore[attr-defined]
+            esc.gettext,
+            esc.ngettext,
+            newstyle=True,
+            pgettext=esc.pgettext,
+            npgettext=esc.npgettext,
+        )
+    else:
+        env.install_gettext_translations(t, newstyle=True)  # type: ignore[attr-defined]
+
+    def author(value: object) -> Any:
+        text = t.gettext(normalise(value)) if normalise(value) else ""
+        return escape(_oneline(text)) if html else md_text(text)
+
+    env.filters["author"] = author
+    env.filters["oneline"] = _oneline
     env.filters["md_text"] = md_text
-    env.filters["card"] = card_text
-    env.filters["oneline"] = lambda text: " ".join(str(text).split())
+    if html:
+        env.filters["text"] = lambda v: escape(_oneline(v))
+        env.filters["code"] = _ltr_html
+        env.filters["num"] = _ltr_html
+        env.filters["idcode"] = lambda v: Markup('<code dir="ltr">{}</code>').format(v)
+        env.filters["card"] = _card_html
+        env.filters["cards"] = lambda codes: Markup(" ").join(_card_html(c) for c in codes)
+        env.filters["suit"] = _suit_html
+    else:
+        env.filters["text"] = md_text
+        env.filters["code"] = md_text
+        env.filters["num"] = str
+        env.filters["idcode"] = _safe_id
+        env.filters["card"] = card_text
+        env.filters["cards"] = lambda codes: " ".join(card_text(c) for c in codes)
+        env.filters["suit"] = lambda code: SUIT_SYMBOLS[code]
     env.tests["prefixed"] = lambda value, prefix: str(value).startswith(prefix)
     env.globals["fail"] = _fail
     return env
@@ -172,8 +268,8 @@ def _check_terms(rs: Ruleset) -> dict[str, str]:
     return terms
 
 
-def _context(rs: Ruleset, lang: str) -> dict[str, Any]:
-    """Everything the template needs besides ``rs``: data only, never prose."""
+def _context(rs: Ruleset, lang: str, languages: Sequence[tuple[str, str]] | None) -> dict[str, Any]:
+    """Everything the templates need besides ``rs``: data only, never prose."""
     sections: dict[str, list[Clause]] = {name: [] for name in SECTIONS}
     for clause in rs.clauses:
         sections[section_of(clause.id)].append(clause)
@@ -192,43 +288,135 @@ def _context(rs: Ruleset, lang: str) -> dict[str, Any]:
         list(team) == [seat for seat in range(rs.players) if seat % n_teams == t]
         for t, team in enumerate(rs.teams)
     )
+    order_rows = [
+        {
+            "code": STRAIN_CODES[t.strain],
+            "trump": t.trump,
+            "trumps": list(t.order[t.trump] if t.trump is not None else t.order[4]),
+            "suits": [list(t.order[s]) for s in range(4)],
+        }
+        for t in rs.strains
+    ]
     return {
         "rs": rs,
         "lang": lang,
+        "dir": text_direction(lang),
+        "languages": [(code, language_name(code), href) for code, href in languages or ()],
         "terms": _check_terms(rs),
         "sections": sections,
+        "section_names": SECTIONS,
         "clause_ids": [c.id for c in rs.clauses],
         "variant_id": rs.id if _SAFE_ID.match(rs.id) else None,
         "suits": SUITS,
         "symbols": SUIT_SYMBOLS,
+        "strain_codes": STRAIN_CODES,
+        "n_jokers": len(rs.jokers),
         "suit_cards": {s: cards for s, cards in suit_cards.items() if cards},
         "plain_ranks": " ".join(longest),
         "levels": levels,
         "strain_indexes": strains,
         "score_grid": score_grid,
+        "order_rows": order_rows,
         "misere_bids": [b for b in rs.ladder if b.kind == "misere"],
         "suit_bids": suit_bids,
         "partners": partners,
         "alternating": alternating,
         "team_list": ["{" + ", ".join(str(seat) for seat in team) + "}" for team in rs.teams],
+        "differences": _differences(rs),
     }
 
 
+def _differences(rs: Ruleset) -> list[dict[str, Any]]:
+    """What a house variant changes: clause ids (shown with their sentence, or as dropped) or,
+    for any other entry, an English sentence that the template translates like author text."""
+    clauses = {c.id: c for c in rs.clauses}
+    out = []
+    for entry in rs.differences:
+        if entry in CLAUSE_IDS:
+            out.append({"id": entry, "clause": clauses.get(entry), "text": None})
+        else:
+            out.append({"id": None, "clause": None, "text": entry})
+    return out
+
+
+def _translations(
+    lang: str, translations: gettext.NullTranslations | None
+) -> gettext.NullTranslations:
+    if translations is not None:
+        return translations
+    return load_translations(lang)
+
+
+@lru_cache(maxsize=64)
+def _environment(translations: gettext.NullTranslations, fmt: str) -> jinja2.Environment:
+    return make_environment(translations, fmt)
+
+
+def _render(
+    rs: Ruleset,
+    lang: str,
+    translations: gettext.NullTranslations | None,
+    fmt: str,
+    languages: Sequence[tuple[str, str]] | None,
+) -> str:
+    env = _environment(_translations(lang, translations), fmt)
+    text = env.get_template(TEMPLATES[fmt]).render(_context(rs, lang, languages))
+    lines = [line.rstrip() for line in text.splitlines()]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n") + "\n"
+
+
 def render_markdown(
-    rs: Ruleset, lang: str = "en", translations: gettext.NullTranslations | None = None
+    rs: Ruleset,
+    lang: str = "en",
+    translations: gettext.NullTranslations | None = None,
+    *,
+    languages: Sequence[tuple[str, str]] | None = None,
 ) -> str:
     """The rule book of ``rs`` as GitHub-flavoured Markdown.
 
-    ``translations`` supplies the language ``lang`` (English source text when None). The output
-    is deterministic, has no trailing spaces and ends with exactly one newline. Every clause of
-    ``rs`` appears as a paragraph or list item starting with ``<a id="CLAUSE"></a>``.
-    Raises :class:`RuleBookError` when a clause, option value or term has no text.
+    ``translations`` supplies the language ``lang``; when None, English for ``en`` and the
+    catalogue of ``lang`` otherwise (:func:`~fivehundred.generator.i18n.load_translations`).
+    ``languages``, pairs of a language code and the path of that language's book without its
+    extension, adds a line of links to them. The output is deterministic, has no trailing spaces
+    and ends with exactly one newline. Every clause of ``rs`` appears as a paragraph or list item
+    starting with ``<a id="CLAUSE"></a>``. Raises :class:`RuleBookError` when a clause, option
+    value or term has no text.
     """
-    env = make_environment(translations)
-    text = env.get_template(TEMPLATE_NAME).render(_context(rs, lang))
-    lines = [line.rstrip() for line in text.splitlines()]
-    out = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n") + "\n"
+    out = _render(rs, lang, translations, "md", languages)
     missing = [c.id for c in rs.clauses if f'<a id="{c.id}"></a>' not in out]
     if missing:
         raise RuleBookError(f"the rule book lost clauses: {', '.join(missing)}")
     return out
+
+
+def render_html(
+    rs: Ruleset,
+    lang: str = "en",
+    translations: gettext.NullTranslations | None = None,
+    *,
+    languages: Sequence[tuple[str, str]] | None = None,
+) -> str:
+    """The rule book of ``rs`` as one self-contained HTML page (inline CSS, print styles).
+
+    Arguments as for :func:`render_markdown`. The page is ``dir="rtl"`` for a right-to-left
+    language; every card, bid and clause code in it is isolated left to right. Every clause of
+    ``rs`` is an element with the clause id as its ``id``.
+    """
+    out = _render(rs, lang, translations, "html", languages)
+    missing = [c.id for c in rs.clauses if f'<li id="{c.id}"' not in out]
+    if missing:
+        raise RuleBookError(f"the rule book lost clauses: {', '.join(missing)}")
+    return out
+
+
+def render_index(books: Sequence[tuple[str, str]], langs: Sequence[str], fmt: str = "html") -> str:
+    """The index of every rule book: ``books`` are (variant id, name) pairs; ``fmt`` md or html.
+
+    Links are relative: ``<lang>/<variant>.<fmt>`` (the layout of generated/docs/).
+    """
+    env = _environment(gettext.NullTranslations(), fmt)
+    rows = [(variant, name) for variant, name in books]
+    langs_info = [(code, language_name(code), text_direction(code)) for code in langs]
+    text = env.get_template(f"index.{fmt}.j2").render(books=rows, languages=langs_info)
+    lines = [line.rstrip() for line in text.splitlines()]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n") + "\n"

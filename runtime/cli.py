@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .errors import Diagnostic, FiveHundredError, IllegalActionError, RecordError, SpecError
+from .messages import N_, render
 
 __all__ = ["main"]
 
@@ -99,15 +100,44 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_docs(args: argparse.Namespace) -> int:
-    """Render a variant's rule book."""
-    from ..generator.docs import render_markdown
+    """Render a variant's rule book (Markdown or one HTML page) in any language."""
+    from ..generator.docs import render_html, render_markdown
+    from ..generator.i18n import load_translations
 
-    if args.lang != "en":
-        raise SpecError([_diag(args.lang, f"no rule-book language {args.lang!r} yet (en)")])
-    if args.format != "md":
-        raise SpecError([_diag(args.format, "only --format md is available yet")])
-    text = render_markdown(_ruleset(args.variant), args.lang)
-    _write_out(args.output, text)
+    translations = load_translations(args.lang)
+    render = render_html if args.format == "html" else render_markdown
+    _write_out(args.output, render(_ruleset(args.variant), args.lang, translations))
+    return 0
+
+
+def cmd_i18n(args: argparse.Namespace) -> int:
+    """Translations: extract the template, update the catalogues, report their coverage."""
+    from ..generator import i18n
+
+    pot = "specs/locales/messages.pot"
+    if args.action == "extract":
+        changed = i18n.write_pot(check=args.check)
+        if args.check and changed:
+            _err(f"{pot}: stale (run `fivehundred i18n extract`)")
+            return 1
+        print(f"{pot}: {'written' if changed and not args.check else 'up to date'}")
+    elif args.action == "update":
+        for lang, what in i18n.update_catalogues(args.lang):
+            print(f"specs/locales/{lang}/LC_MESSAGES/{i18n.DOMAIN}.po: {what}")
+    else:
+        complete = True
+        print(
+            f"{'lang':<6} {'translated':>10} {'total':>6} {'coverage':>9} "
+            f"{'fuzzy':>6} {'empty':>6} {'missing':>8}"
+        )
+        for c in i18n.coverage(args.lang):
+            complete = complete and c.translated == c.total
+            print(
+                f"{c.lang:<6} {c.translated:>10} {c.total:>6} {c.percent:>8.1f}% "
+                f"{c.fuzzy:>6} {c.untranslated:>6} {c.missing:>8}"
+            )
+        if args.check and not complete:
+            return 1
     return 0
 
 
@@ -123,8 +153,10 @@ def _write_out(output: str | None, text: str) -> None:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay a record (.json) or records (.jsonl); print the result."""
+    from ..generator.i18n import load_translations
     from .records import load_records, replay, replay_view
 
+    translations = load_translations(args.lang)
     name = args.record
     try:
         text = Path(name).read_text(encoding="utf-8")
@@ -136,8 +168,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         try:
             state = replay(record)
         except IllegalActionError as exc:
-            index = getattr(exc, "index", "?")
-            raise RecordError(f"{where}: action {index} {exc.action!r}: {exc}") from None
+            raise RecordError(f"{where}: {_illegal_line(exc, translations)}") from None
         except FiveHundredError as exc:
             index = getattr(exc, "index", None)
             at = f" action {index}" if index is not None else ""
@@ -148,6 +179,26 @@ def cmd_replay(args: argparse.Namespace) -> int:
         else:
             _print_replay(view)
     return 0
+
+
+#: How ``replay`` reports an illegal action, in the language of ``--lang``.
+ILLEGAL_ACTION = N_(
+    "action %(index)s %(action)s: seat %(seat)s may not make %(action)s: %(reason)s [%(clause)s]"
+)
+
+
+def _illegal_line(exc: IllegalActionError, translations: Any) -> str:
+    """The one line naming the action's index, the action, the seat and the rule id."""
+    explanation = exc.explanation
+    reason = explanation.text(translations) if explanation is not None else exc.reason
+    params = {
+        "index": getattr(exc, "index", "?"),
+        "action": repr(exc.action),
+        "seat": exc.seat,
+        "reason": reason,
+        "clause": exc.clause,
+    }
+    return render(ILLEGAL_ACTION, params, translations)
 
 
 def _print_replay(view: dict[str, Any]) -> None:
@@ -277,7 +328,7 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("docs", help="render a variant's rule book")
     p.add_argument("variant", metavar="VARIANT|FILE")
-    p.add_argument("--lang", default="en", help="language (en)")
+    p.add_argument("--lang", default="en", help="language: en, nl, nb, da, ar, pt (default en)")
     p.add_argument("--format", default="md", choices=["md", "html"])
     p.add_argument("-o", "--output", help="write here instead of standard output")
     p.set_defaults(run=cmd_docs)
@@ -285,6 +336,7 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay a game record; print the hand and its score")
     p.add_argument("record", metavar="RECORD", help="a .json record or a .jsonl of records")
     p.add_argument("--json", action="store_true", help="one JSON object per record")
+    p.add_argument("--lang", default="en", help="language of the error messages (default en)")
     p.set_defaults(run=cmd_replay)
 
     p = sub.add_parser("simulate", help="play many hands or games with bots")
@@ -308,6 +360,21 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("a", metavar="A", help="variant id or rule file")
     p.add_argument("b", metavar="B", help="variant id or rule file")
     p.set_defaults(run=cmd_diff)
+
+    p = sub.add_parser("i18n", help="translations: extract, update catalogues, coverage")
+    p.add_argument(
+        "action",
+        choices=["extract", "update", "status"],
+        help="extract: write specs/locales/messages.pot; update: merge it into the catalogues "
+        "(creating those of new --lang codes); status: coverage per language",
+    )
+    p.add_argument("--lang", action="append", metavar="LL", help="only this language (repeatable)")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="extract: exit 1 if messages.pot is stale; status: exit 1 unless all complete",
+    )
+    p.set_defaults(run=cmd_i18n)
 
     p = sub.add_parser("bench", help="engine speed as a ratio to a hand-written reference")
     p.add_argument("--hands", type=int, default=20000)

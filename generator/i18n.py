@@ -1,0 +1,507 @@
+"""Translations: one gettext template, one PO catalogue per language (``fivehundred i18n``).
+
+The catalogues live where translators and their tools expect them::
+
+    specs/locales/messages.pot                      the template (extracted, never edited)
+    specs/locales/<ll>/LC_MESSAGES/fivehundred.po   one per language (edited with Poedit, Weblate…)
+
+:func:`extract_catalog` collects every message, with ``file:line`` locations, from
+
+- the rule-book templates (``generator/templates/*.j2``; Jinja's i18n extension: ``_()``,
+  ``ngettext()``, ``pgettext()``, ``{% trans %}``), with ``Translators:`` comments;
+- the engine (``runtime/*.py``; strings marked with ``N_()``, such as the illegal-move reasons);
+- the rule-author text of every built-in rule file (``name``, ``summary``,
+  ``choices[].text``, whitespace runs folded into single spaces) and the differences of every
+  house variant from its base (``Ruleset.differences``).
+
+:func:`write_pot` writes the template and :func:`update_catalogues` merges it into the
+catalogues (creating a missing one with the right headers, ``Plural-Forms`` included), the way
+``msgmerge`` does: changed messages become fuzzy with their previous text, removed ones obsolete.
+:func:`coverage` counts what is translated; a fuzzy message or one with any empty form is not.
+:func:`load_translations` compiles a catalogue in memory (no ``.mo`` files are committed).
+Output is deterministic: a file is rewritten only when its messages change.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import gettext
+import io
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from babel import Locale, UnknownLocaleError
+from babel.messages.catalog import Catalog, Message
+from babel.messages.extract import extract as babel_extract
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+from babel.support import Translations
+
+from ..runtime.errors import FiveHundredError
+from .clauses import CLAUSE_IDS
+from .pipeline import SPECS_DIR, VARIANTS_DIR
+
+__all__ = [
+    "DOMAIN",
+    "LANGUAGE_NAMES",
+    "LOCALES_DIR",
+    "PLURAL_FORMS",
+    "POT_FILE",
+    "Coverage",
+    "TranslationError",
+    "coverage",
+    "extract_catalog",
+    "language_name",
+    "languages",
+    "load_translations",
+    "normalise",
+    "po_path",
+    "text_direction",
+    "update_catalogues",
+    "write_pot",
+]
+
+DOMAIN = "fivehundred"
+PROJECT = "fivehundred"
+VERSION = "1"
+BUGS_ADDRESS = "dev@fivehundred.invalid"
+LOCALES_DIR = SPECS_DIR / "locales"
+POT_FILE = LOCALES_DIR / "messages.pot"
+#: The folder the locations in the template are relative to (the checkout's root).
+ROOT = SPECS_DIR.parent
+TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
+RUNTIME_DIR = Path(__file__).resolve().parent.parent / "runtime"
+WIDTH = 79  # the line width of msgmerge, Poedit and Weblate: saving a file changes no wrapping
+
+#: The languages of the project, in the order the rule books list them (English is the source).
+PREFERRED_ORDER: tuple[str, ...] = ("en", "nl", "nb", "da", "ar", "pt")
+#: Every language's name in that language (a new language falls back to Babel's CLDR data).
+LANGUAGE_NAMES: dict[str, str] = {
+    "en": "English",
+    "nl": "Nederlands",
+    "nb": "Norsk bokmål",
+    "da": "Dansk",
+    "ar": "العربية",
+    "pt": "Português",
+}
+#: gettext's Plural-Forms of the project's languages (a new language starts from CLDR's rule).
+PLURAL_FORMS: dict[str, str] = {
+    "nl": "nplurals=2; plural=(n != 1);",
+    "nb": "nplurals=2; plural=(n != 1);",
+    "da": "nplurals=2; plural=(n != 1);",
+    "pt": "nplurals=2; plural=(n != 1);",
+    "ar": (
+        "nplurals=6; plural=(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : "
+        "n%100>=11 ? 4 : 5);"
+    ),
+}
+_RTL = frozenset({"ar", "arc", "ckb", "dv", "fa", "he", "ks", "ps", "sd", "ug", "ur", "yi"})
+
+#: How Jinja templates are read: the same options as docs.make_environment.
+JINJA_OPTIONS = {
+    "extensions": "jinja2.ext.i18n",
+    "trim_blocks": "true",
+    "lstrip_blocks": "true",
+    "newstyle_gettext": "true",
+    "silent": "false",
+}
+COMMENT_TAGS = ("Translators:",)
+#: The engine marks its messages with N_() only.
+PYTHON_KEYWORDS: dict[str, Any] = {"N_": None}
+#: Rule-author text that the rule book prints and translators translate, by key path.
+AUTHOR_KEYS: tuple[tuple[str, ...], ...] = (("name",), ("summary",))
+
+_LANG_CODE = re.compile(r"^[a-z]{2,3}(_[A-Z]{2}|_[A-Z][a-z]{3})?$")
+_GENERATED_BY = re.compile(rb'^"Generated-By: [^"\n]*"\n', re.M)
+_CREATION = re.compile(rb'^"POT-Creation-Date: [^"\n]*"\n', re.M)
+
+
+class TranslationError(FiveHundredError):
+    """A language without a catalogue, or a catalogue that cannot be read."""
+
+
+# -- languages ---------------------------------------------------------------------------------
+
+
+def po_path(lang: str, locales: Path | None = None) -> Path:
+    """Where the catalogue of ``lang`` lives."""
+    return (locales or LOCALES_DIR) / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def languages(locales: Path | None = None) -> list[str]:
+    """English and every language with a catalogue, in the rule books' order."""
+    base = locales or LOCALES_DIR
+    found = sorted(p.parent.parent.name for p in base.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+    return sorted({"en", *found}, key=lambda c: (c not in PREFERRED_ORDER, _order(c), c))
+
+
+def _order(code: str) -> int:
+    return PREFERRED_ORDER.index(code) if code in PREFERRED_ORDER else len(PREFERRED_ORDER)
+
+
+def language_name(lang: str) -> str:
+    """The language's name in itself (``nb`` -> ``Norsk bokmål``)."""
+    if lang in LANGUAGE_NAMES:
+        return LANGUAGE_NAMES[lang]
+    try:
+        name = Locale.parse(lang).get_display_name(lang) or lang
+    except (ValueError, UnknownLocaleError):
+        return lang
+    return name[:1].upper() + name[1:]
+
+
+def text_direction(lang: str) -> str:
+    """``rtl`` for a right-to-left language, else ``ltr``."""
+    base = lang.split("_")[0]
+    if base in _RTL:
+        return "rtl"
+    try:
+        order = Locale.parse(lang).character_order
+    except (ValueError, UnknownLocaleError):
+        return "ltr"
+    return "rtl" if order == "right-to-left" else "ltr"
+
+
+def normalise(text: object) -> str:
+    """Author text as a msgid: whitespace runs (newlines included) folded into one space."""
+    return " ".join(str(text).split())
+
+
+# -- extraction --------------------------------------------------------------------------------
+
+
+def _rel(path: Path) -> str:
+    try:
+        return path.resolve().relative_to(ROOT.resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _add(
+    catalog: Catalog,
+    message: str | tuple[str, str],
+    location: tuple[str, int],
+    comments: Iterable[str] = (),
+    context: str | None = None,
+) -> None:
+    key: Any = message[0] if isinstance(message, tuple) else message
+    existing = catalog.get(key, context)
+    if existing is not None:
+        if location not in existing.locations:
+            existing.locations.append(location)
+        for comment in comments:
+            if comment not in existing.auto_comments:
+                existing.auto_comments.append(comment)
+        return
+    catalog.add(message, None, [location], auto_comments=list(comments), context=context)
+
+
+def _extract_file(catalog: Catalog, path: Path, method: str) -> None:
+    if method == "jinja2":
+        from jinja2.ext import babel_extract as jinja_extract
+
+        func: Any = jinja_extract
+        keywords: Any = {
+            "_": None,
+            "gettext": None,
+            "ngettext": (1, 2),
+            "pgettext": ((1, "c"), 2),
+            "npgettext": ((1, "c"), 2, 3),
+        }
+        options: dict[str, str] = JINJA_OPTIONS
+    else:
+        func, keywords, options = "python", PYTHON_KEYWORDS, {}
+    with path.open("rb") as handle:
+        for lineno, message, comments, context in babel_extract(
+            func, handle, keywords, list(COMMENT_TAGS), options, strip_comment_tags=False
+        ):
+            _add(catalog, message, (_rel(path), lineno), comments, context)
+
+
+def _extract_rule_files(catalog: Catalog, files: Sequence[Path]) -> None:
+    from .pipeline import compile_spec
+    from .yamlload import load_yaml
+
+    for path in files:
+        data, marks = load_yaml(path.read_bytes(), str(path))
+        variant = str(data.get("id", path.stem))
+        where = _rel(path)
+        for key in AUTHOR_KEYS:
+            value = data.get(key[0])
+            if isinstance(value, str) and normalise(value):
+                comment = f"rule-author text: the {key[0]} of a variant"
+                _add(catalog, normalise(value), (where, marks.value(key)[0]), [comment])
+        for i, choice in enumerate(data.get("choices") or []):
+            text = choice.get("text") if isinstance(choice, dict) else None
+            if isinstance(text, str) and normalise(text):
+                comment = f"rule-author text: a choice about the rule {choice.get('clause')}"
+                line = marks.value(("choices", i, "text"))[0]
+                _add(catalog, normalise(text), (where, line), [comment])
+        if data.get("extends"):
+            # differences are clause ids (the book shows those clauses' sentences); any other
+            # entry is an English sentence to translate
+            rs = compile_spec(path)
+            line = marks.key(("extends",))[0]
+            for difference in rs.differences:
+                if difference not in CLAUSE_IDS and normalise(difference):
+                    comment = f"how the variant {variant} differs from its base"
+                    _add(catalog, normalise(difference), (where, line), [comment])
+
+
+def source_files() -> dict[str, list[Path]]:
+    """The files messages are extracted from, by kind (``jinja2``, ``python``, ``yaml``)."""
+    templates = sorted(p for p in TEMPLATE_DIR.glob("*.j2") if not p.name.endswith(".py.j2"))
+    # clauses.j2 first: it holds the sentences; the book templates only structure
+    templates.sort(key=lambda p: (p.name != "clauses.j2", p.name))
+    return {
+        "jinja2": templates,
+        "python": sorted(RUNTIME_DIR.glob("*.py")),
+        "yaml": sorted(VARIANTS_DIR.rglob("*.yaml")),
+    }
+
+
+def extract_catalog() -> Catalog:
+    """Every translatable message of the project, with locations and translator comments."""
+    catalog = _new_catalog(None)
+    files = source_files()
+    for path in files["jinja2"]:
+        _extract_file(catalog, path, "jinja2")
+    for path in files["python"]:
+        _extract_file(catalog, path, "python")
+    _extract_rule_files(catalog, files["yaml"])
+    return catalog
+
+
+_HEADER_COMMENT = """\
+# Five Hundred: rule books and engine messages ({lang}).
+# Copyright (C) the fivehundred authors.
+# This file is distributed under the same license as the fivehundred project.
+# messages.pot is generated: run `fivehundred i18n extract`.
+# Edit the .po files with any PO editor (Poedit, Weblate, Lokalize...),
+# then run `fivehundred i18n status`; README.md, "For translators".
+#"""
+
+
+def _new_catalog(lang: str | None) -> Catalog:
+    catalog = Catalog(
+        locale=lang,
+        domain=DOMAIN,
+        header_comment=_HEADER_COMMENT.format(lang=language_name(lang) if lang else "template"),
+        project=PROJECT,
+        version=VERSION,
+        msgid_bugs_address=BUGS_ADDRESS,
+        creation_date=_dt.datetime(2026, 1, 1, tzinfo=_dt.UTC),
+        revision_date=_dt.datetime(2026, 1, 1, tzinfo=_dt.UTC),
+        last_translator="fivehundred translators <translators@fivehundred.invalid>",
+        language_team=(
+            f"{_english_name(lang)} <translators@fivehundred.invalid>" if lang else "none"
+        ),
+        charset="utf-8",
+        fuzzy=False,
+    )
+    if lang is not None:
+        catalog.mime_headers = [("Plural-Forms", default_plural_forms(lang))]
+    return catalog
+
+
+def _english_name(lang: str) -> str:
+    try:
+        return Locale.parse(lang).get_display_name("en") or lang
+    except (ValueError, UnknownLocaleError):
+        return lang
+
+
+def default_plural_forms(lang: str) -> str:
+    """The Plural-Forms header a new catalogue of ``lang`` starts with."""
+    if lang in PLURAL_FORMS:
+        return PLURAL_FORMS[lang]
+    try:
+        return Catalog(locale=lang).plural_forms
+    except (ValueError, UnknownLocaleError):
+        return "nplurals=2; plural=(n != 1);"
+
+
+def _po_bytes(catalog: Catalog) -> bytes:
+    buffer = io.BytesIO()
+    write_po(
+        buffer,
+        catalog,
+        width=WIDTH,
+        omit_header=False,
+        ignore_obsolete=False,
+        include_previous=True,
+    )
+    return _GENERATED_BY.sub(b"", buffer.getvalue())
+
+
+def _with_creation(data: bytes, previous: bytes | None) -> bytes:
+    """``data`` with the POT-Creation-Date of ``previous`` when nothing else differs."""
+    if previous is None:
+        return data
+    old = _CREATION.search(previous)
+    if old is None:
+        return data
+    same = _CREATION.sub(old.group(0).replace(b"\\", b"\\\\"), data, count=1)
+    return same if same == previous else data
+
+
+def write_pot(check: bool = False, path: Path | None = None) -> bool:
+    """Extract into ``messages.pot``; return True when it changed (with ``check``: would)."""
+    path = path or POT_FILE
+    catalog = extract_catalog()
+    catalog.creation_date = _dt.datetime.now(_dt.UTC).replace(second=0, microsecond=0)
+    previous = path.read_bytes() if path.is_file() else None
+    data = _with_creation(_po_bytes(catalog), previous)
+    if data == previous:
+        return False
+    if not check:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    return True
+
+
+def read_catalog(path: Path, lang: str | None = None) -> Catalog:
+    """Read a PO or POT file; :class:`TranslationError` when it cannot be parsed."""
+    try:
+        with path.open("rb") as handle:
+            return read_po(handle, locale=lang, domain=DOMAIN, abort_invalid=True)
+    except OSError as exc:
+        raise TranslationError(f"{path}: cannot read: {exc.strerror}") from None
+    except Exception as exc:  # babel raises PoFileError and friends
+        raise TranslationError(f"{path}: not a valid PO file: {exc}") from None
+
+
+def update_catalogues(
+    langs: Sequence[str] | None = None, locales: Path | None = None, pot: Path | None = None
+) -> list[tuple[str, str]]:
+    """Merge the template into the catalogues of ``langs`` (default: every existing one).
+
+    A language without a catalogue gets a new one. Returns ``(lang, what)`` pairs, ``what`` one
+    of ``created``, ``updated``, ``unchanged``.
+    """
+    locales = locales or LOCALES_DIR
+    template = read_catalog(pot or POT_FILE)
+    todo = list(langs) if langs else [lang for lang in languages(locales) if lang != "en"]
+    done = []
+    for lang in todo:
+        if not _LANG_CODE.match(lang) or lang == "en":
+            raise TranslationError(
+                f"{lang!r} is not a language code to translate into (like nl, pt_BR, sr_Latn)"
+            )
+        path = po_path(lang, locales)
+        previous = path.read_bytes() if path.is_file() else None
+        catalog = read_catalog(path, lang) if previous is not None else _new_catalog(lang)
+        if previous is not None and catalog._num_plurals is None:  # no Plural-Forms header
+            catalog.mime_headers = [("Plural-Forms", default_plural_forms(lang))]
+        catalog.update(template, update_creation_date=True)
+        data = _with_creation(_po_bytes(catalog), previous)
+        if data == previous:
+            done.append((lang, "unchanged"))
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        done.append((lang, "created" if previous is None else "updated"))
+    return done
+
+
+# -- coverage ----------------------------------------------------------------------------------
+
+
+def message_key(message: Message) -> tuple[str | None, str]:
+    """A message's identity: its context and (singular) msgid."""
+    msgid = message.id[0] if isinstance(message.id, (tuple, list)) else message.id
+    return message.context, str(msgid)
+
+
+def forms(message: Message) -> list[str]:
+    """The translated forms of a message (one, or one per plural form)."""
+    if isinstance(message.string, (tuple, list)):
+        return [str(s or "") for s in message.string]
+    return [str(message.string or "")]
+
+
+def is_translated(message: Message, nplurals: int) -> bool:
+    """Not fuzzy, and every form present and non-empty."""
+    if message.fuzzy:
+        return False
+    texts = forms(message)
+    if isinstance(message.id, (tuple, list)) and len(texts) != nplurals:
+        return False
+    return all(texts)
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """How much of the template one catalogue translates."""
+
+    lang: str
+    total: int
+    translated: int
+    fuzzy: int
+    untranslated: int
+    missing: int  # in the template but not in the catalogue: run `fivehundred i18n update`
+
+    @property
+    def percent(self) -> float:
+        """Translated messages as a percentage of the template's."""
+        return 100.0 * self.translated / self.total if self.total else 100.0
+
+
+def coverage(
+    langs: Sequence[str] | None = None, locales: Path | None = None, pot: Path | None = None
+) -> list[Coverage]:
+    """The coverage of each catalogue, counted against the template."""
+    locales = locales or LOCALES_DIR
+    template = read_catalog(pot or POT_FILE)
+    wanted = [message_key(m) for m in template if m.id]
+    out = []
+    for lang in langs or [lang for lang in languages(locales) if lang != "en"]:
+        catalog = read_catalog(po_path(lang, locales), lang)
+        have = {message_key(m): m for m in catalog if m.id}
+        translated = fuzzy = untranslated = missing = 0
+        for key in wanted:
+            message = have.get(key)
+            if message is None:
+                missing += 1
+            elif is_translated(message, catalog.num_plurals):
+                translated += 1
+            elif message.fuzzy:
+                fuzzy += 1
+            else:
+                untranslated += 1
+        out.append(Coverage(lang, len(wanted), translated, fuzzy, untranslated, missing))
+    return out
+
+
+# -- loading -----------------------------------------------------------------------------------
+
+
+def load_translations(lang: str, locales: Path | None = None) -> gettext.NullTranslations:
+    """The translations of ``lang``, compiled in memory from its PO file.
+
+    English returns :class:`gettext.NullTranslations`. Fuzzy messages and messages with an empty
+    form are left out, so they show in English rather than empty.
+    """
+    if lang == "en":
+        return gettext.NullTranslations()
+    path = po_path(lang, locales)
+    if not path.is_file():
+        known = ", ".join(languages(locales))
+        raise TranslationError(f"no catalogue for language {lang!r} (languages: {known})")
+    return _load(path, lang, path.stat().st_mtime_ns)
+
+
+@lru_cache(maxsize=32)
+def _load(path: Path, lang: str, mtime_ns: int) -> gettext.NullTranslations:
+    catalog = read_catalog(path, lang)
+    for message in list(catalog):
+        if message.id and not is_translated(message, catalog.num_plurals):
+            catalog.delete(message.id, message.context)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog, use_fuzzy=False)
+    buffer.seek(0)
+    return Translations(buffer, domain=DOMAIN)
