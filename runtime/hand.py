@@ -848,6 +848,21 @@ class HandState:
                         N_("the joker may be played to a %(suit)s lead only when void in it"),
                         {"suit": SUITS[self.led]},
                     )
+                follow = hand & self.masks[self.led]
+                moved = self._moved_cards()  # bowers and jokers, whose suit is not printed
+                if self.strain < NT and (moved >> card & 1 or not follow & ~moved):
+                    jokers = r.joker_mask & ((1 << card) | follow)
+                    if jokers:
+                        return E(
+                            "joker.trump",
+                            N_("the joker is a trump here: it follows %(suit)s, the trump suit"),
+                            {"suit": SUITS[self.strain]},
+                        )
+                    return E(
+                        "trump.left-bower",
+                        N_("the left bower belongs to the trump suit (%(suit)s) in this hand"),
+                        {"suit": SUITS[self.strain]},
+                    )
                 return E(
                     "play.follow-suit",
                     N_("must follow suit (%(suit)s)"),
@@ -858,6 +873,12 @@ class HandState:
                 N_("void in the led suit in a misère, the joker must be played"),
             )
         if kind == "joker-lead" and not suitless:
+            if self.nominated >= 0:
+                return E(
+                    "joker.no-trumps.nominate",
+                    N_("the joker was nominated a %(suit)s: it is led as a card, naming no suit"),
+                    {"suit": SUITS[self.nominated]},
+                )
             return E(
                 "joker.trump", N_("the joker is a trump in a trump contract and names no suit")
             )
@@ -930,6 +951,15 @@ class HandState:
         if self.phase != OVER and self.controller(self.to_move) == seat:
             obs["legal"] = [r.action_str(a) for a in self.legal_actions()]
         return obs
+
+    def _moved_cards(self) -> int:
+        """Cards whose suit in this hand is not the one printed on them (bowers, jokers)."""
+        r = self.rules
+        moved = r.joker_mask
+        for c in _bits(self.masks[self.strain] if self.strain < NT else 0):
+            if r.card_suit[c] != self.strain:
+                moved |= 1 << c
+        return moved
 
     def _known_partners(self, seat: int) -> list[int]:
         """The contractor's partners for this hand as ``seat`` knows them.

@@ -1,0 +1,382 @@
+"""Game records and the ``replay --json`` view (DESIGN.md "Game record", "fivehundred replay").
+
+The hand-written record is deal S of ``conftest.py``: seat 1 bids 6H, discards the kitty back and
+takes eight tricks (trumps JK JH JD AH KH QH 10H 9H); seat 0 takes the last two with KS and AS.
+By hand: tricks_by_side [2, 8]; 6H made scores 100 (no overtricks), the opponents 10 a trick.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from conftest import AUSTRALIAN_SPEC, DEAL_C, DEAL_D, DEAL_S, apply_all, build_hand, parse
+
+from fivehundred.runtime.errors import (
+    IllegalActionError,
+    InvalidActionError,
+    RecordError,
+    SpecError,
+)
+from fivehundred.runtime.records import load_records, record_of, replay, replay_view
+
+TRICKS_S = [  # (leader, cards in playing order, winner)
+    (1, "JK 5C 4D 4H", 1),
+    (1, "JH 6C 5D 5H", 1),
+    (1, "JD 7C 6D 7S", 1),
+    (1, "AH 8C 7D 8S", 1),
+    (1, "KH 9C 8D 9S", 1),
+    (1, "QH 10C 9D 10S", 1),
+    (1, "10H JC 10D JS", 1),
+    (1, "9H QC QD QS", 1),
+    (1, "5S KC KD KS", 0),
+    (0, "AS 6S AC AD", 0),
+]
+AUCTION_S = ["6H", "pass", "pass", "pass", "pass"]
+ACTIONS_S = (
+    AUCTION_S + ["discard 8H 7H 6H"] + [c for _, cards, _ in TRICKS_S for c in cards.split()]
+)
+
+
+def record(actions=None, scores=None, **changes):
+    hands, kitty = DEAL_S
+    rec = {
+        "variant": "australian",
+        "dealer": 0,
+        "deal": {"hands": [h.split() for h in hands], "kitty": kitty.split()},
+        "actions": list(ACTIONS_S if actions is None else actions),
+    }
+    if scores is not None:
+        rec["scores"] = scores
+    rec.update(changes)
+    return rec
+
+
+def expected_tricks():
+    out = []
+    for leader, cards, winner in TRICKS_S:
+        seats = [(leader + k) % 4 for k in range(4)]
+        out.append(
+            {
+                "leader": leader,
+                "cards": [
+                    {"seat": s, "card": c} for s, c in zip(seats, cards.split(), strict=True)
+                ],
+                "winner": winner,
+            }
+        )
+    return out
+
+
+EXPECTED_AUCTION = [
+    {"seat": 1, "call": "6H", "inkle": False},
+    {"seat": 2, "call": "pass", "inkle": False},
+    {"seat": 3, "call": "pass", "inkle": False},
+    {"seat": 0, "call": "pass", "inkle": False},
+    {"seat": 1, "call": "pass", "inkle": False},
+]
+
+
+# -- complete records ----------------------------------------------------------------------------
+
+
+def test_apply_str_reads_cards_in_play(rules):
+    """DESIGN.md: actions are in turn order and the engine knows whose turn it is, so in the play
+    phase ``8D`` is the card (the record example plays cards after the bid ``7H``). A regression
+    test: apply_str and replay used to read 6..10 card codes as bids in every phase."""
+    hands, kitty = DEAL_S
+    state = build_hand(rules, 0, list(hands), kitty)
+    apply_all(state, [*AUCTION_S, "discard 8H 7H 6H", "JK", "5C", "4D", "4H", "JH"])
+    assert state.apply_str("6C") == rules.card("6C")
+    assert state.apply_str("5D") == rules.card("5D")
+
+
+def test_replay_hand_written_record():
+    """A complete record replays to the documented keys with the values worked out by hand."""
+    view = replay_view(replay(record()))
+    assert view == {
+        "variant": "australian",
+        "auction": EXPECTED_AUCTION,
+        "contract": {"bid": "6H", "seat": 1, "side": 1},
+        "tricks": expected_tricks(),
+        "hand": {"complete": True, "made": True, "tricks_by_side": [2, 8], "points": [20, 100]},
+        "scores": [20, 100],
+        "winner": None,
+    }
+    assert "next" not in view
+
+
+def test_replay_winner_must_bid():
+    """From 480-400 the same hand leaves 500-500: side 1 wins on its own contract; side 0's
+    trick points alone do not win (RULES.md §11, G)."""
+    view = replay_view(replay(record(scores=[480, 400])))
+    assert view["scores"] == [500, 500]
+    assert view["winner"] == 1
+
+
+def _play_s(rules):
+    hands, kitty = DEAL_S
+    state = build_hand(rules, 0, list(hands), kitty)
+    played = []
+    for text in ACTIONS_S:
+        action = parse(state, text)
+        state.apply(action)
+        played.append(action)
+    return state, played
+
+
+def test_record_of(rules):
+    """record_of writes the DESIGN.md record: variant, dealer, deal (deck order), scores and
+    actions."""
+    state, played = _play_s(rules)
+    rec = record_of(state, played)
+    hands, kitty = DEAL_S
+    order = rules.deck.index
+    assert rec == {
+        "variant": "australian",
+        "dealer": 0,
+        "deal": {
+            "hands": [sorted(h.split(), key=order) for h in hands],
+            "kitty": sorted(kitty.split(), key=order),
+        },
+        "scores": [0, 0],
+        "actions": [*AUCTION_S, "discard 6H 7H 8H", *ACTIONS_S[6:]],
+    }
+
+
+def test_record_of_round_trip(rules):
+    """What record_of writes, replay reads: the same contract, tricks and points."""
+    state, played = _play_s(rules)
+    again = replay(json.loads(json.dumps(record_of(state, played))))
+    assert again.result == state.result
+    assert again.tricks == state.tricks
+
+
+def test_replay_misere_lost_early():
+    """Deal D, seat 1's misère (partner 3 sits out): seat 0 wins AC 5C JK with the forced joker,
+    then seat 1's KD wins 4D KD 8D and the hand stops (play.misere-ends): -250, nothing to the
+    opponents (RULES.md §10)."""
+    hands, kitty = DEAL_D
+    rec = record(
+        [
+            "7S",
+            "pass",
+            "pass",
+            "pass",
+            "MIS",
+            "discard JS JC QD",
+            "AC",
+            "5C",
+            "JK",
+            "4D",
+            "KD",
+            "8D",
+        ],
+        deal={"hands": [h.split() for h in hands], "kitty": kitty.split()},
+    )
+    view = replay_view(replay(rec))
+    assert view["contract"] == {"bid": "MIS", "seat": 1, "side": 1}
+    assert view["tricks"] == [
+        {"leader": 1, "cards": [{"seat": 1, "card": "AC"}, {"seat": 2, "card": "5C"},
+                                {"seat": 0, "card": "JK"}], "winner": 0},
+        {"leader": 0, "cards": [{"seat": 0, "card": "4D"}, {"seat": 1, "card": "KD"},
+                                {"seat": 2, "card": "8D"}], "winner": 1},
+    ]  # fmt: skip
+    assert view["hand"] == {
+        "complete": True,
+        "made": False,
+        "tricks_by_side": [1, 1],
+        "points": [0, -250],
+    }
+    assert view["scores"] == [0, -250] and view["winner"] is None
+    assert "next" not in view
+    with pytest.raises(IllegalActionError) as info:
+        replay({**rec, "actions": rec["actions"] + ["9D"]})
+    assert (info.value.index, info.value.clause) == (12, "end.continue")
+
+
+def test_replay_joker_lead_names_its_suit():
+    """Deal C, 6NT by seat 1: JK:D is led and recorded as such; seat 2 follows diamonds."""
+    hands, kitty = DEAL_C
+    rec = record(
+        ["6NT", "pass", "pass", "pass", "pass", "discard QC QD QH", "JK:D", "4D", "6D", "9D", "AS"],
+        deal={"hands": [h.split() for h in hands], "kitty": kitty.split()},
+    )
+    view = replay_view(replay(rec))
+    assert view["tricks"] == [
+        {"leader": 1, "cards": [{"seat": 1, "card": "JK:D"}, {"seat": 2, "card": "4D"},
+                                {"seat": 3, "card": "6D"}, {"seat": 0, "card": "9D"}], "winner": 1},
+    ]  # fmt: skip
+    assert view["next"] == {"seat": 2, "phase": "play", "legal": ["5S", "6S", "7S"]}
+
+
+# -- records cut half way ------------------------------------------------------------------------
+
+
+def test_cut_mid_trick_shows_next():
+    view = replay_view(replay(record([*AUCTION_S, "discard 8H 7H 6H", "JK", "5C", "4D"])))
+    assert view["auction"] == EXPECTED_AUCTION
+    assert view["contract"] == {"bid": "6H", "seat": 1, "side": 1}
+    assert view["tricks"] == []
+    assert view["hand"] == {
+        "complete": False,
+        "made": None,
+        "tricks_by_side": [0, 0],
+        "points": None,
+    }
+    assert view["scores"] == [0, 0] and view["winner"] is None
+    # Seat 0 must follow the joker (a trump) with a heart.
+    assert view["next"] == {"seat": 0, "phase": "play", "legal": ["4H", "5H"]}
+
+
+def test_cut_after_a_trick_shows_next():
+    view = replay_view(replay(record([*AUCTION_S, "discard 8H 7H 6H", "JK", "5C", "4D", "4H"])))
+    assert view["tricks"] == expected_tricks()[:1]
+    assert view["hand"]["tricks_by_side"] == [0, 1]
+    assert view["next"]["seat"] == 1 and view["next"]["phase"] == "play"
+    assert view["next"]["legal"] == [
+        "5S",
+        "6S",
+        "JD",
+        "9H",
+        "10H",
+        "JH",
+        "QH",
+        "KH",
+        "AH",
+    ]  # deck order
+
+
+def test_cut_in_auction_shows_next():
+    view = replay_view(replay(record(["6H", "pass"], scores=[120, -40])))
+    assert view["contract"] is None and view["tricks"] == []
+    assert view["auction"] == EXPECTED_AUCTION[:2]
+    assert view["scores"] == [120, -40]
+    ladder = "6NT 7S 7C 7D 7H 7NT 8S 8C 8D 8H 8NT 9S 9C 9D 9H 9NT 10S 10C 10D OMIS BMIS 10H 10NT"
+    assert view["next"] == {"seat": 3, "phase": "auction", "legal": ["pass", *ladder.split()]}
+
+
+def test_cut_at_discard_shows_next():
+    view = replay_view(replay(record(AUCTION_S)))
+    nxt = view["next"]
+    assert nxt["seat"] == 1 and nxt["phase"] == "discard"
+    assert len(nxt["legal"]) == 286  # C(13, 3): ten cards and the kitty
+    assert all(a.startswith("discard ") and len(a.split()) == 4 for a in nxt["legal"])
+
+
+def test_thrown_in_record():
+    view = replay_view(replay(record(["pass"] * 4)))
+    assert view["contract"] is None
+    assert view["hand"] == {
+        "complete": True,
+        "made": None,
+        "tricks_by_side": [0, 0],
+        "points": [0, 0],
+    }
+    assert view["scores"] == [0, 0] and view["winner"] is None
+    assert "next" not in view
+
+
+def test_variant_as_a_path():
+    """DESIGN.md: ``variant`` is a built-in id or a path to a spec file."""
+    state = replay(record(["6H", "pass"], variant=str(AUSTRALIAN_SPEC)))
+    assert state.rules.variant == "australian"
+    assert state.to_move == 3
+
+
+# -- bad records ---------------------------------------------------------------------------------
+
+
+def test_bad_json():
+    with pytest.raises(RecordError, match="bad JSON"):
+        load_records('{"variant": "australian",', "hand.json")
+    good = json.dumps(record(["pass"] * 4))
+    with pytest.raises(RecordError, match=r"hands\.jsonl:2:"):
+        load_records(good + "\n{oops\n", "hands.jsonl")
+    assert load_records(good + "\n\n" + good + "\n", "hands.jsonl") == [record(["pass"] * 4)] * 2
+
+
+def _deal_changed(change):
+    rec = record(["pass"])
+    change(rec["deal"])
+    return rec
+
+
+@pytest.mark.parametrize(
+    ("name", "change", "match"),
+    [
+        ("unknown card", lambda d: d["hands"][0].__setitem__(0, "ZZ"), "ZZ"),
+        ("card not in the deck", lambda d: d["hands"][0].__setitem__(0, "4S"), "4S"),
+        ("card dealt twice", lambda d: d["kitty"].__setitem__(0, "7S"), "7S"),
+        ("hand too short", lambda d: d["hands"][2].pop(), "hand 2"),
+        ("hand too long", lambda d: d["hands"][2].append(d["kitty"].pop()), "hand 2"),
+        ("kitty too small", lambda d: d["kitty"].pop(), "kitty"),
+        ("three hands", lambda d: d["hands"].pop(), "4 hands"),
+        ("no deal", lambda d: d.clear(), "hands"),
+    ],
+)
+def test_bad_deal(name, change, match):
+    with pytest.raises(RecordError, match=match):
+        replay(_deal_changed(change))
+
+
+def test_bad_fields():
+    with pytest.raises(RecordError):
+        replay(record(["pass"], dealer=4))
+    with pytest.raises(RecordError):
+        replay(record(["pass"], scores=[0, 0, 0]))
+    rec = record()
+    rec["actions"] = "pass"
+    with pytest.raises(RecordError):
+        replay(rec)
+    with pytest.raises(RecordError):
+        replay([record(["pass"])])
+    rec = record(["pass"])
+    del rec["variant"]
+    with pytest.raises(RecordError):
+        replay(rec)
+
+
+def test_unknown_variant():
+    with pytest.raises(SpecError, match="nosuch"):
+        replay(record(["pass"], variant="nosuch"))
+
+
+def test_action_after_the_hand_ended():
+    with pytest.raises(IllegalActionError) as info:
+        replay(record(["pass"] * 4 + ["6S"]))
+    assert info.value.index == 4
+    assert info.value.clause == "end.continue"
+
+
+def test_illegal_action_names_index_and_clause():
+    with pytest.raises(IllegalActionError) as info:
+        replay(record(["6H", "pass", "6S"]))
+    assert info.value.index == 2
+    assert info.value.seat == 3
+    assert info.value.clause == "auction.higher"
+    with pytest.raises(IllegalActionError) as info:
+        replay(record([*AUCTION_S, "discard 8H 7H 6H", "JK", "5C", "4D", "AS"]))
+    assert info.value.index == 9
+    assert info.value.seat == 0
+    assert info.value.clause == "play.follow-suit"
+    with pytest.raises(IllegalActionError) as info:
+        replay(record([*AUCTION_S, "discard 8H 7H"]))
+    assert (info.value.index, info.value.clause) == (5, "kitty.take")
+
+
+def test_malformed_action_names_index():
+    with pytest.raises(InvalidActionError) as info:
+        replay(record(["6H", "bogus"]))
+    assert info.value.index == 1
+    with pytest.raises(InvalidActionError) as info:
+        replay(record(["6H", "pass", 7]))
+    assert info.value.index == 2
+
+
+def test_replay_does_not_touch_the_record():
+    rec = record([*AUCTION_S, "discard 8H 7H 6H", "JK"])
+    before = copy.deepcopy(rec)
+    replay(rec)
+    assert rec == before
