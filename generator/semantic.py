@@ -1,0 +1,960 @@
+"""Semantic checks of a resolved variant: the rules the JSON Schema cannot express.
+
+:func:`check_semantics` runs on the resolved document (``extends`` merged) next to the schema
+check and before :func:`~fivehundred.generator.model.build_ruleset`. It returns every problem as a
+:class:`~fivehundred.runtime.errors.Diagnostic` that names the rule clause concerned.
+
+It never raises on any input: every value it reads is checked for type and range first, and a
+value the schema rejects (wrong type, out of range) is simply skipped here, so a broken file gets
+the schema's message and no second, confusing one. Values the file leaves out take the schema's
+defaults.
+
+Where a problem involves several values (the deck size against the deal, say), the diagnostic
+points at the one the author's own file sets, so that a house variant extending a built-in one is
+told about its own lines rather than the base's. The checks:
+
+- ``deck.cards``: each rank (``10``, ``"10"``, ``T``) and joker (``JK``, ``RJ``) at most once;
+  the deck holds exactly players * hand_size + kitty + dead_hand cards.
+- ``deal.packets``: the packets give each player ``hand_size`` cards, the kitty ``kitty`` and
+  the dead hand ``dead_hand``.
+- ``seats.teams``: the teams cover every seat exactly once, with at least two sides; a
+  five-handed ``partner`` call is for ``teams: none``.
+- ``auction.ladder``: levels from ≤ to ≤ hand_size (a bid can be made); every suit bid has a
+  value (a score-table row of the right length, or the formula) and is worth more than the bid
+  below it; special-bid codes are unique and are neither suit bids, card codes nor verbs; each
+  special bid is placed above a bid that exists, with no two directly above the same bid and no
+  circle of special bids.
+- ``auction.misere`` / ``auction.open-misere``: a bid available only after a bid of level N
+  must sit above the lowest bid of that level (else it can never be bid); an open misère
+  available only after a bid of 8 needs the plain misère available only after a bid of 7 (T).
+- ``auction.inkles``: inkles belong to ``procedure: single-round``, at a level of the ladder,
+  with fewer inkle bidders than players.
+- ``kitty.take``: a sans-kitty bid needs a kitty that is taken.
+- ``play.misere-partner``: ``both-hands`` (or a bid's ``partner``) needs partnerships.
+- ``score.table``: exactly one of ``scoring.table`` and ``scoring.formula``.
+- ``score.slam``: a slam rule with a ``value`` must apply to some bid (``below``).
+- ``score.freeze``: a freeze below the target.
+- ``end.target`` / ``end.lose`` / ``end.must-bid-to-win``: the game end is reachable:
+  ``lose_at`` below 0 (the schema already refuses a target below 1 and a positive ``lose_at``),
+  ``out_backwards`` only with ``lose_at``, and some way to score points (a contract worth
+  points, when only one's own contract can win).
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+import re
+from collections.abc import Callable, Mapping
+from typing import Any, TypeGuard
+
+from ..runtime.codes import RANK_ORDER, STRAINS, normalise_card, normalise_rank
+from ..runtime.errors import Diagnostic
+from .yamlload import KeyPath, Marks
+
+__all__ = ["RESERVED_CODES", "check_semantics"]
+
+#: Words of the action language that a special bid's code must not take (DESIGN.md, Codes).
+RESERVED_CODES = frozenset({"PASS", "DISCARD", "NOMINATE"})
+
+_MISSING = object()
+_PACKET_TARGETS = ("players", "kitty", "dead")
+_RANK_WORDS = frozenset(RANK_ORDER) | {"T"}
+# The schema's patterns of a special bid's code and of a bid code (variant.schema.json $defs).
+_SPECIAL_CODE = re.compile(r"[A-Z][A-Z0-9]*")
+_BID_CODE = re.compile(r"[1-9][0-9]?(?:S|C|D|H|NT)|[A-Z][A-Z0-9]*")
+
+
+def check_semantics(data: Mapping[str, Any], marks: Marks) -> list[Diagnostic]:
+    """Every semantic problem of a resolved variant, sorted by position (see the module doc).
+
+    ``data`` is the resolved document (it need not be schema-valid: ill-typed values are
+    skipped), ``marks`` its positions. An empty list means no problem was found.
+    """
+    check = _Check(data, marks)
+    for step in _STEPS:
+        try:
+            step(check)
+        except Exception as exc:  # pragma: no cover - a bug here must not become a traceback
+            check.report(
+                (), f"internal error in semantic check {step.__name__}: {exc!r}", "end.continue"
+            )
+    return sorted(set(check.found))
+
+
+# -- reading values ------------------------------------------------------------------------------
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class _Check:
+    """The document, its marks, typed look-ups with schema defaults, and the problems found."""
+
+    def __init__(self, data: Mapping[str, Any], marks: Marks) -> None:
+        self.data = data
+        self.marks = marks
+        self.found: list[Diagnostic] = []
+        self.own_file = marks.default_file
+
+    # -- look-ups ---------------------------------------------------------------------------
+    def raw(self, path: KeyPath) -> object:
+        """The value at ``path``, or ``_MISSING`` (an explicit ``null`` is ``None``)."""
+        node: object = self.data
+        for elem in path:
+            in_map = isinstance(elem, str) and isinstance(node, Mapping) and elem in node
+            in_list = isinstance(elem, int) and isinstance(node, list) and 0 <= elem < len(node)
+            if not (in_map or in_list):
+                return _MISSING
+            node = node[elem]  # type: ignore[index]
+        return node
+
+    def present(self, path: KeyPath) -> bool:
+        """Whether the document sets ``path`` (to anything, ``null`` included)."""
+        return self.raw(path) is not _MISSING
+
+    def integer(
+        self, path: KeyPath, default: int | None, lo: int | None = None, hi: int | None = None
+    ) -> int | None:
+        """An integer within [lo, hi]; the default when absent; None when ill-typed or out of
+        range (the schema reports it)."""
+        value = self.raw(path)
+        if value is _MISSING:
+            return default
+        if not _is_int(value):
+            return None
+        assert isinstance(value, int)
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            return None
+        return value
+
+    def opt_int(self, path: KeyPath, lo: int | None = None, hi: int | None = None) -> object:
+        """An integer, ``None`` (absent or null), or ``_MISSING`` when ill-typed."""
+        value = self.raw(path)
+        if value is _MISSING or value is None:
+            return None
+        if not _is_int(value):
+            return _MISSING
+        assert isinstance(value, int)
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            return _MISSING
+        return value
+
+    def word(self, path: KeyPath, default: str, options: tuple[str, ...]) -> str | None:
+        """One of ``options``; the default when absent; None when anything else."""
+        value = self.raw(path)
+        if value is _MISSING:
+            return default
+        return value if isinstance(value, str) and value in options else None
+
+    def flag(self, path: KeyPath, default: bool) -> bool | None:
+        """A boolean; the default when absent; None when anything else."""
+        value = self.raw(path)
+        if value is _MISSING:
+            return default
+        return value if isinstance(value, bool) else None
+
+    def seq(self, path: KeyPath, default: list[Any] | None = None) -> list[Any] | None:
+        """A list; the default when absent (or null, where the schema allows it); else None."""
+        value = self.raw(path)
+        if value is _MISSING:
+            return default
+        return value if isinstance(value, list) else None
+
+    def mapping(self, path: KeyPath) -> Mapping[str, Any] | None:
+        """A mapping, or None when absent or anything else."""
+        value = self.raw(path)
+        return value if isinstance(value, Mapping) else None
+
+    # -- reporting --------------------------------------------------------------------------
+    def own(self, path: KeyPath) -> bool:
+        """Whether the author's own file (not a base it extends) sets ``path``."""
+        return self.marks.has(path) and self.marks.value_mark(path).file == self.own_file
+
+    def where(self, *paths: KeyPath) -> KeyPath:
+        """The path to point at: the first one the author's own file sets, else the first one
+        that is set anywhere, else the first."""
+        for path in paths:
+            if self.own(path):
+                return path
+        for path in paths:
+            if self.present(path):
+                return path
+        return paths[0]
+
+    def report(self, path: KeyPath, message: str, clause: str, *, at_key: bool = False) -> None:
+        """Record a problem at the value (or key) of ``path``."""
+        self.found.append(self.marks.diagnostic(path, message, at_key=at_key, clause=clause))
+
+
+# -- the derived facts several checks share -------------------------------------------------------
+
+
+def _players(c: _Check) -> int | None:
+    return c.integer(("players",), 4, 2, 6)
+
+
+def _deal_sizes(c: _Check) -> tuple[int, int, int] | None:
+    hand = c.integer(("deal", "hand_size"), 10, 1)
+    kitty = c.integer(("deal", "kitty"), 3, 0)
+    dead = c.integer(("deal", "dead_hand"), 0, 0)
+    if hand is None or kitty is None or dead is None:
+        return None
+    return hand, kitty, dead
+
+
+def _levels(c: _Check) -> tuple[int, int] | None:
+    low = c.integer(("auction", "ladder", "levels", "from"), 6, 1, 13)
+    high = c.integer(("auction", "ladder", "levels", "to"), 10, 1, 13)
+    if low is None or high is None or low > high:
+        return None
+    return low, high
+
+
+def _strains(c: _Check) -> list[str] | None:
+    strains = c.seq(("auction", "ladder", "strains"), list(STRAINS))
+    if strains is None or not strains or not all(s in STRAINS for s in strains):
+        return None
+    return sorted(set(strains), key=STRAINS.index)
+
+
+def _specials(c: _Check) -> list[tuple[int, Mapping[str, Any]]]:
+    """The special bids with a well-formed code, as (index, entry); a malformed ``above`` is
+    dropped from the entry (the schema reports it)."""
+    specials = c.seq(("auction", "ladder", "special"), [])
+    if specials is None:
+        return []
+    out: list[tuple[int, Mapping[str, Any]]] = []
+    for i, sp in enumerate(specials):
+        if not isinstance(sp, Mapping):
+            continue
+        code = sp.get("bid")
+        if not isinstance(code, str) or not _SPECIAL_CODE.fullmatch(code):
+            continue
+        above = sp.get("above")
+        if not isinstance(above, str) or not _BID_CODE.fullmatch(above):
+            sp = {k: v for k, v in sp.items() if k != "above"}
+        out.append((i, sp))
+    return out
+
+
+def _is_open(sp: Mapping[str, Any]) -> bool:
+    return sp.get("open", "no") not in ("no", False, None)
+
+
+def _is_plain_misere(sp: Mapping[str, Any]) -> bool:
+    return sp.get("kind", "misere") == "misere" and not _is_open(sp) and sp.get("blind") is not True
+
+
+def _after(sp: Mapping[str, Any]) -> int | None:
+    avail = sp.get("available", "any-time")
+    if isinstance(avail, Mapping) and _is_int(avail.get("after_bid_of")):
+        return int(avail["after_bid_of"])
+    return None
+
+
+def _special_clause(sp: Mapping[str, Any]) -> str:
+    if sp.get("blind") is True:
+        return "auction.blind-misere"
+    return "auction.open-misere" if _is_open(sp) else "auction.misere"
+
+
+def _suit_values(c: _Check) -> dict[str, tuple[int, KeyPath]] | None:
+    """Value and source path of every suit bid, by code; None when they cannot be worked out
+    (missing rows are reported by :func:`_check_values`)."""
+    levels = _levels(c)
+    strains = _strains(c)
+    if levels is None or strains is None:
+        return None
+    low, high = levels
+    table = c.raw(("scoring", "table"))
+    formula = c.raw(("scoring", "formula"))
+    out: dict[str, tuple[int, KeyPath]] = {}
+    if isinstance(table, Mapping) and not isinstance(formula, Mapping):
+        for strain in strains:
+            row = table.get(strain)
+            if not isinstance(row, list) or len(row) != high - low + 1:
+                return None
+            for k, value in enumerate(row):
+                if not _is_int(value):
+                    return None
+                out[f"{low + k}{strain}"] = (value, ("scoring", "table", strain, k))
+        return out
+    if isinstance(formula, Mapping) and not isinstance(table, Mapping):
+        first = formula.get("first")
+        step = formula.get("step", 100)
+        if not isinstance(first, Mapping) or not _is_int(step):
+            return None
+        for strain in strains:
+            base = first.get(strain)
+            if not _is_int(base):
+                return None
+            for level in range(low, high + 1):
+                out[f"{level}{strain}"] = (
+                    base + (level - low) * step,
+                    ("scoring", "formula", "first", strain),
+                )
+        return out
+    return None
+
+
+def _suit_codes(c: _Check) -> list[str] | None:
+    """The suit bids of the ladder, lowest first."""
+    levels = _levels(c)
+    strains = _strains(c)
+    if levels is None or strains is None:
+        return None
+    return [f"{level}{s}" for level in range(levels[0], levels[1] + 1) for s in strains]
+
+
+def _unique_specials(c: _Check) -> dict[str, int]:
+    """Index of each usable special-bid code: the first entry with a code that is no suit
+    bid, card code or reserved word (the others are reported by :func:`_check_specials`)."""
+    suit_codes = set(_suit_codes(c) or [])
+    seen: dict[str, int] = {}
+    for i, sp in _specials(c):
+        code = sp["bid"]
+        if code in suit_codes or code.upper() in RESERVED_CODES or normalise_card(code):
+            continue
+        seen.setdefault(code, i)
+    return seen
+
+
+def _place(
+    c: _Check,
+) -> tuple[list[str], list[tuple[int, str]], list[int]] | None:
+    """Place the special bids as the model does.
+
+    Returns the ladder (lowest first), the special bids that clash with another placed
+    directly above the same bid (index, the other's code), and the special bids that cannot be
+    placed (indexes); None when the suit bids are unknown.
+    """
+    codes = _suit_codes(c)
+    if codes is None:
+        return None
+    ladder = list(codes)
+    usable = _unique_specials(c)
+    specials = dict(_specials(c))
+    pending = [i for code, i in usable.items() if isinstance(specials[i].get("above"), str)]
+    taken: dict[str, str] = {}
+    clashes: list[tuple[int, str]] = []
+    progress = True
+    while pending and progress:
+        progress = False
+        for i in list(pending):
+            above, code = specials[i]["above"], specials[i]["bid"]
+            if above not in ladder:
+                continue
+            pending.remove(i)
+            progress = True
+            if above in taken:
+                clashes.append((i, taken[above]))
+                continue
+            taken[above] = code
+            ladder.insert(ladder.index(above) + 1, code)
+    return ladder, clashes, sorted(pending)
+
+
+# -- the checks ----------------------------------------------------------------------------------
+
+
+def _check_deck(c: _Check) -> None:
+    """deck.cards: no rank or joker twice; the deck size matches the deal."""
+    count: int | None = 0
+    suits = c.raw(("deck", "suits"))
+    if isinstance(suits, Mapping):
+        for suit, ranks in suits.items():
+            if not isinstance(ranks, list):
+                count = None
+                continue
+            first: dict[str, int] = {}
+            for i, rank in enumerate(ranks):
+                valid = (_is_int(rank) and 4 <= rank <= 13) or (
+                    isinstance(rank, str) and rank in _RANK_WORDS
+                )
+                norm = normalise_rank(rank) if valid else None
+                if norm is None:
+                    count = None
+                    continue
+                if norm in first:
+                    line = c.marks.value_mark(("deck", "suits", suit, first[norm])).line
+                    c.report(
+                        ("deck", "suits", suit, i),
+                        f"rank {norm} is in {suit} twice (also at line {line}); "
+                        "10, '10' and T are the same rank",
+                        "deck.cards",
+                    )
+                    count = None
+                    continue
+                first[norm] = i
+                if count is not None:
+                    count += 1
+    elif c.present(("deck", "suits")):
+        count = None
+    jokers = c.seq(("deck", "jokers"), [])
+    if jokers is None:
+        count = None
+    else:
+        seen: dict[str, int] = {}
+        for i, joker in enumerate(jokers):
+            norm = normalise_card(joker) if joker in ("JK", "RJ", "BJ") else None
+            if norm is None:
+                count = None
+                continue
+            if norm in seen:
+                c.report(
+                    ("deck", "jokers", i),
+                    f"{joker} is the same joker as {jokers[seen[norm]]} (RJ is another name "
+                    "for JK)",
+                    "deck.joker",
+                )
+                count = None
+                continue
+            seen[norm] = i
+            if count is not None:
+                count += 1
+    players = _players(c)
+    sizes = _deal_sizes(c)
+    if count is None or players is None or sizes is None:
+        return
+    hand, kitty, dead = sizes
+    need = players * hand + kitty + dead
+    if count != need:
+        parts = f"{players} hands of {hand} + kitty {kitty}" + (
+            f" + dead hand {dead}" if dead else ""
+        )
+        path = c.where(
+            ("deck",),
+            ("deal", "hand_size"),
+            ("deal", "kitty"),
+            ("deal", "dead_hand"),
+            ("players",),
+        )
+        c.report(
+            path,
+            f"the deck has {count} cards but the deal needs {need} ({parts})",
+            "deck.cards",
+        )
+
+
+def _check_packets(c: _Check) -> None:
+    """deal.packets: the packets add up to the hands, the kitty and the dead hand."""
+    packets = c.seq(("deal", "packets"))
+    sizes = _deal_sizes(c)
+    if packets is None or sizes is None:
+        return
+    got = dict.fromkeys(_PACKET_TARGETS, 0)
+    for packet in packets:
+        if not isinstance(packet, Mapping):
+            return
+        to, cards = packet.get("to"), packet.get("cards")
+        if not isinstance(to, str) or to not in got or not _is_int(cards) or cards < 1:
+            return
+        got[to] += cards
+    hand, kitty, dead = sizes
+    wants = (
+        ("players", hand, ("deal", "hand_size"), "each player's hand", "deal.hand_size"),
+        ("kitty", kitty, ("deal", "kitty"), "the kitty", "deal.kitty"),
+        ("dead", dead, ("deal", "dead_hand"), "the dead hand", "deal.dead_hand"),
+    )
+    for to, want, size_path, what, key in wants:
+        if got[to] != want:
+            path = c.where(("deal", "packets"), size_path)
+            c.report(
+                path,
+                f"the packets give {got[to]} cards to {what} but {key} is {want}",
+                "deal.packets",
+            )
+
+
+def _check_teams(c: _Check) -> None:
+    """seats.teams: every seat exactly once, at least two sides; partner calls without teams."""
+    players = _players(c)
+    teams = c.raw(("teams",))
+    if teams is _MISSING or teams == "none":
+        sides = players
+    elif _is_int(teams):
+        assert isinstance(teams, int)
+        if players is None or not 1 <= teams <= 3:
+            return
+        if players % teams:
+            c.report(
+                c.where(("teams",), ("players",)),
+                f"{players} players cannot sit in {teams} teams of equal size",
+                "seats.teams",
+            )
+            return
+        sides = teams
+    elif isinstance(teams, list):
+        sides = len(teams)
+        if players is None:
+            return
+        first: dict[int, int] = {}
+        for t, team in enumerate(teams):
+            if not isinstance(team, list):
+                return
+            for k, seat in enumerate(team):
+                if not _is_int(seat):
+                    return
+                path: KeyPath = ("teams", t, k)
+                if not 0 <= seat < players:
+                    c.report(
+                        path,
+                        f"seat {seat} does not exist: {players} players sit in seats "
+                        f"0..{players - 1}",
+                        "seats.teams",
+                    )
+                elif seat in first:
+                    other = "this team" if first[seat] == t else f"team {first[seat]}"
+                    c.report(
+                        path,
+                        f"seat {seat} is already in {other}: every seat must be in exactly "
+                        "one team",
+                        "seats.teams",
+                    )
+                else:
+                    first[seat] = t
+        missing = [seat for seat in range(players) if seat not in first]
+        if missing:
+            names = ", ".join(str(s) for s in missing)
+            c.report(
+                c.where(("teams",), ("players",)),
+                f"the teams leave out seat{'s' if len(missing) > 1 else ''} {names}: "
+                "every seat must be in exactly one team",
+                "seats.teams",
+            )
+    else:
+        return
+    if sides == 1:
+        c.report(
+            ("teams",),
+            "one team holds every seat, so nobody plays against the contractor; "
+            "use teams: none or at least two teams",
+            "seats.teams",
+        )
+    call = c.word(("partner", "call"), "none", ("none", "choose", "card"))
+    if call not in (None, "none") and teams not in (_MISSING, "none"):
+        c.report(
+            c.where(("partner", "call"), ("teams",)),
+            f"partner.call: {call} chooses a partner for the hand, which needs teams: none "
+            "(players keep their own scores)",
+            "seats.teams",
+        )
+
+
+def _check_levels(c: _Check) -> None:
+    """auction.ladder: levels from <= to <= hand size."""
+    low = c.integer(("auction", "ladder", "levels", "from"), 6, 1, 13)
+    high = c.integer(("auction", "ladder", "levels", "to"), 10, 1, 13)
+    if low is None or high is None:
+        return
+    if low > high:
+        c.report(
+            c.where(("auction", "ladder", "levels", "from"), ("auction", "ladder", "levels", "to")),
+            f"the ladder has no suit bids: levels.from ({low}) is above levels.to ({high})",
+            "auction.ladder",
+        )
+        return
+    sizes = _deal_sizes(c)
+    if sizes is not None and high > sizes[0]:
+        c.report(
+            c.where(("auction", "ladder", "levels", "to"), ("deal", "hand_size")),
+            f"a bid of {high} tricks can never be made: a hand of {sizes[0]} cards has "
+            f"only {sizes[0]} tricks",
+            "auction.ladder",
+        )
+
+
+def _check_values(c: _Check) -> None:
+    """score.table / auction.ladder: exactly one of table and formula; a value for every suit
+    bid; each suit bid worth more than the one below it."""
+    table = c.raw(("scoring", "table"))
+    formula = c.raw(("scoring", "formula"))
+    has_table = table not in (_MISSING, None)
+    has_formula = formula not in (_MISSING, None)
+    if has_table and has_formula:
+        path = c.where(("scoring", "formula"), ("scoring", "table"))
+        c.report(
+            path,
+            "scoring has both a table and a formula; give exactly one",
+            "score.table",
+            at_key=True,
+        )
+        return
+    if not has_table and not has_formula:
+        c.report(
+            ("scoring",),
+            "scoring needs a table or a formula to give the suit bids their values",
+            "score.table",
+        )
+        return
+    levels = _levels(c)
+    strains = _strains(c)
+    if levels is None or strains is None:
+        return
+    low, high = levels
+    if isinstance(table, Mapping):
+        for strain in strains:
+            row = table.get(strain, _MISSING)
+            if row is _MISSING or row is None:
+                c.report(
+                    ("scoring", "table"),
+                    f"scoring.table has no row for {strain}, so the {strain} bids have no value",
+                    "score.table",
+                )
+            elif isinstance(row, list) and len(row) != high - low + 1:
+                c.report(
+                    c.where(
+                        ("scoring", "table", strain),
+                        ("auction", "ladder", "levels", "from"),
+                        ("auction", "ladder", "levels", "to"),
+                    ),
+                    f"scoring.table.{strain} has {len(row)} values but the ladder has "
+                    f"{high - low + 1} levels ({low} to {high})",
+                    "score.table",
+                )
+    values = _suit_values(c)
+    codes = _suit_codes(c)
+    if values is None or codes is None:
+        return
+    by_formula = isinstance(formula, Mapping)
+    for below, code in itertools.pairwise(codes):
+        if values[code][0] <= values[below][0]:
+            path = values[code][1]
+            if by_formula and c.present(("scoring", "formula", "step")):
+                path = ("scoring", "formula", "step")
+            c.report(
+                path,
+                f"{code} is worth {values[code][0]}, not more than the bid below it, "
+                f"{below} ({values[below][0]}): a higher bid must be worth more",
+                "auction.ladder",
+            )
+            if by_formula:
+                break  # one rule: one message
+
+
+def _check_specials(c: _Check) -> None:
+    """auction.ladder: codes unique and unambiguous; every special placed above a bid that
+    exists, one per place, in no circle."""
+    specials = _specials(c)
+    suit_codes = _suit_codes(c) or []
+    seen: dict[str, int] = {}
+    for i, sp in specials:
+        code = sp["bid"]
+        path: KeyPath = ("auction", "ladder", "special", i, "bid")
+        if code in suit_codes:
+            c.report(path, f"special bid {code} has the code of a suit bid", "auction.ladder")
+        elif code.upper() in RESERVED_CODES:
+            c.report(
+                path,
+                f"special bid {code} would read as the action '{code.lower()}'",
+                "auction.ladder",
+            )
+        elif normalise_card(code) is not None:
+            c.report(
+                path,
+                f"special bid {code} has the code of the card {normalise_card(code)}",
+                "auction.ladder",
+            )
+        elif code in seen:
+            line = c.marks.value_mark(("auction", "ladder", "special", seen[code], "bid")).line
+            c.report(
+                path, f"special bid {code} is defined twice (also at line {line})", "auction.ladder"
+            )
+        else:
+            seen[code] = i
+    placed = _place(c)
+    if placed is None:
+        return
+    _, clashes, pending = placed
+    specials_by_index = dict(specials)
+    for i, other in clashes:
+        sp = specials_by_index[i]
+        c.report(
+            ("auction", "ladder", "special", i, "above"),
+            f"{sp['bid']} and {other} are both placed directly above {sp['above']}; "
+            f"place one above the other (above: {other})",
+            "auction.ladder",
+        )
+    usable = set(seen)
+    for i in pending:
+        sp = specials_by_index[i]
+        above, code = sp["above"], sp["bid"]
+        path = ("auction", "ladder", "special", i, "above")
+        if above == code:
+            c.report(path, f"{code} is placed above itself", "auction.ladder")
+        elif above in usable:
+            chain = [code, above]
+            while chain[-1] in usable and chain[-1] != code and len(chain) <= len(usable) + 1:
+                nxt = specials_by_index[seen[chain[-1]]].get("above")
+                if not isinstance(nxt, str):
+                    break
+                chain.append(nxt)
+            if chain[-1] == code:
+                c.report(
+                    path,
+                    f"special bids cannot be placed in a circle: {' above '.join(chain)}",
+                    "auction.ladder",
+                )
+            else:
+                c.report(
+                    path,
+                    f"{code} is placed above {above}, which cannot be placed itself",
+                    "auction.ladder",
+                )
+        else:
+            known = sorted(set(suit_codes) | usable)
+            close = difflib.get_close_matches(above, known, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            c.report(
+                path,
+                f"{code} is placed above '{above}', which is not a bid of this ladder{hint}",
+                "auction.ladder",
+            )
+
+
+def _check_availability(c: _Check) -> None:
+    """auction.misere / auction.open-misere: restricted bids can be bid; open after 8 needs
+    misère after 7."""
+    placed = _place(c)
+    ladder = placed[0] if placed is not None else None
+    levels = _levels(c)
+    strains = _strains(c)
+    specials = _specials(c)
+    for i, sp in specials:
+        after = _after(sp)
+        if after is None or ladder is None or levels is None or strains is None:
+            continue
+        path: KeyPath = ("auction", "ladder", "special", i, "available", "after_bid_of")
+        code = sp["bid"]
+        if after > levels[1]:
+            c.report(
+                path,
+                f"{code} can never be bid: it waits for a bid of {after}, but the highest "
+                f"level is {levels[1]}",
+                _special_clause(sp),
+            )
+            continue
+        lowest = f"{max(after, levels[0])}{strains[0]}"
+        if code in ladder and ladder.index(code) < ladder.index(lowest):
+            c.report(
+                path,
+                f"{code} can never be bid: it waits for a bid of {after}, and after any such "
+                f"bid the auction is already above {code} (which sits below {lowest})",
+                _special_clause(sp),
+            )
+    plain = [sp for _, sp in specials if _is_plain_misere(sp)]
+    for i, sp in specials:
+        if sp.get("kind", "misere") != "misere" or not _is_open(sp) or _after(sp) != 8:
+            continue
+        if any(_after(p) == 7 for p in plain):
+            continue
+        if plain:
+            codes = ", ".join(p["bid"] for p in plain)
+            why = f"but {codes} is not limited to after a bid of 7"
+        else:
+            why = "but there is no plain misère limited to after a bid of 7"
+        c.report(
+            ("auction", "ladder", "special", i, "available", "after_bid_of"),
+            f"open misère {sp['bid']} only after a bid of 8 goes with misère only after a "
+            f"bid of 7 (T), {why}",
+            "auction.open-misere",
+        )
+
+
+def _check_inkles(c: _Check) -> None:
+    """auction.inkles: single-round auctions only; a ladder level; fewer bidders than players."""
+    inkles = c.raw(("auction", "inkles"))
+    if not isinstance(inkles, Mapping):
+        return
+    procedure = c.word(("auction", "procedure"), "rounds", ("rounds", "single-round"))
+    if procedure == "rounds":
+        c.report(
+            c.where(("auction", "inkles"), ("auction", "procedure")),
+            "inkles belong to the American single-round auction (T); with procedure: rounds "
+            "every bid can win, so set procedure: single-round or inkles: null",
+            "auction.inkles",
+            at_key=True,
+        )
+    bidders = c.integer(("auction", "inkles", "bidders"), 2, 1, 5)
+    level = c.integer(("auction", "inkles", "level"), 6, 1, 13)
+    players = _players(c)
+    if bidders is not None and players is not None and bidders >= players:
+        c.report(
+            c.where(("auction", "inkles", "bidders"), ("auction", "inkles"), ("players",)),
+            f"{bidders} inkle bidders leave none of the {players} players to bid for the contract",
+            "auction.inkles",
+        )
+    levels = _levels(c)
+    if level is not None and levels is not None and not levels[0] <= level <= levels[1]:
+        c.report(
+            c.where(("auction", "inkles", "level"), ("auction", "inkles")),
+            f"inkles at level {level} never happen: the ladder's levels are {levels[0]} to "
+            f"{levels[1]}",
+            "auction.inkles",
+        )
+
+
+def _check_kitty(c: _Check) -> None:
+    """kitty.take: a sans-kitty bid needs a kitty to go without."""
+    sans = c.raw(("auction", "sans_kitty"))
+    if not isinstance(sans, Mapping):
+        return
+    kitty = c.integer(("deal", "kitty"), 3, 0)
+    take = c.flag(("kitty", "take"), True)
+    if kitty == 0:
+        c.report(
+            c.where(("auction", "sans_kitty"), ("deal", "kitty")),
+            "a sans-kitty bid needs a kitty to go without, but deal.kitty is 0",
+            "kitty.take",
+            at_key=True,
+        )
+    elif take is False:
+        c.report(
+            c.where(("auction", "sans_kitty"), ("kitty", "take")),
+            "a sans-kitty bid needs a kitty that is taken, but kitty.take is false",
+            "kitty.take",
+            at_key=True,
+        )
+
+
+def _partnerships(c: _Check) -> bool | None:
+    """Whether some side has more than one seat (None when the teams are ill-formed)."""
+    players = _players(c)
+    teams = c.raw(("teams",))
+    if teams is _MISSING or teams == "none":
+        return False
+    if _is_int(teams):
+        assert isinstance(teams, int)
+        return None if players is None or teams < 1 else players // teams > 1
+    if isinstance(teams, list):
+        return any(isinstance(t, list) and len(t) > 1 for t in teams)
+    return None
+
+
+def _check_misere_partner(c: _Check) -> None:
+    """play.misere-partner: playing both hands, or the partner playing, needs a partner."""
+    if _partnerships(c) is not False:
+        return
+    how = c.word(("play", "misere_partner"), "sits-out", ("sits-out", "both-hands"))
+    if how == "both-hands":
+        c.report(
+            c.where(("play", "misere_partner"), ("teams",)),
+            "misere_partner: both-hands needs partnerships, but every player is a side of "
+            "his own (teams)",
+            "play.misere-partner",
+        )
+    for i, sp in _specials(c):
+        if sp.get("partner") in ("both-hands", "plays"):
+            c.report(
+                c.where(("auction", "ladder", "special", i, "partner"), ("teams",)),
+                f"{sp['bid']}: partner: {sp['partner']} needs partnerships, but every player "
+                "is a side of his own (teams)",
+                "play.misere-partner",
+            )
+
+
+def _bid_values(c: _Check) -> list[int]:
+    values = [v for v, _ in (_suit_values(c) or {}).values()]
+    values.extend(sp["value"] for _, sp in _specials(c) if _is_int(sp.get("value")))
+    return values
+
+
+def _check_scoring(c: _Check) -> None:
+    """score.slam and score.freeze."""
+    slam_value = c.integer(("scoring", "slam", "value"), 0, 0)
+    below = c.integer(("scoring", "slam", "below"), 0, 0)
+    values = _suit_values(c)
+    if slam_value and below is not None and values:
+        cheapest = min(v for v, _ in values.values())
+        if cheapest >= below:
+            c.report(
+                c.where(("scoring", "slam", "below"), ("scoring", "slam")),
+                f"the slam rule never applies: it is for bids worth less than {below}, and the "
+                f"cheapest bid is worth {cheapest}",
+                "score.slam",
+            )
+    freeze = c.opt_int(("scoring", "opponents_freeze_at"))
+    if freeze is None or freeze is _MISSING:
+        return
+    target = c.opt_int(("end", "target"), 1)
+    if c.present(("end", "target")) and c.raw(("end", "target")) is None:
+        c.report(
+            c.where(("scoring", "opponents_freeze_at"), ("end", "target")),
+            f"opponents' points stop at {freeze} below the target, but end.target is null",
+            "score.freeze",
+        )
+        return
+    if target is None:
+        target = 500
+    if target is _MISSING:
+        return
+    assert isinstance(freeze, int) and isinstance(target, int)
+    if freeze >= target:
+        c.report(
+            c.where(("scoring", "opponents_freeze_at"), ("end", "target")),
+            f"opponents' points stop at {freeze}, which is not below the target ({target}): "
+            f"the freeze must be lower (T: 490 for a target of 500)",
+            "score.freeze",
+        )
+
+
+def _check_end(c: _Check) -> None:
+    """end.target, end.lose, end.must-bid-to-win: the end of the game can be reached."""
+    # A target of 0 or less is the schema's (minimum 1), with the same clause.
+    lose_at = c.raw(("end", "lose_at"))
+    if _is_int(lose_at) and lose_at >= 0:
+        c.report(
+            ("end", "lose_at"),
+            f"lose_at: {lose_at} would end the game at once, since every side starts at 0; "
+            "it must be below 0 (G: -500)",
+            "end.lose",
+        )
+    if (
+        c.word(("end", "out_backwards"), "game-over", ("game-over", "cannot-win")) == ("cannot-win")
+        and c.own(("end", "out_backwards"))
+        and c.raw(("end", "lose_at")) in (_MISSING, None)
+    ):
+        c.report(
+            ("end", "out_backwards"),
+            "out_backwards has no effect without end.lose_at",
+            "end.lose",
+        )
+    must_bid = c.flag(("end", "must_bid_to_win"), True)
+    values = _bid_values(c)
+    if _suit_values(c) is None or must_bid is None:
+        return
+    slam = c.integer(("scoring", "slam", "value"), 0, 0) or 0
+    per_trick = c.integer(("scoring", "opponents_per_trick"), 10, 0) or 0
+    against_misere = c.integer(("scoring", "opponents_against_misere"), 0, 0) or 0
+    contract_scores = any(v > 0 for v in values) or slam > 0
+    if must_bid and not contract_scores:
+        c.report(
+            c.where(("end", "must_bid_to_win"), ("scoring",)),
+            "no side can ever win: only a side's own contract can reach the target, and no "
+            "contract is worth any points",
+            "end.must-bid-to-win",
+        )
+    elif not must_bid and not contract_scores and not (per_trick or against_misere):
+        c.report(
+            c.where(("end", "target"), ("scoring",)),
+            "no side can ever reach the target: no contract and no trick scores any points",
+            "end.target",
+        )
+
+
+_STEPS: tuple[Callable[[_Check], None], ...] = (
+    _check_deck,
+    _check_packets,
+    _check_teams,
+    _check_levels,
+    _check_values,
+    _check_specials,
+    _check_availability,
+    _check_inkles,
+    _check_kitty,
+    _check_misere_partner,
+    _check_scoring,
+    _check_end,
+)
