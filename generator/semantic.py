@@ -17,8 +17,8 @@ told about its own lines rather than the base's. The checks:
   the deck holds exactly players * hand_size + kitty + dead_hand cards.
 - ``deal.packets``: the packets give each player ``hand_size`` cards, the kitty ``kitty`` and
   the dead hand ``dead_hand``.
-- ``seats.teams``: the teams cover every seat exactly once, with at least two sides; a
-  five-handed ``partner`` call is for ``teams: none``.
+- ``seats.teams``: the teams cover every seat exactly once, with at least two sides.
+- ``seats.partner``: a five-handed ``partner`` call is for ``teams: none``.
 - ``auction.ladder``: levels from ≤ to ≤ hand_size (a bid can be made); every suit bid has a
   value (a score-table row of the right length, or the formula) and is worth more than the bid
   below it; special-bid codes are unique and are neither suit bids, card codes nor verbs; each
@@ -29,7 +29,7 @@ told about its own lines rather than the base's. The checks:
   available only after a bid of 8 needs the plain misère available only after a bid of 7 (T).
 - ``auction.inkles``: inkles belong to ``procedure: single-round``, at a level of the ladder,
   with fewer inkle bidders than players.
-- ``kitty.take``: a sans-kitty bid needs a kitty that is taken.
+- ``kitty.sans``: a sans-kitty bid needs a kitty that is taken.
 - ``play.misere-partner``: ``both-hands`` (or a bid's ``partner``) needs partnerships.
 - ``score.table``: exactly one of ``scoring.table`` and ``scoring.formula``.
 - ``score.slam``: a slam rule with a ``value`` must apply to some bid (``below``).
@@ -469,7 +469,8 @@ def _check_packets(c: _Check) -> None:
 
 
 def _check_teams(c: _Check) -> None:
-    """seats.teams: every seat exactly once, at least two sides; partner calls without teams."""
+    """seats.teams: every seat exactly once, at least two sides; seats.partner: partner calls
+    only without teams."""
     players = _players(c)
     teams = c.raw(("teams",))
     if teams is _MISSING or teams == "none":
@@ -539,7 +540,7 @@ def _check_teams(c: _Check) -> None:
             c.where(("partner", "call"), ("teams",)),
             f"partner.call: {call} chooses a partner for the hand, which needs teams: none "
             "(players keep their own scores)",
-            "seats.teams",
+            "seats.partner",
         )
 
 
@@ -797,7 +798,7 @@ def _check_inkles(c: _Check) -> None:
 
 
 def _check_kitty(c: _Check) -> None:
-    """kitty.take: a sans-kitty bid needs a kitty to go without."""
+    """kitty.sans: a sans-kitty bid needs a kitty to go without."""
     sans = c.raw(("auction", "sans_kitty"))
     if not isinstance(sans, Mapping):
         return
@@ -807,14 +808,14 @@ def _check_kitty(c: _Check) -> None:
         c.report(
             c.where(("auction", "sans_kitty"), ("deal", "kitty")),
             "a sans-kitty bid needs a kitty to go without, but deal.kitty is 0",
-            "kitty.take",
+            "kitty.sans",
             at_key=True,
         )
     elif take is False:
         c.report(
             c.where(("auction", "sans_kitty"), ("kitty", "take")),
             "a sans-kitty bid needs a kitty that is taken, but kitty.take is false",
-            "kitty.take",
+            "kitty.sans",
             at_key=True,
         )
 
