@@ -174,7 +174,7 @@ def reference_hand(dealer: int, rng: Random) -> tuple[int, int, tuple[int, int],
             elif hand & masks[4]:
                 options = _bit_list(hand & ~masks[4])
                 suits = [s for s in range(4) if not suits_led >> s & 1]
-                if trick == 9 or (not suits and not options):
+                if not suits and (trick == 9 or not options):
                     suits = [0, 1, 2, 3]
                 options.extend(N + s for s in suits)
                 if trick == 0 and seat == contractor and strain == 4 and suit is _TABLES[4][0]:

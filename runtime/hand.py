@@ -333,9 +333,11 @@ class HandState:
         others = hand & ~self.masks[SUITLESS]
         if r.joker_lead_only_last_trick and not last and others:
             return []
-        if r.joker_lead == "name-unled-suit" and not last:
+        if r.joker_lead == "name-unled-suit":
+            # G: the named suit must not have been led before; once all four suits have been
+            # led, the joker may be led only to the last trick (then naming any suit).
             suits = [s for s in range(4) if not (self.suits_led >> s & 1)]
-            if suits or others:
+            if suits or (others and not last):
                 return suits
         return [0, 1, 2, 3]
 
@@ -354,9 +356,21 @@ class HandState:
 
     # -- applying actions ---------------------------------------------------------------------
 
+    def is_legal(self, action: int) -> bool:
+        """Whether ``action`` is legal now (a discard is checked without listing them all)."""
+        if self.phase == DISCARD:
+            r = self.rules
+            mask = action - r.DISCARD
+            return (
+                mask > 0
+                and not mask & ~self.hands[self.contractor]
+                and mask.bit_count() == r.discard_count
+            )
+        return action in self.legal_actions()
+
     def apply(self, action: int) -> None:
         """Apply a legal action; raise :class:`IllegalActionError` (state untouched) otherwise."""
-        if action not in self.legal_actions():
+        if not self.is_legal(action):
             why = self.explain_illegal(action)
             raise IllegalActionError(
                 self.to_move,
