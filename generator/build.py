@@ -8,11 +8,17 @@ partial file.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import secrets
+import shutil
+import signal
 import tempfile
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..runtime.errors import Diagnostic, SpecError
 from .docs import render_markdown
@@ -121,26 +127,216 @@ def build(check: bool = False, root: Path | None = None) -> BuildReport:
 
 
 def _commit(root: Path, changes: dict[str, bytes], removed: list[str]) -> None:
-    """Write every changed file to a temporary sibling first, then rename them all into place."""
-    for stray in root.rglob(_TMP_PREFIX + "*"):
-        stray.unlink(missing_ok=True)
-    staged: list[tuple[str, Path]] = []
+    """Apply a build to ``root`` all or nothing: ``changes`` (relative path -> bytes) written,
+    ``removed`` (relative paths) deleted.
+
+    1. Temporaries of an earlier, killed run (``.fivehundred-build-*``) are swept away.
+    2. Every new file is written and fsynced as a temporary sibling of its target.
+    3. Every file about to be replaced or removed is backed up (a hard link, else a copy).
+    4. The temporaries are renamed into place and the removed files unlinked.
+    5. On success the backups are dropped. On any exception, ``KeyboardInterrupt`` included,
+       every replaced or removed file is restored from its backup, files that did not exist are
+       deleted, temporaries and new folders removed, and the exception re-raised: the tree is
+       byte for byte what it was.
+
+    In the main thread SIGINT is held back from step 2 on: a Ctrl-C rolls back at the next step
+    boundary and then raises ``KeyboardInterrupt``, and a second Ctrl-C cannot cut the rollback
+    short. A rollback that cannot restore a file leaves its backup in place and says where (a
+    note on the exception).
+    """
+    _sweep(root, [*changes, *removed])
+    with _HeldInterrupts() as interrupts:
+        tx = _Transaction(root)
+        try:
+            for rel, data in changes.items():
+                tx.stage(rel, data)
+                interrupts.check()
+            for rel in [*changes, *removed]:
+                tx.backup(rel)
+            interrupts.check()
+            for rel in changes:
+                tx.replace(rel)
+                interrupts.check()
+            for rel in removed:
+                tx.remove(rel)
+                interrupts.check()
+        except BaseException as exc:
+            for note in tx.rollback():
+                exc.add_note(note)
+            raise
+        tx.finish()
+
+
+#: How deep below each owned folder (and in a target's own folder) strays are swept.
+_SWEEP_DEPTH = 3
+
+
+def _sweep(root: Path, rels: list[str]) -> None:
+    """Delete temporaries and backups left by a killed run: in the owned folders of ``root`` (at
+    most :data:`_SWEEP_DEPTH` levels down, so that a root such as a home folder costs little),
+    in ``root`` itself and in every folder this run writes to."""
+    folders = {root, *((root / rel).parent for rel in rels)}
+    for folder in sorted(folders):
+        _sweep_folder(folder, 0)
+    for sub in _OWNED:
+        _sweep_folder(root / sub, _SWEEP_DEPTH)
+
+
+def _sweep_folder(folder: Path, depth: int) -> None:
     try:
-        for rel, data in changes.items():
-            target = root / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=_TMP_PREFIX, dir=target.parent)
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(tmp, 0o644)
-            staged.append((rel, Path(tmp)))
-    except BaseException:
-        for _, tmp in staged:
-            tmp.unlink(missing_ok=True)
-        raise
-    for rel, tmp in staged:
-        os.replace(tmp, root / rel)
-    for rel in removed:
-        (root / rel).unlink(missing_ok=True)
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            if entry.name.startswith(_TMP_PREFIX) and entry.is_file(follow_symlinks=False):
+                os.unlink(entry.path)
+            elif depth > 0 and entry.is_dir(follow_symlinks=False):
+                _sweep_folder(Path(entry.path), depth - 1)
+        except OSError:
+            continue
+
+
+class _HeldInterrupts:
+    """Hold SIGINT back (main thread only): :meth:`check` raises ``KeyboardInterrupt`` if one
+    came; one that comes after the last check is raised on leaving the block."""
+
+    def __init__(self) -> None:
+        self.pending = False
+        self.installed = False
+        self.previous: Any = None
+
+    def _hold(self, signum: int, frame: object) -> None:
+        self.pending = True
+
+    def __enter__(self) -> _HeldInterrupts:
+        if threading.current_thread() is threading.main_thread():
+            try:
+                self.previous = signal.signal(signal.SIGINT, self._hold)
+                self.installed = True
+            except (ValueError, OSError):  # pragma: no cover - e.g. embedded interpreters
+                self.installed = False
+        return self
+
+    def check(self) -> None:
+        """Raise ``KeyboardInterrupt`` if a SIGINT came since the last check."""
+        if self.pending:
+            self.pending = False
+            raise KeyboardInterrupt
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        if self.installed:
+            previous = self.previous if self.previous is not None else signal.default_int_handler
+            signal.signal(signal.SIGINT, previous)
+        if self.pending and exc_type is None:
+            self.pending = False
+            raise KeyboardInterrupt
+
+
+class _Transaction:
+    """The files one :func:`_commit` stages, backs up, replaces and removes, and how to undo
+    it."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.staged: dict[str, Path] = {}  # rel -> temporary holding the new bytes
+        self.backups: dict[str, Path] = {}  # rel -> backup of the file as it was
+        self.done: list[str] = []  # rels replaced or removed, in order
+        self.made_dirs: list[Path] = []  # folders created, outermost first
+
+    def _mkdirs(self, folder: Path) -> None:
+        missing: list[Path] = []
+        while not folder.exists() and folder != folder.parent:
+            missing.append(folder)
+            folder = folder.parent
+        for new in reversed(missing):
+            new.mkdir()
+            self.made_dirs.append(new)
+
+    def stage(self, rel: str, data: bytes) -> None:
+        target = self.root / rel
+        self._mkdirs(target.parent)
+        fd, name = tempfile.mkstemp(prefix=_TMP_PREFIX, dir=target.parent)
+        self.staged[rel] = Path(name)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(name, 0o644)
+
+    def backup(self, rel: str) -> None:
+        target = self.root / rel
+        if not target.is_file():
+            return
+        for _ in range(100):
+            backup = target.with_name(f"{_TMP_PREFIX}bak-{secrets.token_hex(6)}")
+            try:
+                os.link(target, backup)
+            except FileExistsError:
+                continue
+            except OSError:  # no hard links here: copy (bytes and mode)
+                try:
+                    with backup.open("xb") as handle:
+                        handle.write(target.read_bytes())
+                except FileExistsError:
+                    continue
+                shutil.copymode(target, backup)
+            self.backups[rel] = backup
+            return
+        raise FileExistsError(f"no free backup name next to {target}")  # pragma: no cover
+
+    def replace(self, rel: str) -> None:
+        os.replace(self.staged[rel], self.root / rel)
+        self.done.append(rel)
+        del self.staged[rel]
+
+    def remove(self, rel: str) -> None:
+        target = self.root / rel
+        if target.is_file():
+            os.unlink(target)
+            self.done.append(rel)
+
+    def rollback(self) -> list[str]:
+        """Undo everything; never raises. Returns notes on what could not be restored."""
+        notes: list[str] = []
+        for rel in reversed(self.done):
+            target = self.root / rel
+            backup = self.backups.pop(rel, None)
+            try:
+                if backup is None:
+                    target.unlink(missing_ok=True)  # it did not exist before
+                else:
+                    _restore(backup, target)
+            except OSError as err:
+                where = f"; the old file is kept as {backup}" if backup is not None else ""
+                notes.append(f"build rollback: could not restore {target}: {err}{where}")
+        for path in [*self.staged.values(), *self.backups.values()]:
+            with contextlib.suppress(OSError):
+                path.unlink(missing_ok=True)
+        self.staged.clear()
+        self.backups.clear()
+        for folder in reversed(self.made_dirs):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        return notes
+
+    def finish(self) -> None:
+        """Drop the backups (a failure leaves a stray that the next run sweeps)."""
+        for backup in self.backups.values():
+            with contextlib.suppress(OSError):
+                backup.unlink(missing_ok=True)
+        self.backups.clear()
+
+
+def _restore(backup: Path, target: Path) -> None:
+    """Put ``backup`` back at ``target``: a rename, else a copy of its bytes and mode."""
+    try:
+        os.replace(backup, target)
+        return
+    except OSError:
+        pass
+    target.unlink(missing_ok=True)
+    with target.open("xb") as handle:
+        handle.write(backup.read_bytes())
+    shutil.copymode(backup, target)
+    backup.unlink(missing_ok=True)
