@@ -1,8 +1,9 @@
 """``fivehundred show VARIANT``: a plain-text summary of a ruleset.
 
-Header (name, id, players, sides, deck, deal), the ladder with values, the score table and the
-card order of every strain. Card codes are the plain codes of DESIGN.md (``JH``, ``10S``, ``JK``)
-so the output stays ASCII apart from the name and summary a rule author wrote.
+Header (name, id, players, sides, deck, deal, one line each for the auction, the kitty, partners,
+misere play, the joker, scoring and the end of the game), the ladder with values, the score table
+and the card order of every strain. Card codes are the plain codes of DESIGN.md (``JH``, ``10S``,
+``JK``) so the output stays ASCII apart from the name and summary a rule author wrote.
 """
 
 from __future__ import annotations
@@ -24,7 +25,11 @@ def _bid_note(rs: Ruleset, bid: BidInfo) -> str:
         return f"{bid.level} {_STRAIN_NAMES[STRAINS[bid.strain]]}"
     word = "nullo" if rs.term("misere") == "nullo" else "misere"
     name = f"blind {word}" if bid.blind else f"open {word}" if bid.open != "no" else word
+    if bid.partner == "plays" and any(len(team) > 1 for team in rs.teams):
+        name = f"double {word}"
     notes = []
+    if bid.partner != rs.misere_partner and any(len(team) > 1 for team in rs.teams):
+        notes.append(_PARTNER_NOTES.get(bid.partner, bid.partner))
     if bid.open != "no":
         notes.append(_OPEN_NOTES.get(bid.open, f"open: {bid.open}"))
     if bid.after_bid_of:
@@ -32,6 +37,92 @@ def _bid_note(rs: Ruleset, bid: BidInfo) -> str:
     if bid.blind:
         notes.append("first call only")
     return name + (f" ({', '.join(notes)})" if notes else "")
+
+
+_PARTNER_NOTES = {
+    "sits-out": "the partner sits out",
+    "both-hands": "the contractor plays both hands, the partner's face up",
+    "plays": "the partner plays too (the side must take no trick)",
+}
+_BOTH_OUT = {
+    "contractor": "the contractor's side wins, else the first to get there trick by trick",
+    "highest": "the highest score wins",
+    "first-by-trick": "the first to get there trick by trick wins",
+}
+_JOKER_LEADS = {
+    "name-any-suit": "its leader names any suit",
+    "name-unled-suit": "its leader names a suit not yet led",
+}
+
+
+def _rule_lines(rs: Ruleset) -> list[str]:
+    """One line each for the auction, the kitty, partners, misere play, joker and scoring."""
+    word = "nullo" if rs.term("misere") == "nullo" else "misere"
+    kitty_word = rs.term("kitty")
+    lines = []
+    auction = [rs.procedure]
+    if rs.inkles is not None:
+        bidders, level = rs.inkles
+        auction.append(f"inkles: the first {bidders} bidders' {level}-level bids")
+    if rs.procedure == "rounds":
+        auction.append("raise own bid" if rs.raise_own_bid else "no raising own bid")
+    if rs.all_pass == "no-trumps":
+        auction.append(f"all pass: played at no trumps, {rs.all_pass_per_trick} a trick")
+    else:
+        auction.append("all pass: thrown in")
+    lines.append("auction: " + "; ".join(auction))
+    if rs.kitty:
+        kitty = f"taken, {rs.kitty} discarded" if rs.kitty_take else "not used"
+        if rs.sans_kitty_bonus is not None:
+            kitty += f"; or played sans {kitty_word} for {rs.sans_kitty_bonus:+d}"
+        lines.append(f"{kitty_word}: {kitty}")
+    if rs.partner_call != "none":
+        how = (
+            "chosen by the contractor" if rs.partner_call == "choose" else "holder of a called card"
+        )
+        if rs.second_partner_at is not None:
+            how += f"; two partners from level {rs.second_partner_at}"
+        lines.append(f"partner for the hand: {how}")
+    misere = [b for b in rs.ladder if b.kind == "misere"]
+    if misere and any(len(team) > 1 for team in rs.teams):
+        lines.append(f"{word}: {_PARTNER_NOTES.get(rs.misere_partner, rs.misere_partner)}")
+    if rs.jokers:
+        joker = [_JOKER_LEADS.get(rs.joker_lead, rs.joker_lead)]
+        if rs.joker_nominate == "contractor":
+            joker.insert(0, "the contractor may nominate its suit")
+        if rs.joker_void_must_play != "never" and (misere or rs.joker_void_must_play == "always"):
+            when = f"in a {word}" if rs.joker_void_must_play == "misere" else "always"
+            joker.append(f"a player void in the led suit must play it {when}")
+        if rs.joker_lead_only_last_trick:
+            joker.append("it may be led only to the last trick")
+        lines.append(f"{rs.term('joker')} at no trumps: " + "; ".join(joker))
+    scoring = [f"overtricks {rs.overtricks} each" if rs.overtricks else "no overtricks"]
+    if rs.slam_value:
+        scoring.append(f"slam {rs.slam_value} on bids worth less than {rs.slam_below}")
+    opponents = f"opponents {rs.opponents_per_trick} a trick"
+    if len(rs.teams) > 2:
+        opponents += " (own tricks)" if rs.opponent_tricks == "own" else " (pooled)"
+    scoring.append(opponents)
+    if misere:
+        scoring.append(f"{rs.opponents_against_misere} a trick against a {word}")
+    if rs.opponents_freeze_at is not None:
+        scoring.append(f"opponents' trick points stop at {rs.opponents_freeze_at}")
+    lines.append("scoring: " + "; ".join(scoring))
+    return lines
+
+
+def _end_lines(rs: Ruleset) -> list[str]:
+    """The end of the game: must bid to win, several sides out, going out backwards."""
+    end = ["must bid to win" if rs.must_bid_to_win else "any points win"]
+    if not rs.must_bid_to_win or rs.partner_call != "none":
+        end.append(f"several out on one hand: {_BOTH_OUT.get(rs.both_out, rs.both_out)}")
+    if rs.lose_at is not None:
+        end.append(
+            "out backwards: game over"
+            if rs.out_backwards == "game-over"
+            else "out backwards: plays on, cannot win"
+        )
+    return ["end: " + "; ".join(end)]
 
 
 def _table(rows: list[list[str]], right: set[int]) -> list[str]:
@@ -74,8 +165,12 @@ def show_text(rs: Ruleset) -> str:
         for to, n in rs.packets
     )
     lines.append(f"{deal} (packets: {packets})")
+    if rs.first_dealer != "random":
+        lines.append("first dealer: by draw, lowest card deals (ace low, joker lowest)")
+    lines += _rule_lines(rs)
     lose = f", lose at {rs.lose_at}" if rs.lose_at is not None else ""
     lines.append(f"target: {rs.target}{lose}")
+    lines += _end_lines(rs)
 
     lines.append("")
     lines.append(f"Ladder, lowest to highest ({len(rs.ladder)} bids):")
