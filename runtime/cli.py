@@ -136,7 +136,10 @@ def cmd_i18n(args: argparse.Namespace) -> int:
                 f"{c.lang:<6} {c.translated:>10} {c.total:>6} {c.percent:>8.1f}% "
                 f"{c.fuzzy:>6} {c.untranslated:>6} {c.missing:>8}"
             )
-        if args.check and not complete:
+        problems = [p for c in i18n.coverage(args.lang) for p in i18n.catalogue_problems(c.lang)]
+        for problem in problems:
+            _err(problem)
+        if args.check and (problems or not complete):
             return 1
     return 0
 
@@ -290,6 +293,15 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_new(args: argparse.Namespace) -> int:
+    """Write a commented starter rule file for a house variant (never overwrites)."""
+    from .newvariant import new_variant
+
+    path = new_variant(args.name, args.extends, args.output)
+    print(f"wrote {path}: edit it, then `fivehundred validate {path}`")
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     """Time the engine's fast path against the hand-written reference in the same run."""
     from .benchmark import run_benchmark
@@ -360,6 +372,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("a", metavar="A", help="variant id or rule file")
     p.add_argument("b", metavar="B", help="variant id or rule file")
     p.set_defaults(run=cmd_diff)
+
+    p = sub.add_parser("new", help="write a commented starter file for a house variant")
+    p.add_argument("name", metavar="NAME", help="the new variant's id; the file is NAME.yaml")
+    p.add_argument("--extends", required=True, metavar="VARIANT", help="base: id or rule file")
+    p.add_argument("-o", "--output", metavar="PATH", help="write here instead of ./NAME.yaml")
+    p.set_defaults(run=cmd_new)
 
     p = sub.add_parser("i18n", help="translations: extract, update catalogues, coverage")
     p.add_argument(
