@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from ..runtime.errors import Diagnostic, SpecError
-from .docs import render_markdown
+from .docs import render_html, render_index, render_markdown
+from .i18n import languages
 from .model import Ruleset
 from .pipeline import SPECS_DIR, VARIANTS_DIR, compile_spec
 from .render import module_name, render_json, render_module
@@ -90,7 +91,17 @@ def plan_outputs() -> dict[str, str]:
         source = path.relative_to(SPECS_DIR.parent).as_posix()
         files[f"rulesets/{module_name(variant)}.py"] = render_module(rs, source)
         files[f"json/{variant}.json"] = render_json(rs)
-        files[f"docs/en/{variant}.md"] = render_markdown(rs, "en")
+    # the rule books: every variant in every language with a catalogue, Markdown and HTML
+    langs = languages()
+    for lang in langs:
+        for variant in ids:
+            rs = rulesets[variant][1]
+            others = [(code, f"../{code}/{variant}") for code in langs if code != lang]
+            files[f"docs/{lang}/{variant}.md"] = render_markdown(rs, lang, languages=others)
+            files[f"docs/{lang}/{variant}.html"] = render_html(rs, lang, languages=others)
+    books = [(variant, rulesets[variant][1].name) for variant in ids]
+    files["docs/index.html"] = render_index(books, langs, "html")
+    files["docs/index.md"] = render_index(books, langs, "md")
     return files
 
 

@@ -238,7 +238,7 @@ def make_environment(
     if html:
         env.filters["text"] = lambda v: escape(_oneline(v))
         env.filters["code"] = _ltr_html
-        env.filters["num"] = _ltr_html
+        env.filters["num"] = lambda v: _ltr_html(v, "num") if str(v).startswith("-") else v
         env.filters["idcode"] = lambda v: Markup('<code dir="ltr">{}</code>').format(v)
         env.filters["card"] = _card_html
         env.filters["cards"] = lambda codes: Markup(" ").join(_card_html(c) for c in codes)
@@ -414,7 +414,7 @@ def render_index(books: Sequence[tuple[str, str]], langs: Sequence[str], fmt: st
 
     Links are relative: ``<lang>/<variant>.<fmt>`` (the layout of generated/docs/).
     """
-    env = _environment(gettext.NullTranslations(), fmt)
+    env = _environment(load_translations("en"), fmt)
     rows = [(variant, name) for variant, name in books]
     langs_info = [(code, language_name(code), text_direction(code)) for code in langs]
     text = env.get_template(f"index.{fmt}.j2").render(books=rows, languages=langs_info)

@@ -53,12 +53,15 @@ __all__ = [
     "POT_FILE",
     "Coverage",
     "TranslationError",
+    "catalogue_problems",
     "coverage",
     "extract_catalog",
     "language_name",
     "languages",
     "load_translations",
+    "message_problems",
     "normalise",
+    "placeholders",
     "po_path",
     "text_direction",
     "update_catalogues",
@@ -115,6 +118,7 @@ PYTHON_KEYWORDS: dict[str, Any] = {"N_": None}
 #: Rule-author text that the rule book prints and translators translate, by key path.
 AUTHOR_KEYS: tuple[tuple[str, ...], ...] = (("name",), ("summary",))
 
+_ENGLISH = gettext.NullTranslations()
 _LANG_CODE = re.compile(r"^[a-z]{2,3}(_[A-Z]{2}|_[A-Z][a-z]{3})?$")
 _GENERATED_BY = re.compile(rb'^"Generated-By: [^"\n]*"\n', re.M)
 _CREATION = re.compile(rb'^"POT-Creation-Date: [^"\n]*"\n', re.M)
@@ -477,6 +481,75 @@ def coverage(
     return out
 
 
+# -- checks ------------------------------------------------------------------------------------
+
+_PLACEHOLDER = re.compile(r"%(?:\(([^)]*)\))?[#0 +-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?([a-zA-Z%])?")
+#: Plural counters a translation may leave out (a form for exactly one, two...).
+COUNTERS = frozenset({"count", "num"})
+_NON_LATIN_DIGITS = re.compile("[\u0660-\u0669\u06f0-\u06f9\u0966-\u096f]")
+
+
+def placeholders(text: str) -> list[str]:
+    """The named placeholders of a message (``%(name)s``), in order; ``%%`` is not one."""
+    return [m.group(1) for m in _PLACEHOLDER.finditer(text) if m.group(2) != "%" and m.group(1)]
+
+
+def _formatted(message: Message) -> bool:
+    """Whether the message is ever %-formatted: a template message always is (Jinja's
+    new-style gettext), an engine message when it has placeholders, author text never."""
+    msgids = message.id if isinstance(message.id, (tuple, list)) else (message.id,)
+    if any(placeholders(str(m)) or "%%" in str(m) for m in msgids):
+        return True
+    return any(str(f).endswith(".j2") for f, _ in message.locations)
+
+
+def message_problems(message: Message, nplurals: int, where: str = "") -> list[str]:
+    """What is wrong with one translated message: broken, missing or extra placeholders, the
+    wrong number of plural forms, digits other than 0-9. Untranslated forms are not checked."""
+    msgids = message.id if isinstance(message.id, (tuple, list)) else (message.id,)
+    wanted = [set(placeholders(str(m))) for m in msgids]
+    known = set().union(*wanted)
+    plural = len(msgids) > 1
+    texts = forms(message)
+    label = f"{where}msgid {str(msgids[0])[:50]!r}"
+    problems = []
+    if plural and any(texts) and len(texts) != nplurals:
+        problems.append(f"{label}: {len(texts)} plural forms, the header says {nplurals}")
+    params = dict.fromkeys(known, 1)
+    for i, text in enumerate(texts):
+        if not text:
+            continue
+        form = f"{label}, msgstr[{i}]" if plural else label
+        names = set(placeholders(text))
+        if _formatted(message):
+            try:
+                text % params
+            except (KeyError, ValueError, TypeError) as exc:
+                problems.append(f"{form}: broken placeholder ({type(exc).__name__}: {exc})")
+                continue
+        if names - known:
+            problems.append(f"{form}: unknown placeholder(s) {sorted(names - known)}")
+        need = known - COUNTERS if plural else known
+        if need - names:
+            problems.append(f"{form}: missing placeholder(s) {sorted(need - names)}")
+        if _NON_LATIN_DIGITS.search(text):
+            problems.append(f"{form}: digits other than 0-9")
+    return problems
+
+
+def catalogue_problems(lang: str, locales: Path | None = None) -> list[str]:
+    """Every problem of the translated messages of ``lang`` (fuzzy ones included)."""
+    path = po_path(lang, locales)
+    catalog = read_catalog(path, lang)
+    where = f"{_rel(path)}: "
+    out = []
+    for message in catalog:
+        if message.id:
+            line = f"{where[:-2]}:{message.lineno}: " if message.lineno else where
+            out.extend(message_problems(message, catalog.num_plurals, line))
+    return out
+
+
 # -- loading -----------------------------------------------------------------------------------
 
 
@@ -487,7 +560,7 @@ def load_translations(lang: str, locales: Path | None = None) -> gettext.NullTra
     form are left out, so they show in English rather than empty.
     """
     if lang == "en":
-        return gettext.NullTranslations()
+        return _ENGLISH
     path = po_path(lang, locales)
     if not path.is_file():
         known = ", ".join(languages(locales))

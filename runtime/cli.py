@@ -136,7 +136,10 @@ def cmd_i18n(args: argparse.Namespace) -> int:
                 f"{c.lang:<6} {c.translated:>10} {c.total:>6} {c.percent:>8.1f}% "
                 f"{c.fuzzy:>6} {c.untranslated:>6} {c.missing:>8}"
             )
-        if args.check and not complete:
+        problems = [p for c in i18n.coverage(args.lang) for p in i18n.catalogue_problems(c.lang)]
+        for problem in problems:
+            _err(problem)
+        if args.check and (problems or not complete):
             return 1
     return 0
 

@@ -481,3 +481,38 @@ def test_show_text(rs: Ruleset) -> None:
     assert re.search(r"^\s+10\s+440\s+460\s+480\s+500\s+520$", text, re.M)
     assert "4 players" in text or "players: 4" in text
     assert "43 cards" in text and "kitty 3" in text
+
+
+# -- the HTML book ---------------------------------------------------------------------------
+
+
+def test_html_book_escapes_author_and_translator_text() -> None:
+    from fivehundred.generator.docs import render_html
+
+    data = spec()
+    data["name"] = HOSTILE
+    data["choices"][0]["text"] = HOSTILE
+
+    class Sneaky(gettext.NullTranslations):
+        def gettext(self, message: str) -> str:
+            return "<b>&</b> " + message if message == "Players and deck" else message
+
+    text = render_html(build_ruleset(data), "xx", Sneaky())
+    assert "<script>" not in text and "<b>" not in text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+    assert "<h2>&lt;b&gt;&amp;&lt;/b&gt; Players and deck</h2>" in text
+    assert "{{ 7*7 }}" in text and "49" not in text.split("<main>")[1].split("Players")[0]
+
+
+def test_html_book_isolates_codes_and_colours_cards(rs: Ruleset) -> None:
+    from fivehundred.generator.docs import render_html
+
+    text = render_html(rs)
+    assert text.startswith('<!DOCTYPE html>\n<html lang="en" dir="ltr">')
+    assert '<bdi dir="ltr" class="card red">10♥</bdi>' in text
+    assert '<bdi dir="ltr" class="card">A♠</bdi>' in text
+    assert '<td><bdi dir="ltr" class="code">7H</bdi></td><td>seven hearts</td>' in text
+    for clause in rs.clauses:
+        assert f'<li id="{clause.id}"><a class="cid" dir="ltr" href="#{clause.id}">' in text
+    assert "@media print" in text and "@page" in text  # one self-contained, printable file
+    assert "<link" not in text and "<script" not in text

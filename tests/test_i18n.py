@@ -1,0 +1,357 @@
+"""Translations: template, catalogues and their checks; books and errors in every language."""
+
+from __future__ import annotations
+
+import gettext
+import html as html_lib
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from random import Random
+
+import pytest
+from babel.messages.catalog import Catalog, Message
+
+from fivehundred.generator import i18n
+from fivehundred.generator.build import compile_builtins
+from fivehundred.generator.docs import render_html, render_markdown
+from fivehundred.runtime.cli import main
+
+#: Every language with a catalogue (a new one is tested as soon as its .po file exists).
+LANGS = [lang for lang in i18n.languages() if lang != "en"]
+TWO_FORMS = "nplurals=2; plural=(n != 1);"
+ARABIC_FORMS = (
+    "nplurals=6; plural=(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : "
+    "n%100>=11 ? 4 : 5);"
+)
+ARABIC_INDIC = re.compile("[\u0660-\u0669\u06f0-\u06f9]")
+
+
+def keys(catalog: Catalog) -> set[tuple[str | None, str, str | None]]:
+    out = set()
+    for m in catalog:
+        if m.id:
+            plural = str(m.id[1]) if isinstance(m.id, (tuple, list)) else None
+            out.add((*i18n.message_key(m), plural))
+    return out
+
+
+def header(path: Path) -> dict[str, str]:
+    text = path.read_text(encoding="utf-8")
+    block = text.split("\n\n", 1)[0]
+    joined = "".join(re.findall(r'^"(.*)"$', block, re.M)).replace("\\n", "\n")
+    return dict(line.split(": ", 1) for line in joined.splitlines() if ": " in line)
+
+
+# -- the template ------------------------------------------------------------------------------
+
+
+def test_template_is_up_to_date() -> None:
+    fresh = keys(i18n.extract_catalog())
+    committed = keys(i18n.read_catalog(i18n.POT_FILE))
+    assert fresh - committed == set(), "new messages: run `fivehundred i18n extract`"
+    assert committed - fresh == set(), "removed messages: run `fivehundred i18n extract`"
+
+
+def test_template_sources_and_locations() -> None:
+    catalog = i18n.extract_catalog()
+    files = {f for m in catalog for f, _ in m.locations}
+    assert "generator/templates/clauses.j2" in files
+    assert "runtime/hand.py" in files and "runtime/cli.py" in files
+    assert "specs/variants/australian.yaml" in files
+    # sentences live in clauses.j2 only: the two book formats share every message
+    assert not {f for f in files if f.endswith(("rulebook.md.j2", "rulebook.html.j2"))}
+    by_id = {m.id if isinstance(m.id, str) else m.id[0]: m for m in catalog if m.id}
+    name = by_id["Australian Five Hundred"]
+    text = (i18n.ROOT / "specs/variants/australian.yaml").read_text(encoding="utf-8")
+    line = next(i for i, s in enumerate(text.splitlines(), 1) if s.startswith("name:"))
+    assert ("specs/variants/australian.yaml", line) in name.locations
+    assert by_id["a bid must be higher than %(high)s"].flags & {"python-format"}
+    deck = next(k for k in by_id if k.startswith("The deck has %(count)s card."))
+    assert isinstance(by_id[deck].id, tuple)  # a plural message
+    sep = catalog.get(", ", "list separator")
+    assert sep is not None and sep.auto_comments  # a Translators: comment
+
+
+def test_extract_is_idempotent(tmp_path: Path) -> None:
+    pot = tmp_path / "messages.pot"
+    assert i18n.write_pot(path=pot)
+    first = pot.read_bytes()
+    assert not i18n.write_pot(path=pot)
+    assert not i18n.write_pot(check=True, path=pot)
+    assert pot.read_bytes() == first
+    assert b"Generated-By" not in first
+
+
+# -- the catalogues ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_catalogue_headers(lang: str) -> None:
+    fields = header(i18n.po_path(lang))
+    assert fields["Language"] == lang
+    expected = {"ar": ARABIC_FORMS, "nl": TWO_FORMS, "nb": TWO_FORMS, "da": TWO_FORMS}
+    expected["pt"] = TWO_FORMS
+    assert fields["Plural-Forms"] == expected.get(lang, i18n.default_plural_forms(lang))
+    assert fields["Content-Type"] == "text/plain; charset=utf-8"
+    assert fields["Content-Transfer-Encoding"] == "8bit"
+    catalog = i18n.read_catalog(i18n.po_path(lang), lang)
+    if lang in expected:
+        assert catalog.num_plurals == (6 if lang == "ar" else 2)
+
+
+def test_the_six_languages() -> None:
+    assert i18n.languages()[:6] == ["en", "nl", "nb", "da", "ar", "pt"]
+    assert [i18n.text_direction(lang) for lang in ("ar", "nb", "he", "sv")] == [
+        "rtl",
+        "ltr",
+        "rtl",
+        "ltr",
+    ]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_msgfmt_check_is_clean(lang: str, tmp_path: Path) -> None:
+    if shutil.which("msgfmt") is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI is set but GNU gettext's msgfmt is missing")
+        pytest.skip("GNU gettext (msgfmt) is not installed (apt-get install gettext)")
+    done = subprocess.run(
+        ["msgfmt", "--check", "-o", str(tmp_path / "out.mo"), str(i18n.po_path(lang))],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0 and not done.stderr.strip(), done.stderr
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_placeholders_are_intact(lang: str) -> None:
+    assert i18n.catalogue_problems(lang) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_catalogue_is_complete(lang: str) -> None:
+    """Every message of the template is translated: not fuzzy, no empty form, none missing."""
+    (cov,) = i18n.coverage([lang])
+    template = i18n.read_catalog(i18n.POT_FILE)
+    catalog = i18n.read_catalog(i18n.po_path(lang), lang)
+    have = {i18n.message_key(m): m for m in catalog if m.id}
+    todo = [
+        str(key[1])[:70]
+        for key in (i18n.message_key(m) for m in template if m.id)
+        if key not in have or not i18n.is_translated(have[key], catalog.num_plurals)
+    ]
+    assert cov.translated == cov.total and not todo, (
+        f"{lang}: {cov.total - cov.translated} of {cov.total} messages not translated "
+        f"(run `fivehundred i18n update`, then translate): {todo[:10]}"
+    )
+
+
+# -- the checks themselves ---------------------------------------------------------------------
+
+
+def _message(msgid: str | tuple[str, str], msgstr: str | tuple[str, ...], **kw: object) -> Message:
+    return Message(msgid, msgstr, locations=[("generator/templates/clauses.j2", 1)], **kw)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("msgid", "msgstr", "problem"),
+    [
+        ("It is worth %(count)s points.", "Het is %(count)s punten waard.", None),
+        ("It is worth %(count)s points.", "Het is %(count) punten waard.", "broken"),
+        ("It is worth %(count)s points.", "Het is %(cuont)s punten waard.", "broken"),
+        ("It is worth %(count)s points.", "Het is punten waard.", "missing"),
+        ("Sources: %(sources)s.", "Bronnen: %(sources)s (100%).", "broken"),
+        ("Play", "Spel 100%", "broken"),  # templates always %-format
+        ("It is worth %(count)s points.", "يساوي %(count)s \u0665 نقاط", "digits"),
+        (("%(num)s card", "%(num)s cards"), ("%(num)s kaart", "%(num)s kaarten"), None),
+        (("%(num)s card", "%(num)s cards"), ("één kaart", "%(num)s kaarten"), None),
+        (("%(num)s card", "%(num)s cards"), ("%(num)s kaart", "%(nmu)s kaarten"), "broken"),
+        (("%(num)s card", "%(num)s cards"), ("%(num)s kaart",), "plural forms"),
+        (
+            ("%(suit)s (%(count)s card)", "%(suit)s (%(count)s cards)"),
+            ("(%(count)s kaart)", "%(suit)s (%(count)s kaarten)"),
+            "missing",
+        ),
+    ],
+)
+def test_message_problems(msgid: object, msgstr: object, problem: str | None) -> None:
+    problems = i18n.message_problems(_message(msgid, msgstr), 2)  # type: ignore[arg-type]
+    if problem is None:
+        assert problems == []
+    else:
+        assert len(problems) == 1 and problem in problems[0], problems
+
+
+def test_author_text_is_never_formatted() -> None:
+    msg = Message("Worth 100% of it.", "Vale 100% disso.", locations=[("specs/x.yaml", 3)])
+    assert i18n.message_problems(msg, 2) == []
+
+
+def _locales(tmp_path: Path, langs: list[str]) -> tuple[Path, Path]:
+    locales = tmp_path / "locales"
+    pot = locales / "messages.pot"
+    locales.mkdir()
+    shutil.copy(i18n.POT_FILE, pot)
+    i18n.update_catalogues(langs, locales=locales, pot=pot)
+    return locales, pot
+
+
+def test_update_creates_catalogues_with_headers(tmp_path: Path) -> None:
+    locales, pot = _locales(tmp_path, ["ar", "nb", "sv"])
+    assert i18n.languages(locales) == ["en", "nb", "ar", "sv"]
+    assert header(i18n.po_path("ar", locales))["Plural-Forms"] == ARABIC_FORMS
+    assert header(i18n.po_path("nb", locales))["Plural-Forms"] == TWO_FORMS
+    assert header(i18n.po_path("sv", locales))["Language"] == "sv"
+    # a second update changes nothing
+    assert {what for _, what in i18n.update_catalogues(locales=locales, pot=pot)} == {"unchanged"}
+    cov = {c.lang: c for c in i18n.coverage(locales=locales, pot=pot)}
+    total = len(keys(i18n.read_catalog(pot)))
+    assert cov["ar"].total == total and cov["ar"].translated == 0
+    assert cov["ar"].untranslated == total
+
+
+def test_coverage_counts_fuzzy_and_empty_forms_as_untranslated(tmp_path: Path) -> None:
+    locales, pot = _locales(tmp_path, ["nb"])
+    path = i18n.po_path("nb", locales)
+    catalog = i18n.read_catalog(path, "nb")
+    plural = next(m for m in catalog if isinstance(m.id, tuple))
+    single = [m for m in catalog if m.id and isinstance(m.id, str)]
+    single[0].string = "Spar"
+    single[1].string = "Kløver"
+    single[1].flags.add("fuzzy")
+    plural.string = ("%(num)s kort", "")
+    from babel.messages.pofile import write_po
+
+    with path.open("wb") as handle:
+        write_po(handle, catalog, width=79)
+    (cov,) = i18n.coverage(["nb"], locales=locales, pot=pot)
+    assert (cov.translated, cov.fuzzy) == (1, 1)
+    assert cov.untranslated == cov.total - 2
+    t = i18n.load_translations("nb", locales)
+    assert t.gettext(str(single[0].id)) == "Spar"
+    assert t.gettext(str(single[1].id)) == str(single[1].id)  # fuzzy: English
+    one, many = plural.id
+    assert t.ngettext(one, many, 5) == many  # an empty form: English, never empty
+
+
+def test_cli_i18n(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["i18n", "status"]) == 0
+    out = capsys.readouterr().out
+    for lang in LANGS:
+        assert re.search(rf"^{lang}\s+\d+\s+\d+\s+\d+\.\d%", out, re.M), out
+    assert main(["i18n", "extract", "--check"]) in (0, 1)
+    with pytest.raises(SystemExit):
+        main(["i18n", "--help"])
+    assert "extract" in capsys.readouterr().out
+
+
+def test_unknown_language_is_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["docs", "australian", "--lang", "xx"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'xx'" in err and "nb" in err
+
+
+# -- books and errors in every language --------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGS])
+def test_books_in_every_language(lang: str) -> None:
+    for variant, (_, rs) in compile_builtins().items():
+        md = render_markdown(rs, lang)
+        html = render_html(rs, lang)
+        for clause in rs.clauses:
+            assert f'<a id="{clause.id}"></a>' in md, (variant, clause.id)
+            assert f'<li id="{clause.id}"' in html, (variant, clause.id)
+        assert not ARABIC_INDIC.search(md + html)
+        assert f'<html lang="{lang}" dir="{"rtl" if lang == "ar" else "ltr"}">' in html
+
+
+def test_translated_book_uses_the_catalogue() -> None:
+    rs = compile_builtins()["australian"][1]
+    t = i18n.load_translations("nb")
+    heading = t.gettext("Players and deck")
+    if heading == "Players and deck":
+        pytest.skip("nb does not translate this heading yet")
+    assert f"## {heading}" in render_markdown(rs, "nb")
+    assert f"<h2>{heading}</h2>" in render_html(rs, "nb")
+
+
+def test_html_book_shares_messages_with_markdown() -> None:
+    """A catalogue that marks every message: both formats show only marked text."""
+
+    class Marking(gettext.NullTranslations):
+        def gettext(self, message: str) -> str:
+            return "«" + message + "»"
+
+        def ngettext(self, one: str, many: str, n: int) -> str:
+            return "«" + (one if n == 1 else many) + "»"
+
+        def pgettext(self, context: str, message: str) -> str:
+            return message if context == "list separator" else "«" + message + "»"
+
+        def npgettext(self, context: str, one: str, many: str, n: int) -> str:
+            return self.ngettext(one, many, n)
+
+    rs = compile_builtins()["australian"][1]
+    md = render_markdown(rs, "xx", Marking())
+    html = render_html(rs, "xx", Marking())
+    md_marked = set(re.findall(r"«([^«»]*)»", md))
+    html_marked = set(re.findall(r"«([^«»]*)»", html))
+    assert md_marked and html_marked
+    assert "Players and deck" in md_marked and "Players and deck" in html_marked
+
+    def plain(s: str) -> str:
+        return html_lib.unescape(re.sub(r"<[^>]+>|[`\\]", "", s))
+
+    # the same sentences in both formats (codes aside); the HTML page adds its table of contents
+    assert {plain(s) for s in md_marked} == {plain(s) for s in html_marked} - {"Contents"}
+
+
+def _illegal_record(tmp_path: Path) -> Path:
+    from fivehundred.runtime.game import load_rules
+    from fivehundred.runtime.hand import HandState
+    from fivehundred.runtime.records import record_of
+
+    rules = load_rules("australian")
+    state = HandState.new(rules, dealer=0, rng=Random(1))
+    record = record_of(state, [])
+    record["actions"] = ["7H", "6S"]  # seat 2 bids below seat 1
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    return path
+
+
+def test_replay_error_in_every_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _illegal_record(tmp_path)
+    lines = {}
+    for lang in ["en", *LANGS]:
+        assert main(["replay", str(path), "--lang", lang]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1, err
+        assert "[auction.higher]" in err and "'6S'" in err and "7H" in err, err
+        lines[lang] = err
+    assert "action 1 '6S': seat 2 may not make '6S': a bid must be higher than 7H" in lines["en"]
+    t = i18n.load_translations("nb")
+    reason = t.gettext("a bid must be higher than %(high)s") % {"high": "7H"}
+    assert reason in lines["nb"]
+
+
+def test_replay_translates_through_the_catalogue(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    locales, _ = _locales(tmp_path, ["nb"])
+    po = i18n.po_path("nb", locales)
+    catalog = i18n.read_catalog(po, "nb")
+    catalog["a bid must be higher than %(high)s"].string = "et bud må være over %(high)s"
+    from babel.messages.pofile import write_po
+
+    with po.open("wb") as handle:
+        write_po(handle, catalog)
+    monkeypatch.setattr(i18n, "LOCALES_DIR", locales)
+    assert main(["replay", str(_illegal_record(tmp_path)), "--lang", "nb"]) == 2
+    err = capsys.readouterr().err
+    assert "et bud må være over 7H [auction.higher]" in err
