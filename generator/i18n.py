@@ -187,7 +187,7 @@ def _rel(path: Path) -> str:
 
 def _add(
     catalog: Catalog,
-    message: str | tuple[str, str],
+    message: str | tuple[str, ...],
     location: tuple[str, int],
     comments: Iterable[str] = (),
     context: str | None = None,
