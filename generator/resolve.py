@@ -50,9 +50,10 @@ class ResolvedSpec:
 
 
 def builtin_ids(builtin_dir: Path) -> list[str]:
-    """The ids of the built-in variants: the stems of ``*.yaml`` files in ``builtin_dir``."""
+    """The ids of the built-in variants: the stems of ``*.yaml`` files under ``builtin_dir``
+    (house variants in sub-folders included)."""
     try:
-        return sorted(p.stem for p in Path(builtin_dir).glob("*.yaml") if p.is_file())
+        return sorted(p.stem for p in Path(builtin_dir).rglob("*.yaml") if p.is_file())
     except OSError:
         return []
 
@@ -146,6 +147,9 @@ def _locate(name: str, child: Path, builtin_dir: Path, where: Mark) -> Path:
     base = builtin_dir / f"{name}.yaml"
     if base.is_file():
         return base
+    nested = sorted(p for p in Path(builtin_dir).rglob("*.yaml") if p.stem == name)
+    if nested:
+        return nested[0]
     known = builtin_ids(builtin_dir)
     close = difflib.get_close_matches(name, known, n=1)
     hint = (

@@ -28,12 +28,12 @@ SUITLESS = 4
 SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
 #: Every rank a deck may use, in plain-suit order from low to high.
 RANK_ORDER: tuple[str, ...] = (
-    "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "J", "Q", "K", "A",
+    "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "J", "Q", "K", "A",
 )  # fmt: skip
 #: Joker codes, and the aliases accepted on input.
 JOKER_CODES: tuple[str, ...] = ("JK", "BJ")
 _JOKER_ALIASES = {"JK": "JK", "RJ": "JK", "BJ": "BJ"}
-_CARD_RE = re.compile(r"^(10|11|12|13|[4-9]|[TJQKA])([SCDH])$")
+_CARD_RE = re.compile(r"^(10|11|12|13|[2-9]|[TJQKA])([SCDH])$")
 
 
 def same_colour(suit: int) -> int:

@@ -16,7 +16,10 @@ from .errors import InvalidActionError
 from .hand import HandResult, HandState
 from .rules import Rules
 
-__all__ = ["Match", "first_dealer", "game_winner", "load_rules"]
+__all__ = ["NO_WINNER", "Match", "first_dealer", "game_winner", "load_rules"]
+
+#: What :func:`game_winner` returns when the game is over and nobody has won (P).
+NO_WINNER = -1
 
 
 @lru_cache(maxsize=64)
@@ -54,7 +57,7 @@ def first_dealer(rules: Rules, rng: Random) -> int:
     """
     if rules.first_dealer != "draw":
         return rng.randrange(rules.players)
-    order = ["A", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "J", "Q", "K"]
+    order = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "J", "Q", "K"]
 
     def low_key(card: int) -> int:
         code = rules.deck[card]
@@ -87,7 +90,8 @@ def game_winner(
     - Several sides at the target on one hand (``end.both-out``): the contractor's side, else the
       first to reach it trick by trick (P); or the highest total (T).
     - A side at ``lose_at`` or below (``end.lose``): the game is over and it has lost (G, T), or it
-      plays on but can no longer win (P, ``barred``).
+      plays on but can no longer win (P, ``barred``); if it later reaches the target, or every
+      side is barred, the game is over and nobody wins: :data:`NO_WINNER`.
     ``state`` (the finished hand) is needed only to rank sides trick by trick.
     """
     n = rules.n_sides
@@ -96,6 +100,10 @@ def game_winner(
     out = frozenset(barred)
     if rules.lose_at is not None and rules.out_backwards == "cannot-win":
         out |= {s for s in range(n) if scores[s] <= rules.lose_at}
+        # P: a player who went out backwards and later reaches the target ends the game, and
+        # nobody wins; so does a game in which every player has gone out backwards.
+        if any(scores[s] >= rules.target for s in barred) or len(out) == n:
+            return NO_WINNER
     if rules.must_bid_to_win:
         reached = [
             s for s in ally_sides if result.made and scores[s] >= rules.target and s not in out
@@ -152,7 +160,7 @@ def _first_by_trick(
             continue
         gainers = (
             [s for s in range(rules.n_sides) if s not in allies]
-            if rules.opponent_tricks == "pooled" and result.contract >= 0
+            if rules.pool_opponents and result.contract >= 0
             else [side]
         )
         for s in gainers:
@@ -172,6 +180,7 @@ class Match:
         self.scores = [0] * rules.n_sides
         self.dealer = first_dealer(rules, rng) if dealer is None else dealer
         self.hands_played = 0
+        #: The winning side; :data:`NO_WINNER` when the game ended without one; None while on.
         self.winner: int | None = None
         #: Sides that went out backwards and may no longer win (``end.out_backwards``).
         self.barred: frozenset[int] = frozenset()

@@ -652,7 +652,7 @@ class HandState:
             if side in ally_sides:
                 points[side] = gain
                 continue
-            won = pooled if r.opponent_tricks == "pooled" else opp_tricks[side]
+            won = pooled if r.pool_opponents else opp_tricks[side]
             earned = per_trick * won
             if freeze is not None:
                 earned = max(0, min(earned, freeze - self.scores[side]))

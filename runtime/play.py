@@ -74,5 +74,8 @@ def play_match(
                 out.write(f"{exc}\n")
         result = match.finish_hand()
         out.write(f"hand over: points {list(result.points)}, scores {match.scores}\n")
-    out.write(f"side {match.winner} wins\n")
+    if match.winner is not None and match.winner >= 0:
+        out.write(f"side {match.winner} wins\n")
+    else:
+        out.write("the game is over and nobody wins\n")
     return match.winner

@@ -120,7 +120,14 @@ def replay_view(state: HandState) -> dict[str, Any]:
             "points": list(result.points),
         }
         scores = [s + p for s, p in zip(state.scores, result.points, strict=True)]
-        winner = game_winner(r, scores, result, state)
+        barred = frozenset(
+            s
+            for s in range(r.n_sides)
+            if r.lose_at is not None
+            and r.out_backwards == "cannot-win"
+            and state.scores[s] <= r.lose_at
+        )
+        winner = game_winner(r, scores, result, state, barred)
     view: dict[str, Any] = {
         "variant": r.variant,
         "auction": obs["auction"],
@@ -128,7 +135,8 @@ def replay_view(state: HandState) -> dict[str, Any]:
         "tricks": obs["tricks"],
         "hand": hand,
         "scores": scores,
-        "winner": winner,
+        "winner": winner if winner is None or winner >= 0 else None,
+        "game_over": winner is not None,
     }
     if state.phase != OVER:
         view["next"] = {

@@ -98,6 +98,7 @@ class Rules:
         "packets",
         "partner_call",
         "players",
+        "pool_opponents",
         "power",
         "procedure",
         "raise_own_bid",
@@ -216,6 +217,11 @@ class Rules:
         self.opponents_against_misere: int = scoring["opponents_against_misere"]
         self.opponents_freeze_at: int | None = scoring["opponents_freeze_at"]
         self.opponent_tricks: str = scoring["opponent_tricks"]
+        #: Opponents pool their tricks only where each side is one player (teams none):
+        #: partnerships score their own side's tricks either way (``score.opponents``).
+        self.pool_opponents: bool = self.opponent_tricks == "pooled" and all(
+            len(team) == 1 for team in self.teams
+        )
         end = tables["end"]
         self.target: int = end["target"]
         self.lose_at: int | None = end["lose_at"]

@@ -46,6 +46,7 @@ class Summary:
     contracts: dict[str, int] = field(default_factory=dict)
     wins_by_side: list[int] = field(default_factory=list)
     invariant_checks: int = 0
+    no_winner: int = 0
 
     def as_json(self) -> dict[str, Any]:
         """The ``--json`` object."""
@@ -63,6 +64,7 @@ class Summary:
             "failed": self.failed,
             "contracts": dict(sorted(self.contracts.items())),
             "wins_by_side": self.wins_by_side,
+            "games_without_winner": self.no_winner,
             "invariant_checks": self.invariant_checks,
         }
 
@@ -82,8 +84,8 @@ def check_hand(state: HandState) -> None:
         union |= h
     if union != deck:
         raise InvariantError("the deal does not hold the whole deck")
-    if res.contract < 0:
-        return
+    if res.contract < 0 and not state.tricks:
+        return  # thrown in
     played = 0
     for leader, cards, winner in state.tricks:
         seats = state.trick_seats(leader, len(cards))
@@ -91,6 +93,8 @@ def check_hand(state: HandState) -> None:
             raise InvariantError(f"trick led by {leader} has seats {seats}")
         if seats[0] != leader or winner not in seats:
             raise InvariantError("trick leader or winner is not a player of the trick")
+        if state.sitting_out & sum(1 << s for s in seats):
+            raise InvariantError("a seat that sits out played")
         for a in cards:
             c = a if a < r.JOKER_LEAD else r.joker_cards[(a - r.JOKER_LEAD) // 4]
             if played >> c & 1:
@@ -101,27 +105,39 @@ def check_hand(state: HandState) -> None:
         if left & h or played & h:
             raise InvariantError("a card is both held and played")
         left |= h
-    rest = state.discarded | (0 if state.discarded or not r.kitty_take else kitty) | dead
-    if r.kitty_take and state.discarded == 0 and r.discard_count:
-        raise InvariantError("the contractor did not discard")
-    if (played | left | rest | (0 if r.kitty_take else kitty)) != deck:
+    took_kitty = res.contract >= 0 and r.kitty_take and bool(r.discard_count) and not state.sans
+    if took_kitty and state.discarded.bit_count() != r.discard_count:
+        raise InvariantError("the contractor did not discard as many cards as the kitty holds")
+    unused = (state.discarded if took_kitty else kitty) | dead
+    if played & unused or left & unused or (played | left | unused) != deck:
         raise InvariantError("cards were lost or created")
     if sum(state.tricks_won) != len(state.tricks):
         raise InvariantError("tricks won do not add up")
     if res.complete and len(state.tricks) != r.hand_size:
         raise InvariantError("a complete hand has the wrong number of tricks")
-    cside = r.side_of_seat[res.contractor]
-    value = r.bid_value[res.contract]
-    got = res.points[cside]
+    if res.contract < 0:
+        want_all = [r.all_pass_per_trick * t for t in res.tricks_by_side]
+        if list(res.points) != want_all:
+            raise InvariantError(f"all passed: points {res.points}, tricks say {want_all}")
+        return
+    # The contractor's side scores what the ladder and scoring rules say (score.*).
+    taken = sum(state.tricks_won[s] for s in res.allies)
+    level = r.bid_level[res.contract]
+    value = r.bid_value[res.contract] + (r.sans_kitty_bonus or 0) * res.sans
     if r.bid_kind[res.contract] == "misere":
-        want = value if res.tricks_by_side[cside] == 0 else -value
-    elif res.tricks_by_side[cside] >= r.bid_level[res.contract]:
-        slam = res.tricks_by_side[cside] == r.hand_size and value < r.slam_below
-        want = r.slam_value if slam else value
-    else:
+        want = value if taken == 0 else -value
+    elif taken < level:
         want = -value
-    if got != want:
-        raise InvariantError(f"contractor scored {got}, the table says {want}")
+    elif taken == r.hand_size and value < r.slam_below:
+        want = r.slam_value
+    else:
+        want = value + r.overtricks * (taken - level)
+    for seat in res.allies:
+        got = res.points[r.side_of_seat[seat]]
+        if got != want:
+            raise InvariantError(f"contractor's side scored {got}, the rules say {want}")
+    if (res.made is True) != (want > 0 if r.bid_kind[res.contract] != "misere" else taken == 0):
+        raise InvariantError("made/failed disagrees with the tricks")
 
 
 def _bots(names: list[str] | None, players: int) -> list[Bot]:
@@ -161,8 +177,10 @@ def simulate(
                 if match.hands_played > 10_000:
                     break
             summary.games += 1
-            if match.winner is not None:
+            if match.winner is not None and match.winner >= 0:
                 summary.wins_by_side[match.winner] += 1
+            elif match.winner is not None:
+                summary.no_winner += 1
         if progress is not None and (i + 1) % every == 0:
             progress(i + 1, total)
     summary.seconds = time.perf_counter() - start

@@ -103,6 +103,7 @@ def test_replay_hand_written_record():
         "hand": {"complete": True, "made": True, "tricks_by_side": [2, 8], "points": [20, 100]},
         "scores": [20, 100],
         "winner": None,
+        "game_over": False,
     }
     assert "next" not in view
 
