@@ -16,7 +16,8 @@ The catalogues live where translators and their tools expect them::
 
 :func:`write_pot` writes the template and :func:`update_catalogues` merges it into the
 catalogues (creating a missing one with the right headers, ``Plural-Forms`` included), the way
-``msgmerge`` does: changed messages become fuzzy with their previous text, removed ones obsolete.
+``msgmerge`` does: a changed message becomes fuzzy (with the translation of its nearest old
+message), a removed one obsolete.
 :func:`coverage` counts what is translated; a fuzzy message or one with any empty form is not.
 :func:`load_translations` compiles a catalogue in memory (no ``.mo`` files are committed).
 Output is deterministic: a file is rewritten only when its messages change.
@@ -330,6 +331,8 @@ def default_plural_forms(lang: str) -> str:
 
 
 def _po_bytes(catalog: Catalog) -> bytes:
+    # No "#| msgid" previous-text comments: Babel reads them back as translator comments and
+    # wraps multi-line ones into invalid syntax, so a file could not round-trip.
     buffer = io.BytesIO()
     write_po(
         buffer,
@@ -337,7 +340,7 @@ def _po_bytes(catalog: Catalog) -> bytes:
         width=WIDTH,
         omit_header=False,
         ignore_obsolete=False,
-        include_previous=True,
+        include_previous=False,
     )
     return _GENERATED_BY.sub(b"", buffer.getvalue())
 

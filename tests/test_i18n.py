@@ -355,3 +355,36 @@ def test_replay_translates_through_the_catalogue(
     assert main(["replay", str(_illegal_record(tmp_path)), "--lang", "nb"]) == 2
     err = capsys.readouterr().err
     assert "et bud må være over 7H [auction.higher]" in err
+
+
+def test_update_round_trips_changed_messages(tmp_path: Path) -> None:
+    """A changed msgid becomes fuzzy; the file stays valid and a second update changes nothing."""
+    locales, pot = _locales(tmp_path, ["nl"])
+    path = i18n.po_path("nl", locales)
+    catalog = i18n.read_catalog(path, "nl")
+    for message in catalog:
+        if message.id and isinstance(message.id, str):
+            message.string = "NL " + message.id.replace("%%", "%%")
+    from babel.messages.pofile import write_po
+
+    with path.open("wb") as handle:
+        write_po(handle, catalog, width=79)
+    template = i18n.read_catalog(pot)
+    old = template["The first dealer is chosen at random."]
+    template.delete(old.id)
+    template.add(
+        "The first dealer is chosen at random, by any fair means.",
+        locations=[("generator/templates/clauses.j2", 1)],
+    )
+    with pot.open("wb") as handle:
+        write_po(handle, template, width=79)
+    assert i18n.update_catalogues(locales=locales, pot=pot) == [("nl", "updated")]
+    first = path.read_bytes()
+    assert i18n.update_catalogues(locales=locales, pot=pot) == [("nl", "unchanged")]
+    assert path.read_bytes() == first
+    merged = i18n.read_catalog(path, "nl")
+    changed = merged["The first dealer is chosen at random, by any fair means."]
+    assert changed.fuzzy and changed.string == "NL The first dealer is chosen at random."
+    if shutil.which("msgfmt"):
+        done = subprocess.run(["msgfmt", "--check", "-o", "/dev/null", str(path)])
+        assert done.returncode == 0
