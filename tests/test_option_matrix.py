@@ -11,10 +11,11 @@ Options of the end of the game (``end.*``), and each base as it is, also play wh
 most 300 hands), so that ``game_winner`` runs under each of them.
 
 An overlay that changes nothing on a base (the value the base already has) is not generated.
-The pending bases (five- and six-handed, see ``variant_helpers``) play their stand-in packs until
-their own files compile. A combination that runs into a known bug of the invariant checker stops
-there as an xfail; each such bug is pinned by a strict xfail test at the end of this file.
-Measured: about 40 s of CPU for the whole file.
+Every base plays its own pack (five-handed 53 cards, six-handed 63), so every combination plays
+the full 1,000 hands. A game may end without a winner (``NO_WINNER``, P) only under
+``end.out_backwards: cannot-win``. The invariant checker itself is tested at the end of this
+file on deterministic hands (sans kitty, overtricks, partners of the hand).
+Measured: about 42 s of CPU for the whole file (2 cores, loaded).
 """
 
 from __future__ import annotations
@@ -24,21 +25,20 @@ from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from random import Random
-from tempfile import mkdtemp
 from typing import Any
 
 import pytest
-from variant_helpers import act, deal_with, overlay_file, overlay_rules, playable_rules, resolved
+from variant_helpers import act, deal_with, overlay_file, overlay_rules, resolved, rules_of
 
 from fivehundred.generator.docs import render_markdown
 from fivehundred.generator.pipeline import compile_spec
 from fivehundred.generator.resolve import merge
 from fivehundred.generator.show import show_text
 from fivehundred.generator.yamlload import Marks
-from fivehundred.runtime.game import Match
+from fivehundred.runtime.game import NO_WINNER, Match
 from fivehundred.runtime.hand import HandState
 from fivehundred.runtime.rules import Rules
-from fivehundred.runtime.simulate import InvariantError, check_hand, simulate
+from fivehundred.runtime.simulate import check_hand, simulate
 
 BASES = (
     "australian",
@@ -312,46 +312,13 @@ def _changes(base: str, overlay: Overlay) -> bool:
     return merged != data
 
 
-#: Bugs of the invariant checker (runtime/simulate.py ``check_hand``) that some combinations
-#: run into, depending on the random hands: (reason, what the checker's message says). A
-#: combination that meets one stops there as an xfail; each bug is pinned by a strict xfail of
-#: its own (``test_check_hand_*`` below), which starts failing the day it is fixed.
-CHECK_SANS = (
-    "BUG: simulate.check_hand raises 'the contractor did not discard' for a hand played sans kitty",
-    "the contractor did not discard",
-)
-CHECK_PARTNERS = (
-    "BUG: simulate.check_hand counts the contractor's side's tricks (tricks_by_side), not the "
-    "tricks of his partners of the hand (result.allies)",
-    "contractor scored",
-)
-CHECK_OVERTRICKS = (
-    "BUG: simulate.check_hand expects a made contract to score its value, without the "
-    "overtricks (scoring.overtricks) or the sans-kitty bonus",
-    "contractor scored",
-)
-
-
-def _known_bugs(r: Rules) -> list[tuple[str, str]]:
-    """The checker bugs a combination may run into."""
-    bugs = []
-    if r.sans_kitty_bonus is not None:
-        bugs += [CHECK_SANS, CHECK_OVERTRICKS]
-    if r.partner_call != "none":
-        bugs.append(CHECK_PARTNERS)
-    if r.overtricks:
-        bugs.append(CHECK_OVERTRICKS)
-    return bugs
-
-
 @lru_cache(maxsize=1)
 def _cases() -> tuple[Any, ...]:
     """(base, option) parameters: each base as it is, then the options that make sense on it
     and change it."""
-    folder = Path(mkdtemp(prefix="option-matrix-"))
     cases = []
     for base in BASES:
-        r = playable_rules(base, folder)[0]
+        r = rules_of(base)
         options: list[tuple[str, Overlay]] = [("(as is)", {})]
         options += [
             (name, _concrete(overlay, r))
@@ -364,19 +331,29 @@ def _cases() -> tuple[Any, ...]:
 
 
 def _play_games(rules: Rules, seed: int) -> None:
-    """Whole games until GAME_HANDS hands have been played, each hand checked; a game won is
-    won by a side at the target, or because another went out backwards."""
+    """Whole games until GAME_HANDS hands have been played, each hand checked. A game won is
+    won by a side at the target, or because another went out backwards; a game that ends
+    without a winner does so under ``cannot-win`` (P), when a side out backwards reaches the
+    target or every side is out backwards."""
     rng = Random(seed)
     hands = 0
     while hands < GAME_HANDS:
         match = Match(rules, rng)
+        barred = match.barred
         while match.winner is None and hands < GAME_HANDS:
+            barred = match.barred
             match.hand.playout(rng)
             check_hand(match.hand)
             match.finish_hand()
             hands += 1
-        if match.winner is not None:
-            scores = match.scores
+        scores = match.scores
+        if match.winner == NO_WINNER:
+            assert rules.out_backwards == "cannot-win" and rules.lose_at is not None
+            assert len(match.barred) == rules.n_sides or any(
+                scores[s] >= rules.target for s in barred
+            ), scores
+        elif match.winner is not None:
+            assert match.winner in range(rules.n_sides) and match.winner not in barred
             assert scores[match.winner] >= rules.target or (
                 rules.lose_at is not None and min(scores) <= rules.lose_at
             ), scores
@@ -395,21 +372,15 @@ def test_option(base: str, name: str, overlay: Overlay, tmp_path: Path) -> None:
     assert show_text(rs).startswith(rs.name)
     rules = Rules(rs.tables())
     seed = zlib.crc32(f"{base}:{name}".encode())
-    try:
-        summary = simulate(rules, hands=HANDS, seed=seed, check=True)
-        assert summary.hands == HANDS
-        assert summary.invariant_checks == HANDS
-        assert summary.thrown_in + summary.made + summary.failed == HANDS
-        if name.startswith("end.") or name == "(as is)":
-            _play_games(rules, seed)
-    except InvariantError as exc:
-        for reason, says in _known_bugs(rules):
-            if says in str(exc):
-                pytest.xfail(reason)
-        raise
+    summary = simulate(rules, hands=HANDS, seed=seed, check=True)
+    assert summary.hands == HANDS
+    assert summary.invariant_checks == HANDS
+    assert summary.thrown_in + summary.made + summary.failed == HANDS
+    if name.startswith("end.") or name == "(as is)":
+        _play_games(rules, seed)
 
 
-def test_matrix_covers_every_base_and_option(tmp_path: Path) -> None:
+def test_matrix_covers_every_base_and_option() -> None:
     """Every base is played, and every option value is played on some base: as an overlay that
     changes it, or as the base's own value."""
     cases = _cases()
@@ -421,13 +392,12 @@ def test_matrix_covers_every_base_and_option(tmp_path: Path) -> None:
         own = [
             base
             for base in BASES
-            if fits(r := playable_rules(base, tmp_path)[0])
-            and not _changes(base, _concrete(overlay, r))
+            if fits(r := rules_of(base)) and not _changes(base, _concrete(overlay, r))
         ]
         assert own, f"{name} is played on no base"
 
 
-# -- the checker's bugs, each pinned on one deterministic hand -------------------------------------
+# -- the invariant checker on deterministic hands ----------------------------------------------
 
 
 def _played(state: HandState, actions: str, seed: int = 0) -> HandState:
@@ -442,18 +412,21 @@ def _played(state: HandState, actions: str, seed: int = 0) -> HandState:
 STRONG = "JK AS KS AC KC AD KD AH KH QH"
 
 
-@pytest.mark.xfail(strict=True, raises=InvariantError, reason=CHECK_SANS[0])
 def test_check_hand_sans_kitty(tmp_path: Path) -> None:
-    """A hand played sans kitty (G; ``kitty.sans``) has no discard, and that is correct."""
+    """G (``kitty.sans``): a contractor who plays sans kitty leaves the kitty untouched and
+    discards nothing; ``check_hand`` accepts such a hand, and its sans bonus."""
     rules = overlay_rules("australian", {"auction": {"sans_kitty": {"bonus": 50}}}, tmp_path, "s")
     state = _played(deal_with(rules, 0, {1: STRONG}), "7NT, pass, pass, pass, pass, sans")
     assert state.sans and state.discarded == 0
+    res = state.result
+    assert res is not None and res.made
+    assert res.points[1] == 220 + 50  # 7NT and the sans bonus: the engine scores it right
     check_hand(state)
 
 
-@pytest.mark.xfail(strict=True, raises=InvariantError, reason=CHECK_OVERTRICKS[0])
 def test_check_hand_overtricks(tmp_path: Path) -> None:
-    """With ``scoring.overtricks`` a made contract scores 10 more per trick above the bid."""
+    """``scoring.overtricks`` (T's overtricks option): a made contract scores 10 more per trick
+    above the bid; the engine scores it so and ``check_hand`` accepts it."""
     overlay = {"scoring": {"overtricks": 10, "slam": {"value": 0, "below": 0}}}
     rules = overlay_rules("australian", overlay, tmp_path, "o")
     state = deal_with(rules, 0, {1: STRONG, "kitty": "4D 5D 6D"})
@@ -466,9 +439,10 @@ def test_check_hand_overtricks(tmp_path: Path) -> None:
     check_hand(state)
 
 
-@pytest.mark.xfail(strict=True, raises=InvariantError, reason=CHECK_PARTNERS[0])
 def test_check_hand_partners_of_the_hand(tmp_path: Path) -> None:
-    """A contract made with a chosen partner's tricks (RULES.md §13, ``seats.partner``)."""
+    """RULES.md §13 (``seats.partner``): a contract made with a chosen partner's tricks counts
+    the tricks of the contractor and his partner for the hand together; ``check_hand`` counts
+    them so, and both score the contract."""
     overlay = {"teams": "none", "partner": {"call": "choose"}}
     rules = overlay_rules("australian", overlay, tmp_path, "p")
     state = deal_with(rules, 0, {3: STRONG, 1: "4D 5D 6D 4H 5H 6H 7H 5S 6S 7S"})

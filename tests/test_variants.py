@@ -1,14 +1,11 @@
 """Rules tests of the variants beyond the Australian game, each named after its rule clause.
 
-Every test plays real hands through the engine (``HandState.apply_str``, every action checked)
-or asks ``game_winner`` about a real finished hand; deals are built with ``deal_with`` (the named
-cards where the test needs them, the rest in deck order). Each docstring cites the source: T (the
-app's help page), G (the Australian rules page), P (the three-handed page) or RULES.md §13 (the
-published two- and five-handed rules). Rule files are compiled in memory from ``specs/``.
-
-The five- and six-handed variants wait in ``specs/pending`` (their packs need ranks 2 and 3):
-the tests of their packs are strict xfails, and their other rules are tested on the stand-in pack
-of ``variant_helpers`` until the real files compile.
+Every test plays real hands through the engine (``HandState.apply_str``, every action checked),
+asks ``game_winner`` about a real finished hand, or plays whole games with ``Match``; deals are
+built with ``deal_with`` (the named cards where the test needs them, the rest in deck order).
+Each docstring cites the source: T (the app's help page), G (the Australian rules page), P (the
+three-handed page) or RULES.md §13 (the published two- and five-handed rules). Every variant is
+compiled in memory from its own file under ``specs/variants``.
 """
 
 from __future__ import annotations
@@ -19,24 +16,15 @@ from pathlib import Path
 from random import Random
 
 import pytest
-from variant_helpers import (
-    RANKS_BUG,
-    act,
-    compiles,
-    deal_with,
-    legal,
-    overlay_rules,
-    playable_rules,
-    rules_of,
-    spec_path,
-)
+from variant_helpers import act, deal_with, legal, overlay_rules, rules_of, spec_path
 
 from fivehundred.generator.docs import render_markdown
 from fivehundred.generator.pipeline import compile_spec
 from fivehundred.runtime.errors import IllegalActionError
-from fivehundred.runtime.game import Match, first_dealer, game_winner
+from fivehundred.runtime.game import NO_WINNER, Match, first_dealer, game_winner, load_rules
 from fivehundred.runtime.hand import HandState, deal_cards
 from fivehundred.runtime.rules import Rules
+from fivehundred.runtime.simulate import simulate
 
 RANKS_4_TO_A = ["4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 
@@ -410,44 +398,129 @@ def test_end_both_out_opponents_first_by_trick_three_handed() -> None:
         assert game_winner(r, after, res, state) == want
 
 
-def test_end_lose_cannot_win_three_handed() -> None:
-    """P: "a player at minus 500 or below must play on until an opponent wins the game": he can
-    no longer win, and the game goes on."""
+def _three_match(want) -> Match:  # type: ignore[no-untyped-def]
+    """A three-handed game (dealer 0) whose first hand, played out at random, ``want`` accepts;
+    the hand is over and not yet scored (``Match.finish_hand``)."""
     r = rules_of("three-handed")
-    state = _hand_with(r, lambda s: s.result.contract >= 0)
-    res = state.result
+    for seed in range(500):
+        match = Match(r, Random(seed), dealer=0)
+        match.hand.playout(match.rng)
+        if want(match.hand):
+            return match
+    raise AssertionError("no such hand")
+
+
+def _failed(hand: HandState) -> bool:
+    res = hand.result
     assert res is not None
-    after = [400, 400, 400]
-    low = (res.contractor + 1) % 3
-    after[low] = -520
-    assert game_winner(r, after, res, state) is None  # nobody out: the game goes on
-    after[low] = 510
-    assert game_winner(r, after, res, state, barred=frozenset({low})) is None
+    return res.contract >= 0 and not res.made
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: with end.out_backwards: cannot-win, a barred player who reaches the target does "
-    "not end the game (P: 'if this player later reaches 500, nobody wins'): Match.finish_hand "
-    "deals the next hand, so a game in which every player is barred never ends (simulate "
-    "--games on three-handed runs into its 10,000-hand cap)",
-)
-def test_end_lose_nobody_wins_three_handed() -> None:
-    """P: "if this player later reaches or passes 500, nobody wins the game"."""
-    r = rules_of("three-handed")
-    rng = Random(8)
-    match = Match(r, rng, dealer=0)
-    match.barred = frozenset({0})
-    match.scores = [490, 0, 0]
+def test_end_lose_cannot_win_three_handed() -> None:
+    """P: "a player at minus 500 or below must play on until an opponent wins the game": the
+    game goes on (``end.out_backwards: cannot-win``), and it ends when another player reaches
+    500."""
+    match = _three_match(_failed)
     hand = match.hand
-    for action in ("7S", "pass", "pass"):  # seat 1 bids; seat 0 defends
-        hand.apply_str(action)
-    hand.playout(rng)
-    assert hand.result is not None and hand.tricks_won[0] >= 1
-    assert match.scores[0] + hand.result.points[0] >= 500
+    res = hand.result
+    assert res is not None
+    low = res.contractor
+    match.scores[:] = [0, 0, 0]
+    match.scores[low] = -500 - res.points[low]  # his failed contract takes him to -500 exactly
     match.finish_hand()
-    assert match.winner is None
+    assert match.scores[low] == -500
+    assert match.winner is None and match.barred == {low}
+    assert match.hand is not hand and match.hand.dealer == 1  # the next hand is dealt
+    nxt = match.hand
+    nxt.playout(match.rng)
+    res = nxt.result
+    assert res is not None
+    gainers = [s for s in range(3) if s != low and res.points[s] > 0]
+    assert gainers
+    w = gainers[0]
+    match.scores[w] = 500 - res.points[w]  # this hand takes him to 500 exactly
+    match.finish_hand()
+    assert match.winner == w
+    assert match.hand is nxt  # the game is over: no new hand is dealt
+
+
+def test_end_lose_nobody_wins_three_handed() -> None:
+    """P: "if this player later reaches or passes 500, nobody wins the game": a player out
+    backwards who reaches 500 ends the game without a winner (``NO_WINNER``)."""
+
+    def seat_0_gains(hand: HandState) -> bool:
+        assert hand.result is not None
+        return hand.result.contract >= 0 and hand.result.points[0] > 0
+
+    match = _three_match(seat_0_gains)
+    hand = match.hand
+    res = hand.result
+    assert res is not None
+    match.barred = frozenset({0})  # he went out backwards in an earlier hand
+    match.scores[:] = [500 - res.points[0], 100, 100]  # this hand takes him to 500 exactly
+    match.finish_hand()
+    assert match.scores[0] == 500
+    assert match.winner == NO_WINNER
+    assert game_winner(match.rules, match.scores, res, hand) == 0  # had he not been barred
     assert match.hand is hand  # the game is over: no new hand is dealt
+
+
+def test_end_lose_every_player_out_backwards_three_handed() -> None:
+    """P: a player out backwards "must play on until an opponent wins the game"; when the last
+    player still able to win goes out backwards too, nobody can win: the game is over and
+    nobody wins (``NO_WINNER``)."""
+    match = _three_match(lambda h: _failed(h) and h.result.contractor == 2)
+    hand = match.hand
+    res = hand.result
+    assert res is not None
+    match.barred = frozenset({0, 1})
+    match.scores[:] = [-600, -700, -500 - res.points[2]]  # seat 2 reaches -500 exactly
+    match.finish_hand()
+    assert match.winner == NO_WINNER
+    assert match.hand is hand
+
+
+def _cautious(state: HandState, rng: Random) -> None:
+    """Play a hand: the first to call bids 6 spades, the others pass; the cards at random."""
+    r = state.rules
+    while state.result is None:
+        if state.phase_name == "auction":
+            six = r.bid_action("6S")
+            state.apply(six if six in state.legal_actions() else r.PASS)
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("policy", ["random", "cautious"])
+def test_end_game_finishes_three_handed(policy: str, seed: int) -> None:
+    """P: the game ends when a player reaches 500 (he wins), or when nobody can win any more
+    (everyone out backwards, or one out backwards reaches 500): whole games played with
+    ``Match`` finish, with a seat or ``NO_WINNER`` as the winner. Random play fails nearly every
+    contract (everyone goes out backwards); cautious bidding lets players reach 500."""
+    r = rules_of("three-handed")
+    rng = Random(seed)
+    match = Match(r, rng)
+    while match.winner is None:
+        assert match.hands_played < 400, match.scores
+        before = match.barred
+        if policy == "random":
+            match.hand.playout(rng)
+        else:
+            _cautious(match.hand, rng)
+        last = match.hand
+        match.finish_hand()
+    assert match.hand is last and last.result is not None
+    scores = match.scores
+    if match.winner == NO_WINNER:
+        assert len(match.barred) == 3 or any(scores[s] >= 500 for s in before), scores
+    else:
+        assert match.winner in range(3)
+        assert scores[match.winner] >= 500 and match.winner not in before, scores
+    if policy == "random":
+        assert match.winner == NO_WINNER
+    else:
+        assert match.winner in range(3)
 
 
 # -- two-handed (RULES.md §13) ------------------------------------------------------------------
@@ -484,52 +557,94 @@ def test_deck_cards_two_handed_24() -> None:
         assert state.result is not None
 
 
-# -- pending packs: five- and six-handed (T, RULES.md §13) --------------------------------------
+# -- five- and six-handed packs (T, RULES.md §13) ------------------------------------------------
 
-PENDING_PACKS = [
-    ("six-handed", 63, {"S": 15, "C": 15, "D": 16, "H": 16}, ["JK"]),
-    ("six-handed-2v2v2", 63, {"S": 15, "C": 15, "D": 16, "H": 16}, ["JK"]),
-    ("six-handed-65", 65, {"S": 16, "C": 16, "D": 16, "H": 16}, ["JK"]),
-    ("six-handed-2v2v2-65", 65, {"S": 16, "C": 16, "D": 16, "H": 16}, ["JK"]),
-    ("six-handed-66", 66, {"S": 16, "C": 16, "D": 16, "H": 16}, ["JK", "BJ"]),
-    ("six-handed-2v2v2-66", 66, {"S": 16, "C": 16, "D": 16, "H": 16}, ["JK", "BJ"]),
-    ("five-handed", 53, {"S": 13, "C": 13, "D": 13, "H": 13}, ["JK"]),
+PLAIN = ["2", "3", "4", "5", "6", "7", "8", "9", "10"]
+FACES = ["J", "Q", "K", "A"]
+#: The 52-card pack's ranks of a suit, low to high.
+FULL = [*PLAIN, *FACES]
+#: T's six-player ranks: the 11s and 12s (and the 13s where the pack has them) sit between the
+#: 10 and the jack.
+WITH_12 = [*PLAIN, "11", "12", *FACES]
+WITH_13 = [*PLAIN, "11", "12", "13", *FACES]
+
+#: variant, cards, players, kitty, the ranks of S, C, D, H, jokers.
+PACKS = [
+    ("six-handed", 63, 6, 3, [WITH_12, WITH_12, WITH_13, WITH_13], ["JK"]),
+    ("six-handed-2v2v2", 63, 6, 3, [WITH_12, WITH_12, WITH_13, WITH_13], ["JK"]),
+    ("six-handed-65", 65, 6, 5, [WITH_13] * 4, ["JK"]),
+    ("six-handed-2v2v2-65", 65, 6, 5, [WITH_13] * 4, ["JK"]),
+    ("six-handed-66", 66, 6, 6, [WITH_13] * 4, ["JK", "BJ"]),
+    ("six-handed-2v2v2-66", 66, 6, 6, [WITH_13] * 4, ["JK", "BJ"]),
+    ("five-handed", 53, 5, 3, [FULL] * 4, ["JK"]),
+    ("five-handed-call", 53, 5, 3, [FULL] * 4, ["JK"]),
 ]
+FIVE_AND_SIX = [pack[0] for pack in PACKS]
 
 
-@pytest.mark.xfail(strict=True, reason=RANKS_BUG)
-@pytest.mark.parametrize(("variant", "count", "per_suit", "jokers"), PENDING_PACKS)
-def test_deck_cards_pending_packs(
-    variant: str, count: int, per_suit: dict[str, int], jokers: list[str]
+@pytest.mark.parametrize(("variant", "cards", "players", "kitty", "suits", "jokers"), PACKS)
+def test_deck_cards_five_and_six_handed(
+    variant: str, cards: int, players: int, kitty: int, suits: list[list[str]], jokers: list[str]
 ) -> None:
     """T: the six-player pack is "a full 52-card deck plus 11s, 12s, red 13s and the red joker"
-    (63); the 5-card kitty adds the black 13s (65), the 6-card kitty the black joker too (66).
-    RULES.md §13: the five-handed pack is the 52 cards and the joker (53)."""
-    assert compiles(variant)
+    (63 cards); the 5-card kitty adds the black 13s (65), the 6-card kitty the black joker too
+    (66). RULES.md §13: the five-handed pack is the 52 cards and the joker (53). Ten cards each,
+    the rest to the kitty."""
     r = rules_of(variant)
-    assert r.n_cards == count
-    full = ["2", "3", *RANKS_4_TO_A[:7], "J", "Q", "K", "A"]
-    for suit, n in per_suit.items():
-        extra = ["11", "12", "13"][: n - 13]
-        assert sorted(ranks(r, suit)) == sorted(full + extra)
+    for suit, want in zip("SCDH", suits, strict=True):
+        assert ranks(r, suit) == want, suit
+        for rank in ("2", "3"):
+            assert r.deck[r.card(rank + suit)] == rank + suit
     assert [r.deck[c] for c in r.joker_cards] == jokers
+    assert r.n_cards == cards == sum(map(len, suits)) + len(jokers)
+    assert (r.players, r.hand_size, r.kitty, r.dead_hand) == (players, 10, kitty, 0)
+    hands, rest, dead = deal_cards(r, 0, list(range(r.n_cards)))
+    assert [h.bit_count() for h in hands] == [10] * players
+    assert (rest.bit_count(), dead) == (kitty, 0)
 
 
-def test_seats_teams_six_handed(tmp_path: Path) -> None:
+def test_deal_first_dealer_draw_low_twos_five_handed(tmp_path: Path) -> None:
+    """G, P: the lowest card drawn deals, ace low (and the joker lowest of all): in the full pack
+    the ace ranks below the 2, the 2 below the 3."""
+    r = overlay_rules("five-handed", {"deal": {"first_dealer": "draw"}}, tmp_path, "draw")
+    assert first_dealer(r, _Draws(r, ["3S 2H 4D 5C 6S"])) == 1  # type: ignore[arg-type]
+    assert first_dealer(r, _Draws(r, ["3S 2H 4D AC 6S"])) == 3  # type: ignore[arg-type]
+    assert first_dealer(r, _Draws(r, ["3S 3H JK 4C 5S"])) == 2  # type: ignore[arg-type]
+    # seats 1 and 4 tie with twos and draw again
+    assert first_dealer(r, _Draws(r, ["3S 2H 4D 5C 2S", "3C 2C"])) == 4  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("variant", FIVE_AND_SIX)
+def test_play_random_hands_five_and_six_handed(variant: str) -> None:
+    """Every rule of the full packs holds over 300 random hands: the deal holds every card,
+    tricks are well formed and points are what the tables say (``simulate`` with checks)."""
+    summary = simulate(rules_of(variant), hands=300, seed=13, check=True)
+    assert summary.invariant_checks == 300
+    assert summary.thrown_in + summary.made + summary.failed == 300
+
+
+def test_extends_house_file_by_id(tmp_path: Path) -> None:
+    """A rule file may extend any built-in variant by its id, a house file in a sub-folder of
+    specs/variants (five-handed-call) included."""
+    path = tmp_path / "mine.yaml"
+    path.write_text("id: mine\nextends: five-handed-call\nend: {target: 1000}\n", encoding="utf-8")
+    r = load_rules(str(path))
+    assert (r.partner_call, r.players, r.n_cards, r.target) == ("card", 5, 53, 1000)
+
+
+def test_seats_teams_six_handed() -> None:
     """T: "3v3" is two teams of three (alternate seats here), "2v2v2" three teams of two
     (partners opposite)."""
-    assert playable_rules("six-handed", tmp_path)[0].teams == ((0, 2, 4), (1, 3, 5))
-    assert playable_rules("six-handed-2v2v2", tmp_path)[0].teams == ((0, 3), (1, 4), (2, 5))
-    for variant in ("six-handed-65", "six-handed-66"):
-        assert playable_rules(variant, tmp_path)[0].teams == ((0, 2, 4), (1, 3, 5))
-    for variant in ("six-handed-2v2v2-65", "six-handed-2v2v2-66"):
-        assert playable_rules(variant, tmp_path)[0].teams == ((0, 3), (1, 4), (2, 5))
+    for variant in ("six-handed", "six-handed-65", "six-handed-66"):
+        assert rules_of(variant).teams == ((0, 2, 4), (1, 3, 5))
+    for variant in ("six-handed-2v2v2", "six-handed-2v2v2-65", "six-handed-2v2v2-66"):
+        assert rules_of(variant).teams == ((0, 3), (1, 4), (2, 5))
 
 
-def test_play_misere_partner_six_handed_both_partners_sit_out(tmp_path: Path) -> None:
+def test_play_misere_partner_six_handed_both_partners_sit_out() -> None:
     """G, T: the misère bidder's partners do not play; in 3v3 both lay their cards down and
     each trick has four cards."""
-    r, _ = playable_rules("six-handed", tmp_path)
+    r = rules_of("six-handed")
     state = HandState.new(r, 0, Random(4))
     act(state, "7S, MIS, pass, pass, pass, pass, pass, pass")  # seat 2's misère; he stands
     state.apply(state.legal_actions()[0])  # the discard
@@ -538,30 +653,48 @@ def test_play_misere_partner_six_handed_both_partners_sit_out(tmp_path: Path) ->
     assert all(len(actions) == 4 for _, actions, _ in state.tricks)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: with scoring.opponent_tricks: pooled (the default) and several opposing "
-    "partnerships (2v2v2), each opposing team scores for the tricks of every opposing team, "
-    "not its own (schema: 'partnerships score their side's tricks either way'; T: the team "
-    "earns 10 per trick taken); the 2v2v2 files set opponent_tricks: own to avoid it",
-)
-def test_score_opponents_2v2v2_pooled(tmp_path: Path) -> None:
+def test_score_opponents_2v2v2_own_tricks_even_when_pooled(tmp_path: Path) -> None:
     """T: "the opponents (the team that did not take the bid) earn 10 points for each trick
-    taken": in 2v2v2 each opposing team for its own tricks."""
-    base, _ = playable_rules("six-handed-2v2v2", tmp_path)
-    assert base.opponent_tricks == "own"
+    taken": in 2v2v2 each opposing team scores for its own tricks. The schema
+    (``score.opponents``): pooling applies to opponents who score alone; "partnerships score
+    their side's tricks either way", so ``opponent_tricks: pooled`` changes nothing here."""
+    assert rules_of("six-handed-2v2v2").opponent_tricks == "own"
     r = overlay_rules(
         "six-handed-2v2v2", {"scoring": {"opponent_tricks": "pooled"}}, tmp_path, "pooled"
     )
-    for state in random_hands(r, 50, seed=6):
+    assert r.opponent_tricks == "pooled"
+    both_took = 0
+    for state in random_hands(r, 200, seed=6):
         res = state.result
         assert res is not None
         if res.contract < 0 or r.bid_kind[res.contract] != "suit":
             continue
         cside = r.side_of_seat[res.contractor]
-        for side in range(3):
-            if side != cside:
-                assert res.points[side] == 10 * res.tricks_by_side[side]
+        others = [side for side in range(3) if side != cside]
+        for side in others:
+            assert res.points[side] == 10 * res.tricks_by_side[side]
+        both_took += all(res.tricks_by_side[side] for side in others)
+    assert both_took >= 10  # where pooling would have given each team the other's tricks too
+
+
+def test_score_opponents_pooled_three_handed(tmp_path: Path) -> None:
+    """Schema (``score.opponents``): with opponents who score alone (teams none), ``pooled``
+    makes each opponent score for all the tricks taken against the contractor."""
+    r = overlay_rules(
+        "three-handed", {"scoring": {"opponent_tricks": "pooled"}}, tmp_path, "pooled3"
+    )
+    differ = 0
+    for state in random_hands(r, 200, seed=9):
+        res = state.result
+        assert res is not None
+        if res.contract < 0:
+            continue
+        others = [s for s in range(3) if s != res.contractor]
+        pooled = sum(state.tricks_won[s] for s in others)
+        for s in others:
+            assert res.points[s] == 10 * pooled
+        differ += state.tricks_won[others[0]] != state.tricks_won[others[1]]
+    assert differ >= 10
 
 
 # -- five-handed (RULES.md §13) -------------------------------------------------------------------
@@ -570,14 +703,10 @@ def test_score_opponents_2v2v2_pooled(tmp_path: Path) -> None:
 DEAL_5 = {1: "JK JS JC AS KS QS 10S 9S 8S AH", "kitty": "4D 5D 6D", 3: "AD KD QD JD"}
 
 
-def _five(tmp_path: Path, variant: str = "five-handed") -> Rules:
-    return playable_rules(variant, tmp_path)[0]
-
-
-def test_seats_partner_choose_one_partner_five_handed(tmp_path: Path) -> None:
+def test_seats_partner_choose_one_partner_five_handed() -> None:
     """RULES.md §13: "the contractor chooses one partner" for the hand; each player keeps his
     own score: the partner scores what the contractor scores."""
-    r = _five(tmp_path)
+    r = rules_of("five-handed")
     assert r.teams == tuple((s,) for s in range(5)) and r.partner_call == "choose"
     state = deal_with(r, 0, DEAL_5)
     act(state, "7S, pass, pass, pass, pass, pass, discard 4D 5D 6D")
@@ -599,9 +728,9 @@ def test_seats_partner_choose_one_partner_five_handed(tmp_path: Path) -> None:
         assert res.points[seat] == 10 * state.tricks_won[seat]
 
 
-def test_seats_partner_two_partners_at_8_five_handed(tmp_path: Path) -> None:
+def test_seats_partner_two_partners_at_8_five_handed() -> None:
     """RULES.md §13: "two partners when the bid is 8 or more"."""
-    r = _five(tmp_path)
+    r = rules_of("five-handed")
     assert r.second_partner_at == 8
     state = deal_with(r, 0, DEAL_5)
     act(state, "8S, pass, pass, pass, pass, pass, discard 4D 5D 6D, partner 3")
@@ -615,27 +744,43 @@ def test_seats_partner_two_partners_at_8_five_handed(tmp_path: Path) -> None:
     assert res.points[0] == res.points[1] == res.points[3]
 
 
-def test_seats_partner_misere_alone_five_handed(tmp_path: Path) -> None:
+def test_seats_partner_misere_alone_five_handed() -> None:
     """A misère is played alone: no partner is chosen (this variant's choice)."""
-    r = _five(tmp_path)
+    r = rules_of("five-handed")
     state = deal_with(r, 0, DEAL_5)
     act(state, "7S, MIS, pass, pass, pass, pass, pass")  # seat 2's misère stands
     state.apply(state.legal_actions()[0])  # the discard
     assert state.phase_name == "play" and state.allies == 1 << 2
 
 
-def test_seats_partner_call_a_card_five_handed(tmp_path: Path) -> None:
+def test_seats_partner_call_a_card_five_handed() -> None:
     """RULES.md §13 (house file five-handed-call): the contractor "calls a card and its holder
-    becomes the partner"; the others learn who it is when the card is played."""
-    r = _five(tmp_path, "five-handed-call")
+    becomes the partner", scoring what he scores; the others learn who it is only when the
+    card is played (the holder knows at once)."""
+    r = rules_of("five-handed-call")
     assert r.partner_call == "card"
     state = deal_with(r, 0, DEAL_5)
     act(state, "7S, pass, pass, pass, pass, pass, discard 4D 5D 6D")
+    assert state.phase_name == "partner"
     assert "call AH" not in legal(state)  # his own card
     assert "call AD" in legal(state)
     act(state, "call AD")
-    assert state.allies == (1 << 1) | (1 << 3)
-    assert state.observation(3)["partners"] == [3]
-    assert state.observation(0)["partners"] == []
-    finish(state)
-    assert state.observation(0)["partners"] == [3]  # AD has been played
+    assert state.phase_name == "play"
+    assert state.allies == (1 << 1) | (1 << 3)  # seat 3 holds the ace of diamonds
+    rng = Random(2)
+    played = False
+    while state.result is None:
+        for seat in range(5):
+            seen = state.observation(seat)["partners"]
+            assert seen == ([3] if played or seat == 3 else []), (seat, len(state.tricks))
+        action = rng.choice(state.legal_actions())
+        played = played or r.action_str(action) == "AD"
+        state.apply(action)
+    assert played
+    for seat in range(5):
+        assert state.observation(seat)["partners"] == [3]
+    res = state.result
+    assert res.allies == (1, 3)
+    assert res.points[1] == res.points[3]
+    taken = state.tricks_won[1] + state.tricks_won[3]
+    assert res.made == (taken >= 7)
