@@ -117,7 +117,7 @@ def md_text(value: object) -> str:
     backslash-escaped; ``& < >`` become HTML entities; a leading ``#``, ``-``, ``+``, ``=`` or
     ``1.`` is escaped so the text cannot start a heading, list or rule.
     """
-    text = " ".join(str(value).split())
+    text = _oneline(str(value))
     out = "".join(_MD_ESCAPES.get(ch, ch) for ch in text)
     out = _LEADING_MARKER.sub(r"\\\1", out)
     return _LEADING_ORDERED.sub(r"\1\\\2", out)
@@ -145,9 +145,15 @@ def _fail(message: str) -> NoReturn:
     raise RuleBookError(message)
 
 
+#: Characters that must never reach a rule book raw: C0/C1 controls (NUL is invalid HTML) and
+#: the bidi embedding, override and isolate controls, which could reorder the rest of a line
+#: ("Trojan Source"). Each is shown as the replacement character instead.
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
 def _oneline(text: Any) -> Any:
-    """Whitespace runs folded into single spaces; HTML-safe text stays HTML-safe."""
-    folded = " ".join(str(text).split())
+    """Whitespace runs folded into single spaces, controls neutralised; HTML-safe stays safe."""
+    folded = _CONTROLS.sub("\ufffd", " ".join(str(text).split()))
     return Markup(folded) if isinstance(text, Markup) else folded
 
 

@@ -23,9 +23,11 @@ import difflib
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 from urllib.parse import unquote
 
+import jsonschema.validators
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 from jsonschema.validators import validator_for
@@ -52,13 +54,29 @@ def check_schema(data: object, marks: Marks, schema: Mapping[str, Any]) -> list[
     Duplicates are removed. For a failed ``oneOf``/``anyOf`` only the best-matching alternative's
     error is reported. An empty list means the data is valid.
     """
-    cls = validator_for(schema, default=Draft202012Validator)
+    cls = _strict_patterns(validator_for(schema, default=Draft202012Validator))
     validator = cls(schema)
     found: dict[Diagnostic, None] = {}
     for error in validator.iter_errors(data):  # type: ignore[arg-type]
         for diag in _diagnostics(error, data, marks, schema):
             found[diag] = None
     return sorted(found)
+
+
+@lru_cache(maxsize=8)
+def _strict_patterns(cls: Any) -> Any:
+    """``cls`` with ECMA-262 ``$`` semantics for ``pattern``: the end of the string only.
+
+    Python's ``re.search`` lets ``$`` match before a final newline, so ``^[a-z]+$`` would accept
+    ``"club\n"``; JSON Schema means the ECMA reading, which ``\\Z`` gives in Python.
+    """
+    builtin = cls.VALIDATORS["pattern"]
+
+    def pattern(validator: Any, patrn: str, instance: Any, schema: Any) -> Any:
+        strict = re.sub(r"(?<!\\)\$$", r"\\Z", patrn)
+        yield from builtin(validator, strict, instance, schema)
+
+    return jsonschema.validators.extend(cls, {"pattern": pattern})
 
 
 def show_value(value: object, limit: int = 40) -> str:

@@ -369,7 +369,11 @@ class HandState:
         return action in self.legal_actions()
 
     def apply(self, action: int) -> None:
-        """Apply a legal action; raise :class:`IllegalActionError` (state untouched) otherwise."""
+        """Apply a legal action; raise :class:`IllegalActionError` (state untouched) otherwise.
+
+        An int that is no action at all raises :class:`InvalidActionError`.
+        """
+        self.rules.check_action(action)
         if not self.is_legal(action):
             why = self.explain_illegal(action)
             raise IllegalActionError(
@@ -827,8 +831,8 @@ class HandState:
                 {"count": r.discard_count, "given": mask.bit_count()},
             )
         hand = self.hands[seat]
-        if kind in ("pass", "bid", "discard"):
-            return E("play.follow-suit", N_("the auction is over: play a card"))
+        if kind in ("pass", "bid", "discard", "kitty", "partner"):
+            return E("play.follow-suit", N_("the hand is being played: play a card"))
         if kind == "nominate":
             if self.strain != NT:
                 return E(

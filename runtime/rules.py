@@ -268,8 +268,19 @@ class Rules:
         """The action int of a ladder bid code (``7H``, ``MIS``)."""
         return self.BID + self.bid_index[code]
 
+    def check_action(self, action: int) -> None:
+        """Raise :class:`InvalidActionError` unless ``action`` is an action int of this variant."""
+        if (
+            not isinstance(action, int)
+            or isinstance(action, bool)
+            or action < 0
+            or action >= self.DISCARD + (1 << self.n_cards)
+        ):
+            raise InvalidActionError(f"{action!r} is not an action of {self.variant}")
+
     def action_str(self, action: int) -> str:
-        """The public code of an action int."""
+        """The public code of an action int (:class:`InvalidActionError` if it is none)."""
+        self.check_action(action)
         if action < self.JOKER_LEAD:
             return self.deck[action]
         if action < self.PASS:

@@ -189,7 +189,7 @@ def test_misspelt_key_fails(
         (("deal", "first_dealer"), "lowest"),
         (("deck", "jokers"), ["JK", "WJ"]),
         (("deck", "suits", "S"), [5, 6, "X"]),
-        (("deck", "suits", "S"), [3, 4]),
+        (("deck", "suits", "S"), [1, 4]),
         (("auction", "ladder", "strains"), ["S", "N"]),
         (("auction", "ladder", "special", 1, "open"), "yes"),
         (("auction", "ladder", "special", 0, "bid"), "mis"),
