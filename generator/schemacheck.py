@@ -57,7 +57,7 @@ def check_schema(data: object, marks: Marks, schema: Mapping[str, Any]) -> list[
     cls = _strict_patterns(validator_for(schema, default=Draft202012Validator))
     validator = cls(schema)
     found: dict[Diagnostic, None] = {}
-    for error in validator.iter_errors(data):  # type: ignore[arg-type]
+    for error in validator.iter_errors(data):
         for diag in _diagnostics(error, data, marks, schema):
             found[diag] = None
     return sorted(found)
@@ -76,7 +76,7 @@ def _strict_patterns(cls: Any) -> Any:
         strict = re.sub(r"(?<!\\)\$$", r"\\Z", patrn)
         yield from builtin(validator, strict, instance, schema)
 
-    return jsonschema.validators.extend(cls, {"pattern": pattern})
+    return jsonschema.validators.extend(cls, {"pattern": pattern})  # type: ignore[no-untyped-call]
 
 
 def show_value(value: object, limit: int = 40) -> str:
