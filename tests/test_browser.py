@@ -91,7 +91,8 @@ def books(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root / "docs"
 
 
-VARIANTS = sorted(compile_builtins())
+RULESETS = {variant: rs for variant, (_, rs) in compile_builtins().items()}
+VARIANTS = sorted(RULESETS)
 LANGS = languages()
 PAGES = [(lang, variant) for lang in LANGS for variant in VARIANTS]
 
@@ -133,7 +134,7 @@ def page(browser: Any) -> Iterator[Any]:
 @pytest.mark.parametrize(("lang", "variant"), PAGES)
 def test_book_in_the_browser(page: Any, books: Path, lang: str, variant: str) -> None:
     """Structure, direction, codes, colours, digits, fonts, and tables at phone and A4 widths."""
-    rs = compile_builtins()[variant][1]
+    rs = RULESETS[variant]
     where = f"{lang}/{variant}"
     _goto(page, books / lang / f"{variant}.html")
     info = page.evaluate(
@@ -243,14 +244,26 @@ _OWN_TEXT = """() => {
 }"""
 
 
+#: (font description, character) pairs already seen drawn with a font that has the character.
+_VERIFIED: dict[str, set[str]] = {}
+
+
 def _font_problems(page: Any, where: str) -> list[str]:
     """Characters drawn with a font that lacks them, as ``where: …`` lines.
 
     Chromium picks the same font for a character wherever the font description (family list,
-    weight, style, language) is the same, so per description each character is checked once:
-    an element's fonts are asked for only when its text has a character not yet checked.
+    weight, style, language) is the same, so each character is checked once per description,
+    across all pages: an element's fonts are asked for only when its text has a character not
+    yet checked under its description.
     """
     styles = page.evaluate(_OWN_TEXT)
+    todo_by_element = [
+        {c for c in s["text"] if not c.isspace() and c.isprintable()}
+        - _VERIFIED.get(s["key"], set())
+        for s in styles
+    ]
+    if not any(todo_by_element):
+        return []
     cdp = page.context.new_cdp_session(page)
     cdp.send("DOM.enable")
     cdp.send("CSS.enable")
@@ -270,10 +283,9 @@ def _font_problems(page: Any, where: str) -> list[str]:
     walk(root, False)
     # (the protocol leaves out whitespace-only text nodes)
     assert [text.split() for _, text in nodes] == [s["text"].split() for s in styles]
-    checked: dict[str, set[str]] = {}
     problems = []
     for (node_id, text), style in zip(nodes, styles, strict=True):
-        done = checked.setdefault(style["key"], set())
+        done = _VERIFIED.setdefault(style["key"], set())
         todo = {c for c in text if not c.isspace() and c.isprintable()} - done
         if not todo:
             continue
