@@ -10,9 +10,9 @@ The catalogues live where translators and their tools expect them::
 - the rule-book templates (``generator/templates/*.j2``; Jinja's i18n extension: ``_()``,
   ``ngettext()``, ``pgettext()``, ``{% trans %}``), with ``Translators:`` comments;
 - the engine (``runtime/*.py``; strings marked with ``N_()``, such as the illegal-move reasons);
-- the rule-author text of every built-in rule file (``name``, ``summary``,
-  ``choices[].text``, whitespace runs folded into single spaces) and the differences of every
-  house variant from its base (``Ruleset.differences``).
+- the rule-author text of every built-in rule file (``name``, ``summary``, ``sources``,
+  ``choices[].text`` and ``choices[].source``, whitespace runs folded into single spaces) and
+  the differences of every house variant from its base (``Ruleset.differences``).
 
 :func:`write_pot` writes the template and :func:`update_catalogues` merges it into the
 catalogues (creating a missing one with the right headers, ``Plural-Forms`` included), the way
@@ -118,6 +118,8 @@ COMMENT_TAGS = ("Translators:",)
 PYTHON_KEYWORDS: dict[str, Any] = {"N_": None}
 #: Rule-author text that the rule book prints and translators translate, by key path.
 AUTHOR_KEYS: tuple[tuple[str, ...], ...] = (("name",), ("summary",))
+#: Source letters of RULES.md; the rule book explains each in a sentence of its own.
+SOURCE_LETTERS = frozenset({"G", "T", "P"})
 
 _ENGLISH = gettext.NullTranslations()
 _LANG_CODE = re.compile(r"^[a-z]{2,3}(_[A-Z]{2}|_[A-Z][a-z]{3})?$")
@@ -240,12 +242,23 @@ def _extract_rule_files(catalog: Catalog, files: Sequence[Path]) -> None:
             if isinstance(value, str) and normalise(value):
                 comment = f"rule-author text: the {key[0]} of a variant"
                 _add(catalog, normalise(value), (where, marks.value(key)[0]), [comment])
+        for i, source in enumerate(data.get("sources") or []):
+            # The letters G, T and P have sentences of their own in the book; any other source
+            # is the author's description of it.
+            if isinstance(source, str) and normalise(source) and source not in SOURCE_LETTERS:
+                comment = "rule-author text: a source a variant follows"
+                _add(catalog, normalise(source), (where, marks.value(("sources", i))[0]), [comment])
         for i, choice in enumerate(data.get("choices") or []):
             text = choice.get("text") if isinstance(choice, dict) else None
             if isinstance(text, str) and normalise(text):
                 comment = f"rule-author text: a choice about the rule {choice.get('clause')}"
                 line = marks.value(("choices", i, "text"))[0]
                 _add(catalog, normalise(text), (where, line), [comment])
+            source = choice.get("source") if isinstance(choice, dict) else None
+            if isinstance(source, str) and normalise(source) and source not in SOURCE_LETTERS:
+                comment = "rule-author text: the source of a choice"
+                line = marks.value(("choices", i, "source"))[0]
+                _add(catalog, normalise(source), (where, line), [comment])
         if data.get("extends"):
             # differences are clause ids (the book shows those clauses' sentences); any other
             # entry is an English sentence to translate
