@@ -177,6 +177,21 @@ def _type_message(expected: object, value: object) -> str:
     return f"expected {wanted}, got {show_value(value)}"
 
 
+def _unknown_keys(
+    marks: Marks, path: KeyPath, extras: list[Any], known: Any, clause: str | None
+) -> list[Diagnostic]:
+    """One diagnostic per unknown key, at the key, with a "did you mean" where one is close."""
+    return [
+        marks.diagnostic(
+            (*path, k),
+            f"unknown key '{k}' {_where(path)}{_suggest(k, known)}",
+            at_key=True,
+            clause=clause,
+        )
+        for k in extras
+    ]
+
+
 def _diagnostics(
     error: ValidationError, data: object, marks: Marks, root: Mapping[str, Any]
 ) -> list[Diagnostic]:
@@ -197,27 +212,11 @@ def _diagnostics(
         extras = [
             k for k in value if k not in known and not (patterns and re.search(patterns, str(k)))
         ]
-        return [
-            marks.diagnostic(
-                (*path, k),
-                f"unknown key '{k}' {_where(path)}{_suggest(k, known)}",
-                at_key=True,
-                clause=clause,
-            )
-            for k in extras
-        ]
+        return _unknown_keys(marks, path, extras, known, clause)
     if keyword == "unevaluatedProperties" and isinstance(value, Mapping):
         known = _all_properties(schema, root)
         extras = [k for k in value if repr(k) in error.message and k not in known]
-        return [
-            marks.diagnostic(
-                (*path, k),
-                f"unknown key '{k}' {_where(path)}{_suggest(k, known)}",
-                at_key=True,
-                clause=clause,
-            )
-            for k in extras
-        ]
+        return _unknown_keys(marks, path, extras, known, clause)
     if keyword == "required" and isinstance(value, Mapping):
         missing = [
             k for k in arg if k not in value and error.message == f"{k!r} is a required property"
