@@ -9,8 +9,8 @@ from __future__ import annotations
 from random import Random
 from typing import Protocol
 
+from .codes import bits
 from .hand import DISCARD, HandState
-from .rules import _bits
 
 __all__ = ["BOTS", "Bot", "RandomBot"]
 
@@ -32,7 +32,7 @@ class RandomBot:
         """A uniformly random legal action."""
         if state.phase == DISCARD:
             r = state.rules
-            cards = rng.sample(_bits(state.hands[state.contractor]), r.discard_count)
+            cards = rng.sample(bits(state.hands[state.contractor]), r.discard_count)
             return r.DISCARD + sum(1 << c for c in cards)
         legal = state.legal_actions()
         choice: int = legal[int(rng.random() * len(legal))]

@@ -12,6 +12,7 @@ __all__ = [
     "SUITLESS",
     "SUITS",
     "SUIT_SYMBOLS",
+    "bits",
     "normalise_card",
     "normalise_rank",
     "same_colour",
@@ -62,3 +63,13 @@ def normalise_card(code: str) -> str | None:
         return None
     rank = "10" if match.group(1) == "T" else match.group(1)
     return rank + match.group(2)
+
+
+def bits(mask: int) -> list[int]:
+    """The indexes of the set bits of ``mask``, lowest first (the cards of a hand bitmask)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

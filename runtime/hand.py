@@ -18,10 +18,10 @@ from itertools import combinations
 from random import Random
 from typing import Any
 
-from .codes import NT, SUITLESS, SUITS
+from .codes import NT, SUITLESS, SUITS, bits
 from .errors import IllegalActionError, InvalidActionError
 from .messages import N_, Explanation
-from .rules import Rules, _bits
+from .rules import Rules
 
 __all__ = [
     "AUCTION",
@@ -236,7 +236,7 @@ class HandState:
             return self._legal_calls()
         r = self.rules
         if self.phase == DISCARD:
-            hand = _bits(self.hands[self.contractor])
+            hand = bits(self.hands[self.contractor])
             return [
                 r.DISCARD + sum(1 << c for c in combo)
                 for combo in combinations(hand, r.discard_count)
@@ -303,19 +303,19 @@ class HandState:
         if self.trick:
             follow = hand & masks[self.led]
             if follow:
-                return _bits(follow)
+                return bits(follow)
             jokers = hand & masks[SUITLESS]
             if jokers and self._void_must_play_joker():
-                return _bits(jokers)
-            return _bits(hand)
+                return bits(jokers)
+            return bits(hand)
         out: list[int] = []
         jokers = hand & masks[SUITLESS]
         if not jokers:
-            out = _bits(hand)
+            out = bits(hand)
         else:
-            out = _bits(hand & ~jokers)
+            out = bits(hand & ~jokers)
             suits = self._joker_lead_suits(hand)
-            for c in _bits(jokers):
+            for c in bits(jokers):
                 j = r.joker_cards.index(c)
                 for s in suits:
                     out.append(r.JOKER_LEAD + 4 * j + s)
@@ -687,7 +687,7 @@ class HandState:
             if self.phase == OVER:
                 return count
             if self.phase == DISCARD:
-                cards = rng.sample(_bits(self.hands[self.contractor]), r.discard_count)
+                cards = rng.sample(bits(self.hands[self.contractor]), r.discard_count)
                 action = r.DISCARD + sum(1 << c for c in cards)
             elif self.phase == AUCTION:
                 action = self._random_call(random())
@@ -823,7 +823,7 @@ class HandState:
                 return E(
                     "kitty.take",
                     N_("the contractor does not hold %(cards)s"),
-                    {"cards": " ".join(r.deck[c] for c in _bits(missing))},
+                    {"cards": " ".join(r.deck[c] for c in bits(missing))},
                 )
             return E(
                 "kitty.take",
@@ -945,7 +945,7 @@ class HandState:
             "tricks": [self._trick_json(t) for t in self.tricks],
             "trick": self._cards_json(self.trick_leader, self.trick),
             "tricks_won": list(self.tricks_won),
-            "sitting_out": _bits(self.sitting_out),
+            "sitting_out": bits(self.sitting_out),
             "nominated": None if self.nominated < 0 else SUITS[self.nominated],
             "sans_kitty": self.sans,
             "called": _codes(r, self.called_cards),
@@ -961,7 +961,7 @@ class HandState:
             if bid_open == "from-start" or (bid_open == "after-first-trick" and self.n_tricks):
                 faced[str(self.contractor)] = _codes(r, self.hands[self.contractor])
             if r.bid_partner[self.contract] == "both-hands":
-                for s in _bits(self.allies):
+                for s in bits(self.allies):
                     if s != self.contractor:
                         faced[str(s)] = _codes(r, self.hands[s])
         faced.pop(str(seat), None)
@@ -974,7 +974,7 @@ class HandState:
         """Cards whose suit in this hand is not the one printed on them (bowers, jokers)."""
         r = self.rules
         moved = r.joker_mask
-        for c in _bits(self.masks[self.strain] if self.strain < NT else 0):
+        for c in bits(self.masks[self.strain] if self.strain < NT else 0):
             if r.card_suit[c] != self.strain:
                 moved |= 1 << c
         return moved
@@ -989,7 +989,7 @@ class HandState:
         if r.partner_call == "none" or self.contract < 0:
             return []
         if r.partner_call == "choose":
-            return [s for s in _bits(self.allies) if s != self.contractor]
+            return [s for s in bits(self.allies) if s != self.contractor]
         played = 0
         for _, actions, _ in self.tricks:
             for a in actions:
@@ -997,7 +997,7 @@ class HandState:
         for a in self.trick:
             played |= 1 << a if a < r.JOKER_LEAD else 0
         known = []
-        for s in _bits(self.allies):
+        for s in bits(self.allies):
             if s == self.contractor:
                 continue
             held = self.dealt[0][s] & self.called_cards
@@ -1035,7 +1035,7 @@ class HandState:
 
 
 def _codes(rules: Rules, mask: int) -> list[str]:
-    return [rules.deck[c] for c in _bits(mask)]
+    return [rules.deck[c] for c in bits(mask)]
 
 
 def _action_kind(r: Rules, action: int) -> str:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .codes import bits
 from .errors import FiveHundredError, IllegalActionError, InvalidActionError, RecordError
 from .game import game_winner, load_rules
 from .hand import OVER, HandState
-from .rules import Rules, _bits
+from .rules import Rules
 
 __all__ = ["hand_from_record", "record_of", "replay", "replay_view"]
 
@@ -152,11 +153,11 @@ def record_of(state: HandState, actions: list[int]) -> dict[str, Any]:
     r = state.rules
     hands, kitty, dead = state.dealt
     deal: dict[str, Any] = {
-        "hands": [[r.deck[c] for c in _bits(h)] for h in hands],
-        "kitty": [r.deck[c] for c in _bits(kitty)],
+        "hands": [[r.deck[c] for c in bits(h)] for h in hands],
+        "kitty": [r.deck[c] for c in bits(kitty)],
     }
     if r.dead_hand:
-        deal["dead"] = [r.deck[c] for c in _bits(dead)]
+        deal["dead"] = [r.deck[c] for c in bits(dead)]
     return {
         "variant": r.variant,
         "dealer": state.dealer,

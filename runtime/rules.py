@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
-from .codes import NT, STRAINS, SUITLESS, SUITS, normalise_card
+from .codes import NT, STRAINS, SUITLESS, SUITS, bits, normalise_card
 from .errors import InvalidActionError
 
 __all__ = ["Rules"]
@@ -301,7 +301,7 @@ class Rules:
         if action < self.DISCARD:
             return f"call {self.deck[action - self.CALL]}"
         mask = action - self.DISCARD
-        return "discard " + " ".join(self.deck[c] for c in _bits(mask))
+        return "discard " + " ".join(self.deck[c] for c in bits(mask))
 
     def parse_action(self, text: str, bidding: bool = True) -> int:
         """The action int of a public action string; :class:`InvalidActionError` if malformed.
@@ -379,12 +379,3 @@ class Rules:
     def suitless(self) -> int:
         """The effective-suit index of a joker that belongs to no suit."""
         return SUITLESS
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
