@@ -8,7 +8,7 @@ export and the runtime all read exactly these keys.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..runtime.codes import NT, RANK_ORDER, STRAINS, SUITLESS, SUITS, same_colour
@@ -654,13 +654,7 @@ def build_ruleset(
     )
     from .clauses import clauses_for
 
-    rs = _replace_clauses(rs, clauses_for(rs))
+    rs = replace(rs, clauses=clauses_for(rs))
     if chk.diagnostics:
         raise SpecError(sorted(set(chk.diagnostics)))
     return rs
-
-
-def _replace_clauses(rs: Ruleset, clauses: tuple[Clause, ...]) -> Ruleset:
-    from dataclasses import replace
-
-    return replace(rs, clauses=clauses)

@@ -25,12 +25,10 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
-from .codes import NT, STRAINS, SUITLESS, SUITS, bits, normalise_card
+from .codes import SUITS, bits, normalise_card
 from .errors import InvalidActionError
 
 __all__ = ["Rules"]
-
-_TABLE_NAMES = ("TABLES",)
 
 
 class Rules:
@@ -365,17 +363,3 @@ class Rules:
         if norm not in self.card_index:
             raise InvalidActionError(f"{norm} is not in the {self.variant} deck")
         return self.card_index[norm]
-
-    def strain_code(self, strain: int) -> str:
-        """``S C D H NT`` by strain index."""
-        return STRAINS[strain]
-
-    @property
-    def no_trumps(self) -> int:
-        """Strain index used by no-trump and misère contracts."""
-        return NT
-
-    @property
-    def suitless(self) -> int:
-        """The effective-suit index of a joker that belongs to no suit."""
-        return SUITLESS
