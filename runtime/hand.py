@@ -311,7 +311,7 @@ class HandState:
         out: list[int] = []
         jokers = hand & masks[SUITLESS]
         if not jokers:
-            out = bits(hand)
+            out = bits(hand & ~self._nominated_held_back(hand))
         else:
             out = bits(hand & ~jokers)
             suits = self._joker_lead_suits(hand)
@@ -322,6 +322,17 @@ class HandState:
         if self._may_nominate():
             out.extend(r.NOMINATE + s for s in range(4))
         return out
+
+    def _nominated_held_back(self, hand: int) -> int:
+        """The nominated jokers in ``hand`` that may not be led now (clause
+        joker.no-trumps.lead-last-only: a nominated joker is still the joker, so it too waits for
+        the last trick, unless its holder has no other card)."""
+        r = self.rules
+        if self.nominated < 0 or not r.joker_lead_only_last_trick:
+            return 0
+        if self.n_tricks >= r.hand_size - 1 or not hand & ~r.joker_mask:
+            return 0
+        return hand & r.joker_mask
 
     def _void_must_play_joker(self) -> bool:
         rule = self.rules.joker_void_must_play
@@ -725,6 +736,8 @@ class HandState:
                 continue
             else:
                 legal = hand
+                if self.nominated >= 0:
+                    legal &= ~self._nominated_held_back(hand)
             for _ in range(int(random() * legal.bit_count())):
                 legal &= legal - 1
             card = (legal & -legal).bit_length() - 1
@@ -899,6 +912,11 @@ class HandState:
                 )
             return E(
                 "joker.trump", N_("the joker is a trump in a trump contract and names no suit")
+            )
+        if kind == "card" and self._nominated_held_back(hand) >> card & 1:
+            return E(
+                "joker.no-trumps.lead-last-only",
+                N_("the joker may be led only to the last trick, even once its suit is nominated"),
             )
         if kind == "card" and suitless:
             return E(

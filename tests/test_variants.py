@@ -784,3 +784,48 @@ def test_seats_partner_call_a_card_five_handed() -> None:
     assert res.points[1] == res.points[3]
     taken = state.tricks_won[1] + state.tricks_won[3]
     assert res.made == (taken >= 7)
+
+
+# -- g-variations: the joker led only to the last trick ------------------------------------------
+
+
+def _g_deal_c() -> HandState:
+    """Deal C of conftest (seat 1 holds JK and every ace and king) under g-variations."""
+    from conftest import DEAL_C, build_hand
+
+    hands, kitty = DEAL_C
+    return build_hand(rules_of("g-variations"), 0, list(hands), kitty)
+
+
+def test_joker_no_trumps_lead_last_only_nominated_g_variations() -> None:
+    """Clause joker.no-trumps.lead-last-only (G's variation "the joker can only be led to the
+    last trick"; spec choice in g-variations): a joker whose suit the contractor nominated is
+    still the joker and may not be led before the last trick. Deal C, 6NT by seat 1, who
+    nominates hearts: JK is not among his opening leads, and leading it is refused citing the
+    clause; at the last trick it is his only card and he leads it."""
+    state = _g_deal_c()
+    act(state, "6NT, pass, pass, pass, discard QC QD QH, nominate H")
+    assert "JK" not in legal(state)
+    with pytest.raises(IllegalActionError) as err:
+        state.apply(state.rules.card("JK"))
+    assert err.value.clause == "joker.no-trumps.lead-last-only"
+    # Random playouts never lead a nominated joker early either (the fast path agrees).
+    jk = state.rules.card("JK")
+    for seed in range(200):
+        s = _g_deal_c()
+        act(s, "6NT, pass, pass, pass, discard QC QD QH, nominate H")
+        s.playout(Random(seed))
+        leads = [n for n, (_leader, cards, _won) in enumerate(s.tricks) if cards[0] == jk]
+        assert leads in ([], [s.rules.hand_size - 1]), (seed, leads)
+
+
+def test_joker_no_trumps_lead_last_only_suitless_and_trumps_g_variations() -> None:
+    """Clause joker.no-trumps.lead-last-only without nomination: no ``JK:x`` lead before the last
+    trick; in a trump contract (6H by seat 1) the joker is the highest trump and may be led at
+    trick 1 (the variation concerns the joker in no trumps and misères)."""
+    state = _g_deal_c()
+    act(state, "6NT, pass, pass, pass, discard QC QD QH")
+    assert not [a for a in legal(state) if a.startswith("JK")]
+    trumps = _g_deal_c()
+    act(trumps, "6H, pass, pass, pass, discard QC QD QH")
+    assert "JK" in legal(trumps)

@@ -457,7 +457,7 @@ TABLES = {'format': 1,
              {'id': 'joker.no-trumps.nominate', 'params': {}},
              {'id': 'joker.no-trumps.lead', 'params': {'how': 'name-unled-suit'}},
              {'id': 'joker.no-trumps.last-trick', 'params': {}},
-             {'id': 'joker.no-trumps.lead-last-only', 'params': {}},
+             {'id': 'joker.no-trumps.lead-last-only', 'params': {'nominated': True}},
              {'id': 'joker.no-trumps.misere-void', 'params': {'when': 'misere'}},
              {'id': 'score.table', 'params': {}}, {'id': 'score.made', 'params': {}},
              {'id': 'score.slam', 'params': {'below': 250, 'value': 250}},
@@ -469,7 +469,14 @@ TABLES = {'format': 1,
              {'id': 'end.must-bid-to-win', 'params': {'required': True}},
              {'id': 'end.lose', 'params': {'at': -500, 'how': 'game-over'}},
              {'id': 'end.continue', 'params': {}}],
- 'choices': [{'clause': 'score.freeze',
+ 'choices': [{'clause': 'joker.no-trumps.lead-last-only',
+              'source': 'G',
+              'text': 'G lists "the joker can only be led to the last trick" among its variations, '
+                      'right after its rules for the joker in no trumps and misères, and does not '
+                      'say whether a joker whose suit the contractor has nominated is still held '
+                      'back. Here it is: a nominated joker is still the joker. In a trump contract '
+                      'the joker is the highest trump and may be led at any time.'},
+             {'clause': 'score.freeze',
               'source': 'G',
               'text': 'G: "if you are on 490 (or 480) you cannot score points for winning a trick '
                       'against a contractor". This club uses 490: trick points never take the '
