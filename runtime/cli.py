@@ -225,13 +225,18 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     """Play many hands or games with bots; print a summary."""
     from .bots import BOTS
     from .game import load_rules
-    from .simulate import progress_bar, simulate
+    from .simulate import MAX_HANDS, progress_bar, simulate
 
     if (args.hands is None) == (args.games is None):
         raise SpecError([_diag("simulate", "give exactly one of --hands N or --games N")])
     count = args.hands if args.hands is not None else args.games
     if count < 1:
         raise SpecError([_diag("simulate", "the count must be at least 1")])
+    if args.max_hands is not None and args.games is None:
+        raise SpecError([_diag("--max-hands", "--max-hands caps a game: give it with --games N")])
+    max_hands = MAX_HANDS if args.max_hands is None else args.max_hands
+    if max_hands < 1:
+        raise SpecError([_diag("--max-hands", f"must be at least 1, not {max_hands}")])
     rules = load_rules(args.variant)
     bots = args.bots.split(",") if args.bots else None
     for bot in bots or []:
@@ -253,6 +258,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             records=out,
             check=not args.no_check,
             progress=progress_bar() if show_progress else None,
+            max_hands=max_hands,
         )
     finally:
         if out is not None:
@@ -262,7 +268,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(json.dumps(data))
     else:
         for key, value in data.items():
-            print(f"{key}: {value}")
+            if value is not None:
+                print(f"{key}: {value}")
+        if summary.cut_off:
+            print(
+                f"note: {summary.cut_off} of {summary.games} games had no winner after "
+                f"{max_hands} hands and were cut off (not counted as won by anyone); "
+                "raise --max-hands to play them further"
+            )
     return 0
 
 
@@ -360,6 +373,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--records", metavar="OUT.jsonl", help="write every hand's record here")
     p.add_argument("--json", action="store_true", help="print one JSON summary")
     p.add_argument("--no-check", action="store_true", help="skip the per-hand invariant checks")
+    p.add_argument(
+        "--max-hands",
+        type=int,
+        metavar="N",
+        help="with --games: stop a game still without a winner after N hands and report it "
+        "as cut off (default 10000)",
+    )
     p.set_defaults(run=cmd_simulate)
 
     p = sub.add_parser("play", help="play a game against bots at the terminal")

@@ -24,7 +24,10 @@ from .hand import HandState
 from .records import record_of
 from .rules import Rules
 
-__all__ = ["InvariantError", "Summary", "check_hand", "simulate"]
+__all__ = ["MAX_HANDS", "InvariantError", "Summary", "check_hand", "simulate"]
+
+MAX_HANDS = 10_000
+"""Default cap on the hands of one simulated game (``simulate --max-hands``)."""
 
 
 class InvariantError(AssertionError):
@@ -47,6 +50,8 @@ class Summary:
     wins_by_side: list[int] = field(default_factory=list)
     invariant_checks: int = 0
     no_winner: int = 0
+    cut_off: int = 0
+    max_hands: int = 0
 
     def as_json(self) -> dict[str, Any]:
         """The ``--json`` object."""
@@ -65,6 +70,8 @@ class Summary:
             "contracts": dict(sorted(self.contracts.items())),
             "wins_by_side": self.wins_by_side,
             "games_without_winner": self.no_winner,
+            "games_cut_off": self.cut_off,
+            "max_hands_per_game": self.max_hands or None,
             "invariant_checks": self.invariant_checks,
         }
 
@@ -157,11 +164,20 @@ def simulate(
     records: IO[str] | None = None,
     check: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    max_hands: int = MAX_HANDS,
 ) -> Summary:
-    """Play ``hands`` independent hands, or ``games`` whole games, and summarise them."""
+    """Play ``hands`` independent hands, or ``games`` whole games, and summarise them.
+
+    A game still without a winner after ``max_hands`` hands is stopped and counted in
+    ``Summary.cut_off`` (``games_cut_off``): neither a win nor a game without a winner.
+    """
+    if max_hands < 1:
+        raise ValueError(f"max_hands must be at least 1, not {max_hands}")
     rng = Random(seed)
     players = _bots(bots, rules.players)
     summary = Summary(rules.variant, wins_by_side=[0] * rules.n_sides)
+    if games:
+        summary.max_hands = max_hands
     total = hands or games
     every = max(1, total // 100)
     start = time.perf_counter()
@@ -171,15 +187,15 @@ def simulate(
             _play(state, players, rng, summary, records, check)
         else:
             match = Match(rules, rng)
-            while match.winner is None:
+            while match.winner is None and match.hands_played < max_hands:
                 _play(match.hand, players, rng, summary, records, check)
                 match.finish_hand()
-                if match.hands_played > 10_000:
-                    break
             summary.games += 1
-            if match.winner is not None and match.winner >= 0:
+            if match.winner is None:
+                summary.cut_off += 1
+            elif match.winner >= 0:
                 summary.wins_by_side[match.winner] += 1
-            elif match.winner is not None:
+            else:
                 summary.no_winner += 1
         if progress is not None and (i + 1) % every == 0:
             progress(i + 1, total)

@@ -114,6 +114,49 @@ def test_simulate_games_ends_with_winners(capsys):
     assert sum(data["wins_by_side"]) == 5
 
 
+def test_simulate_max_hands_reports_cut_off_games(capsys, tmp_path):
+    """``--max-hands 2`` on a house file where nobody goes out backwards: random bots rarely
+    reach 500 on their own contract in two hands, so games are cut off; they are reported as
+    cut off, never as won by anybody or as games without a winner."""
+    house = tmp_path / "long.yaml"
+    house.write_text("extends: australian\nend:\n  lose_at: null\n", encoding="utf-8")
+    code, out, _ = run(
+        capsys, "simulate", str(house), "--games", "6", "--seed", "3", "--max-hands", "2", "--json"
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert data["max_hands_per_game"] == 2
+    assert data["games_cut_off"] > 0
+    assert data["games_cut_off"] + sum(data["wins_by_side"]) + data["games_without_winner"] == 6
+    assert data["hands"] <= 12
+    code, out, _ = run(
+        capsys, "simulate", str(house), "--games", "6", "--seed", "3", "--max-hands", "2"
+    )
+    assert f"games_cut_off: {data['games_cut_off']}" in out
+    assert f"note: {data['games_cut_off']} of 6 games had no winner after 2 hands" in out
+
+
+def test_simulate_max_hands_default_plays_games_out(capsys):
+    code, out, _ = run(capsys, "simulate", "australian", "--games", "3", "--seed", "3", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["max_hands_per_game"] == 10000 and data["games_cut_off"] == 0
+    _, out, _ = run(capsys, "simulate", "australian", "--games", "3", "--seed", "3")
+    assert "note:" not in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--games", "2", "--max-hands", "0"], "must be at least 1, not 0"),
+        (["--hands", "2", "--max-hands", "5"], "give it with --games N"),
+    ],
+)
+def test_simulate_max_hands_refuses_nonsense(capsys, argv, message):
+    code, _, err = run(capsys, "simulate", "australian", *argv)
+    assert code == 2 and message in err and "Traceback" not in err
+
+
 def test_simulate_needs_exactly_one_count(capsys):
     code, _, err = run(capsys, "simulate", "australian")
     assert code == 2 and "exactly one of --hands" in err
