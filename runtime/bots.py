@@ -12,7 +12,7 @@ from typing import Protocol
 from .codes import bits
 from .hand import DISCARD, HandState
 
-__all__ = ["BOTS", "Bot", "RandomBot"]
+__all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot"]
 
 
 class Bot(Protocol):
@@ -39,5 +39,7 @@ class RandomBot:
         return choice
 
 
-#: Bots by the name ``--bots`` uses.
-BOTS: dict[str, type[RandomBot]] = {"random": RandomBot}
+from .heuristic import HeuristicBot  # noqa: E402  (the registry below needs it)
+
+#: Bots by the name ``--bots`` uses: each class takes no arguments.
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}

@@ -369,7 +369,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--hands", type=int, help="independent hands from 0-0")
     p.add_argument("--games", type=int, help="whole games to the end")
     p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--bots", help="bot names, one or one per seat, comma-separated (random)")
+    p.add_argument(
+        "--bots", help="bot names, one or one per seat, comma-separated: random, heuristic (random)"
+    )
     p.add_argument("--records", metavar="OUT.jsonl", help="write every hand's record here")
     p.add_argument("--json", action="store_true", help="print one JSON summary")
     p.add_argument("--no-check", action="store_true", help="skip the per-hand invariant checks")

@@ -1,0 +1,321 @@
+"""What one seat may know of a hand: :class:`SeatView`, and hidden deals consistent with it.
+
+A fair bot decides from a :class:`SeatView` only: its own cards, the calls, the cards played
+and by whom, the hands laid face up, the kitty cards it saw as contractor, the partners it has
+been told of, and what follows from those (suits a seat has shown out of, cards still unseen).
+Nothing in a view depends on another seat's unplayed cards, the kitty it never saw or a
+partner it has not been told of: :func:`view_of` copies only public fields and the seat's
+own, so a bot built on it cannot cheat by accident.
+
+:func:`sample_world` deals the unseen cards at random to the seats (and the kitty / dead hand)
+in a way consistent with the view, giving a full :class:`HandState` to search in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from random import Random
+
+from .codes import bits
+from .hand import DISCARD, OVER, PARTNER, PLAY, HandState
+from .rules import Rules
+
+__all__ = ["SeatView", "played_by", "sample_world", "view_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What ``seat`` knows of a hand when it is to decide. Cards are bitmasks of card indexes."""
+
+    rules: Rules
+    seat: int
+    phase: int
+    dealer: int
+    scores: tuple[int, ...]
+    #: The seat's own cards (after taking the kitty, the kitty's cards too).
+    hand: int
+    #: The auction so far: (seat, action) and whether each call was an inkle.
+    calls: tuple[tuple[int, int], ...]
+    inkles: tuple[bool, ...]
+    high: int
+    high_seat: int
+    contract: int
+    contractor: int
+    strain: int
+    misere: bool
+    sans: bool
+    nominated: int
+    #: The contractor's side as this seat knows it (the contractor and every partner it knows).
+    allies: int
+    #: How many partners the contractor has in all this hand (known or not).
+    n_partners: int
+    called_cards: int
+    #: Cards played so far, the current trick included.
+    played: int
+    trick: tuple[int, ...]
+    trick_leader: int
+    led: int
+    best_key: int
+    best_seat: int
+    tricks: tuple[tuple[int, tuple[int, ...], int], ...]
+    n_tricks: int
+    suits_led: int
+    tricks_won: tuple[int, ...]
+    suit_of: tuple[int, ...]
+    power: tuple[int, ...]
+    masks: tuple[int, ...]
+    trumpish: int
+    sitting_out: int
+    next_seat: tuple[int, ...]
+    n_active: int
+    #: Hands laid face up (open misère, a misère played with both hands), by seat.
+    faced: tuple[int, ...]
+    #: Effective suits (0-3, 4 = suitless jokers) each seat has shown out of, by seat.
+    voids: tuple[int, ...]
+    #: Cards each seat still holds, by seat.
+    held: tuple[int, ...]
+    #: The cards the seat put away from the kitty (contractor only), else 0.
+    discarded: int
+    #: The kitty's cards, known to the contractor who took it, else 0.
+    kitty_seen: int
+
+    @property
+    def unseen(self) -> int:
+        """Cards this seat has not seen: in other hands, the kitty or the dead hand."""
+        r = self.rules
+        known = self.hand | self.played | self.discarded | self.kitty_seen
+        for mask in self.faced:
+            known |= mask
+        return ((1 << r.n_cards) - 1) & ~known
+
+    def card_of(self, action: int) -> int:
+        """The card an action of the play phase puts down (a joker lead names a suit too)."""
+        r = self.rules
+        if action < r.JOKER_LEAD:
+            return action
+        return r.joker_cards[(action - r.JOKER_LEAD) // 4]
+
+
+def _partners_known(state: HandState, seat: int) -> int:
+    """The contractor's side as ``seat`` knows it, as a seat bitmask."""
+    r = state.rules
+    if state.contract < 0:
+        return 0
+    if r.partner_call != "card":
+        return state.allies
+    known = 1 << state.contractor
+    if state.allies >> seat & 1:
+        known |= 1 << seat
+    played = 0
+    for _, actions, _ in state.tricks:
+        for a in actions:
+            if a < r.JOKER_LEAD:
+                played |= 1 << a
+    for a in state.trick:
+        if a < r.JOKER_LEAD:
+            played |= 1 << a
+    for s in bits(state.allies):
+        if state.dealt[0][s] & state.called_cards & played:
+            known |= 1 << s
+    return known
+
+
+def _n_partners(state: HandState) -> int:
+    r = state.rules
+    if state.contract < 0:
+        return 0
+    if r.partner_call == "card":
+        return state.called_cards.bit_count()  # a called card may lie in the discards: no matter
+    return state.allies.bit_count() - 1
+
+
+def view_of(state: HandState, seat: int) -> SeatView:
+    """What ``seat`` knows of ``state`` now (see the module docstring)."""
+    r = state.rules
+    n = r.players
+    played = 0
+    voids = [0] * n
+    held_count = [0] * n
+    suit_of = state.suit_of
+    for leader, actions, _ in state.tricks:
+        s = leader
+        led = -1
+        for i, a in enumerate(actions):
+            c = a if a < r.JOKER_LEAD else r.joker_cards[(a - r.JOKER_LEAD) // 4]
+            played |= 1 << c
+            if i == 0:
+                led = suit_of[c] if a < r.JOKER_LEAD else (a - r.JOKER_LEAD) % 4
+            elif suit_of[c] != led:
+                voids[s] |= 1 << led
+            s = state.next_seat[s]
+    s = state.trick_leader
+    for i, a in enumerate(state.trick):
+        c = a if a < r.JOKER_LEAD else r.joker_cards[(a - r.JOKER_LEAD) // 4]
+        played |= 1 << c
+        if i and suit_of[c] != state.led:
+            voids[s] |= 1 << state.led
+        s = state.next_seat[s]
+    for t in range(n):
+        held_count[t] = state.hands[t].bit_count()  # how many, never which: public
+    faced = [0] * n
+    if state.contract >= 0 and state.phase in (PLAY, OVER):
+        bid_open = r.bid_open[state.contract]
+        if bid_open == "from-start" or (bid_open == "after-first-trick" and state.n_tricks):
+            faced[state.contractor] = state.hands[state.contractor]
+        if r.bid_partner[state.contract] == "both-hands":
+            for t in bits(state.allies):
+                if t != state.contractor:
+                    faced[t] = state.hands[t]
+    faced[seat] = 0
+    contractor_saw = (
+        seat == state.contractor
+        and state.phase in (DISCARD, PLAY, OVER, PARTNER)
+        and r.kitty_take
+        and bool(r.discard_count)
+        and not state.sans
+    )
+    hand = state.hands[seat]
+    return SeatView(
+        rules=r,
+        seat=seat,
+        phase=state.phase,
+        dealer=state.dealer,
+        scores=tuple(state.scores),
+        hand=hand,
+        calls=tuple(state.calls),
+        inkles=tuple(state.inkles),
+        high=state.high,
+        high_seat=state.high_seat,
+        contract=state.contract,
+        contractor=state.contractor,
+        strain=state.strain,
+        misere=state.misere,
+        sans=state.sans,
+        nominated=state.nominated,
+        allies=_partners_known(state, seat),
+        n_partners=_n_partners(state),
+        called_cards=state.called_cards,
+        played=played,
+        trick=tuple(state.trick),
+        trick_leader=state.trick_leader,
+        led=state.led,
+        best_key=state.best_key,
+        best_seat=state.best_seat,
+        tricks=tuple(state.tricks),
+        n_tricks=state.n_tricks,
+        suits_led=state.suits_led,
+        tricks_won=tuple(state.tricks_won),
+        suit_of=state.suit_of,
+        power=state.power,
+        masks=state.masks,
+        trumpish=state.trumpish,
+        sitting_out=state.sitting_out,
+        next_seat=state.next_seat,
+        n_active=state.n_active,
+        faced=tuple(faced),
+        voids=tuple(voids),
+        held=tuple(held_count),
+        discarded=state.discarded if seat == state.contractor else 0,
+        kitty_seen=state.kitty if contractor_saw else 0,
+    )
+
+
+def sample_world(state: HandState, view: SeatView, rng: Random, tries: int = 20) -> HandState:
+    """A copy of ``state`` whose hidden cards are dealt afresh, consistently with ``view``.
+
+    Every card ``view.seat`` has not seen goes to a seat that may still hold it (never to a seat
+    that has shown out of its suit, where that can be helped) or to the kitty / dead hand; hand
+    sizes are kept. A partner found by a called card is whoever holds it in the new deal. The
+    result depends on ``view`` and ``rng`` only, never on the hidden cards of ``state``.
+    """
+    r = state.rules
+    n = r.players
+    seat = view.seat
+    world = state.copy()
+    unseen = bits(view.unseen)
+    # Seats whose cards are hidden from this seat, with how many they hold.
+    need: list[tuple[int, int, int]] = []  # (seat, count, forbidden card mask)
+    for t in range(n):
+        if t == seat or view.faced[t]:
+            continue
+        forbid = 0
+        for e in bits(view.voids[t]):
+            forbid |= view.masks[e]
+        need.append((t, view.held[t], forbid))
+    deal: dict[int, int] = {}
+    for _ in range(tries):
+        pool = list(unseen)
+        rng.shuffle(pool)
+        deal = {}
+        ok = True
+        # The most constrained seats choose first.
+        for t, count, forbid in sorted(need, key=lambda x: -(x[2].bit_count())):
+            mask = 0
+            rest = []
+            for c in pool:
+                if mask.bit_count() < count and not forbid >> c & 1:
+                    mask |= 1 << c
+                else:
+                    rest.append(c)
+            if mask.bit_count() < count:
+                ok = False
+                break
+            deal[t] = mask
+            pool = rest
+        if ok:
+            break
+    else:
+        pool = list(unseen)
+        rng.shuffle(pool)
+        deal = {}
+        for t, count, _ in need:
+            deal[t] = sum(1 << c for c in pool[:count])
+            pool = pool[count:]
+    given = 0
+    for t, mask in deal.items():
+        world.hands[t] = mask
+        given |= mask
+    # What is left lies in the kitty (or the contractor's discards) and the dead hand.
+    rest = bits(view.unseen & ~given)
+    rng.shuffle(rest)
+    discarded_publicly = (
+        state.contract >= 0
+        and state.phase in (PLAY, OVER, PARTNER)
+        and r.kitty_take
+        and bool(r.discard_count)
+        and not state.sans
+    )
+    if view.kitty_seen:
+        world.kitty = view.kitty_seen
+        world.discarded = view.discarded
+        world.dead = sum(1 << c for c in rest)
+    elif discarded_publicly:
+        world.discarded = sum(1 << c for c in rest[: r.discard_count])
+        world.kitty = world.discarded
+        world.dead = sum(1 << c for c in rest[r.discard_count :])
+    else:
+        world.kitty = sum(1 << c for c in rest[: r.kitty])
+        world.discarded = 0
+        world.dead = sum(1 << c for c in rest[r.kitty :])
+    world.dealt = (tuple(world.hands), world.kitty, world.dead)
+    if r.partner_call == "card" and state.contract >= 0 and not view.misere:
+        allies = 1 << state.contractor
+        for t in range(n):
+            if (world.hands[t] | played_by(view, t)) & state.called_cards:
+                allies |= 1 << t
+        world.allies = allies | view.allies
+    return world
+
+
+def played_by(view: SeatView, seat: int) -> int:
+    """The cards ``seat`` has played this hand."""
+    r = view.rules
+    out = 0
+    tricks = [*view.tricks, (view.trick_leader, view.trick, -1)]
+    for leader, actions, _ in tricks:
+        s = leader
+        for a in actions:
+            if s == seat:
+                out |= 1 << (a if a < r.JOKER_LEAD else r.joker_cards[(a - r.JOKER_LEAD) // 4])
+            s = view.next_seat[s]
+    return out
