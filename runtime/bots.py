@@ -12,7 +12,7 @@ from typing import Protocol
 from .codes import bits
 from .hand import DISCARD, HandState
 
-__all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot"]
+__all__ = ["BOTS", "Bot", "BotSpecError", "HeuristicBot", "RandomBot", "SearchBot", "make_bot"]
 
 
 class Bot(Protocol):
@@ -40,6 +40,43 @@ class RandomBot:
 
 
 from .heuristic import HeuristicBot  # noqa: E402  (the registry below needs it)
+from .search import SearchBot  # noqa: E402
 
-#: Bots by the name ``--bots`` uses: each class takes no arguments.
-BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
+#: Bots by the name ``--bots`` uses: each class can be built with no arguments.
+BOTS: dict[str, type[Bot]] = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "search": SearchBot,
+}
+
+
+def make_bot(spec: str) -> Bot:
+    """A bot from its ``--bots`` name: ``random``, ``heuristic``, ``search``, ``search:N`` (N
+    sampled deals per decision) or ``search:N:S`` (and at most S seconds per decision).
+
+    Raises :class:`BotSpecError` (a ValueError quoting ``spec``) for anything else.
+    """
+    name, _, args = spec.strip().partition(":")
+    if name not in BOTS:
+        raise BotSpecError(spec, f"unknown bot; bots: {', '.join(BOTS)}")
+    if not args:
+        return BOTS[name]()
+    if name != "search":
+        raise BotSpecError(spec, f"the {name} bot takes no settings")
+    parts = args.split(":")
+    try:
+        samples = int(parts[0])
+        seconds = float(parts[1]) if len(parts) > 1 else None
+    except ValueError:
+        raise BotSpecError(spec, "settings are search:SAMPLES or search:SAMPLES:SECONDS") from None
+    if len(parts) > 2 or samples < 1 or (seconds is not None and not seconds > 0):
+        raise BotSpecError(spec, "settings are search:SAMPLES or search:SAMPLES:SECONDS")
+    return SearchBot(samples, seconds)
+
+
+class BotSpecError(ValueError):
+    """A ``--bots`` name that names no bot (or bad settings for one)."""
+
+    def __init__(self, spec: str, why: str) -> None:
+        super().__init__(f"{spec!r}: {why}")
+        self.spec = spec

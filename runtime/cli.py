@@ -223,7 +223,7 @@ def _print_replay(view: dict[str, Any]) -> None:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Play many hands or games with bots; print a summary."""
-    from .bots import BOTS
+    from .bots import BotSpecError, make_bot
     from .game import load_rules
     from .simulate import MAX_HANDS, progress_bar, simulate
 
@@ -240,8 +240,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     rules = load_rules(args.variant)
     bots = args.bots.split(",") if args.bots else None
     for bot in bots or []:
-        if bot not in BOTS:
-            raise SpecError([_diag("--bots", f"unknown bot {bot!r}; bots: {', '.join(BOTS)}")])
+        try:
+            make_bot(bot)
+        except BotSpecError as exc:
+            raise SpecError([_diag("--bots", str(exc))]) from None
     if bots and len(bots) not in (1, rules.players):
         raise SpecError([_diag("--bots", f"give 1 or {rules.players} bots")])
     show_progress = not args.json and sys.stderr.isatty() and count >= 1000
@@ -281,20 +283,26 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Play a game against bots at the terminal."""
+    from .bots import BotSpecError, make_bot
     from .game import load_rules
     from .play import play_match
 
     rules = load_rules(args.variant)
     if not 0 <= args.seat < rules.players:
         raise SpecError([_diag("--seat", f"a seat is 0..{rules.players - 1}")])
+    bots = args.bots.split(",") if args.bots else ["heuristic"]
+    for bot in bots:
+        try:
+            make_bot(bot)
+        except BotSpecError as exc:
+            raise SpecError([_diag("--bots", str(exc))]) from None
+    if len(bots) not in (1, rules.players):
+        raise SpecError([_diag("--bots", f"give 1 or {rules.players} bots")])
 
     def read(prompt: str) -> str:
-        try:
-            return input(prompt)
-        except EOFError:
-            return "quit"
+        return input(prompt)  # EOFError ends the game quietly
 
-    play_match(rules, read, sys.stdout, seed=args.seed, seat=args.seat)
+    play_match(rules, read, sys.stdout, seed=args.seed, seat=args.seat, bots=bots)
     return 0
 
 
@@ -370,7 +378,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, help="whole games to the end")
     p.add_argument("--seed", type=int, default=None)
     p.add_argument(
-        "--bots", help="bot names, one or one per seat, comma-separated: random, heuristic (random)"
+        "--bots",
+        help="bot names, one or one per seat, comma-separated: random, heuristic, search, "
+        "search:SAMPLES[:SECONDS] (random)",
     )
     p.add_argument("--records", metavar="OUT.jsonl", help="write every hand's record here")
     p.add_argument("--json", action="store_true", help="print one JSON summary")
@@ -388,6 +398,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("variant", metavar="VARIANT|FILE")
     p.add_argument("--seat", type=int, default=0, help="your seat (0)")
     p.add_argument("--seed", type=int, default=None)
+    p.add_argument(
+        "--bots",
+        help="the other seats' bots: one name, or one per seat (yours ignored), comma-separated: "
+        "random, heuristic, search, search:SAMPLES[:SECONDS] (heuristic)",
+    )
     p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("diff", help="the rule differences between two variants, in English")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import IO, Any
 
-from .bots import BOTS, Bot, RandomBot
+from .bots import Bot, RandomBot, make_bot
 from .game import Match
 from .hand import HandState
 from .records import record_of
@@ -151,7 +151,7 @@ def _bots(names: list[str] | None, players: int) -> list[Bot]:
     names = names or ["random"]
     if len(names) == 1:
         names = names * players
-    return [BOTS[name]() for name in names]
+    return [make_bot(name) for name in names]
 
 
 def simulate(

@@ -6,12 +6,15 @@ figures over hundreds of games with confidence intervals.
 
 from __future__ import annotations
 
+import io
+import json
 from random import Random
 
 import pytest
 from variant_helpers import ROOT
 
-from fivehundred.runtime.bots import BOTS, HeuristicBot
+from fivehundred.runtime.bots import BOTS, HeuristicBot, make_bot
+from fivehundred.runtime.cli import main
 from fivehundred.runtime.codes import bits
 from fivehundred.runtime.game import Match, load_rules
 from fivehundred.runtime.hand import AUCTION, PLAY, HandState
@@ -122,20 +125,68 @@ def _positions(variant: str, count: int, seed: int) -> list[HandState]:
     return out
 
 
-@pytest.mark.parametrize("bot_name", ["heuristic"])
+@pytest.mark.parametrize("bot_name", ["heuristic", "search:3"])
 @pytest.mark.parametrize("variant", ["australian", "five-handed-call", "both-hands-misere"])
 def test_bots_decide_the_same_whatever_the_hidden_cards(bot_name, variant):
     """A bot reads only its seat's view: dealing the cards it cannot see afresh (other hands,
     kitty, dead hand) never changes its decision, given the same random numbers."""
     phases = set()
-    for state in _positions(variant, 60, seed=21):
+    for state in _positions(variant, 40, seed=21):
         seat = state.controller(state.to_move)
         if view_of(state, seat).unseen == 0:
             continue
         phases.add(state.phase)
         other = _scramble_hidden(state, seat, Random(5))
         assert view_of(other, seat) == view_of(state, seat)
-        a = BOTS[bot_name]().choose(state, Random(9))
-        b = BOTS[bot_name]().choose(other, Random(9))
+        a = make_bot(bot_name).choose(state, Random(9))
+        b = make_bot(bot_name).choose(other, Random(9))
         assert a == b, (state.phase, state.rules.action_str(a), state.rules.action_str(b))
     assert {AUCTION, PLAY} <= phases
+
+
+@pytest.mark.parametrize("variant", ["australian", "five-handed-call", "both-hands-misere"])
+def test_search_bot_plays_only_legal_actions(variant):
+    rules = load_rules(variant)
+    rng = Random(4)
+    bot = make_bot("search:2")
+    for i in range(3):
+        state = HandState.new(rules, i % rules.players, rng)
+        while not state.is_over:
+            state.apply(bot.choose(state, rng))  # the checked path: raises if illegal
+
+
+def test_simulate_takes_one_bot_per_seat(capsys):
+    code = main(
+        ["simulate", "australian", "--hands", "3", "--seed", "1", "--json",
+         "--bots", "heuristic,search:2,heuristic,search:2:0.5"]
+    )  # fmt: skip
+    out, _ = capsys.readouterr()
+    assert code == 0
+    data = json.loads(out)
+    assert data["hands"] == 3 and data["invariant_checks"] == 3
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("nobody", "unknown bot"),
+        ("search:0", "search:SAMPLES"),
+        ("search:x", "search:SAMPLES"),
+        ("search:2:0", "search:SAMPLES"),
+        ("heuristic:3", "takes no settings"),
+        ("heuristic,random", "give 1 or 4 bots"),
+    ],
+)
+@pytest.mark.parametrize("verb", ["simulate", "play"])
+def test_bad_bot_names_are_one_line_errors(capsys, verb, spec, message):
+    argv = [verb, "australian", "--bots", spec] + (["--hands", "1"] if verb == "simulate" else [])
+    code = main(argv)
+    _, err = capsys.readouterr()
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_play_ends_cleanly_at_the_end_of_input(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("hint\n"))
+    assert main(["play", "australian", "--seed", "2"]) == 0
+    out, err = capsys.readouterr()
+    assert "hint: " in out and "Traceback" not in err
