@@ -207,4 +207,19 @@ def show_text(rs: Ruleset) -> str:
             if s == table.trump or not table.order[s]:
                 continue
             lines.append(f"    {suit}: " + " ".join(table.order[s]))
+    lines += _action_lines(rs)
     return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def _action_lines(rs: Ruleset) -> list[str]:
+    """The engine's action ids (the Python API, OpenSpiel and PettingZoo use them)."""
+    from ..runtime.rules import Rules
+
+    rules = Rules(rs.tables())
+    lines = ["", f"Action ids ({rules.n_actions} distinct, 0..{rules.n_actions - 1}):"]
+    rows = [["ids", "kind", "meaning"]]
+    for kind, first, count, meaning in rules.action_layout():
+        if count:
+            ids = str(first) if count == 1 else f"{first}..{first + count - 1}"
+            rows.append([ids, kind, meaning])
+    return lines + _table(rows, set())

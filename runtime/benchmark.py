@@ -141,9 +141,10 @@ def reference_hand(dealer: int, rng: Random) -> tuple[int, int, tuple[int, int],
     contractor = high_seat
     level, strain, value = _LADDER[high]
     hands[contractor] |= kitty
-    for c in rng.sample(_bit_list(hands[contractor]), 3):
-        hands[contractor] &= ~(1 << c)
-    decisions += 1
+    for _ in range(3):  # one card per action, each uniform over the cards still held
+        held = _bit_list(hands[contractor])
+        hands[contractor] &= ~(1 << held[int(random() * len(held))])
+        decisions += 1
     suit, power, masks = _TABLES[strain]
     misere = level == 0
     out = 1 << ((contractor + 2) % 4) if misere else 0

@@ -9,8 +9,7 @@ from __future__ import annotations
 from random import Random
 from typing import Protocol
 
-from .codes import bits
-from .hand import DISCARD, HandState
+from .hand import HandState
 
 __all__ = ["BOTS", "Bot", "BotSpecError", "HeuristicBot", "RandomBot", "SearchBot", "make_bot"]
 
@@ -24,16 +23,13 @@ class Bot(Protocol):
 
 
 class RandomBot:
-    """Uniformly random over the legal actions (discards: a uniform random set of cards)."""
+    """Uniformly random over the legal actions (a discard is one card per action, so the cards
+    discarded are a uniform random set)."""
 
     name = "random"
 
     def choose(self, state: HandState, rng: Random) -> int:
         """A uniformly random legal action."""
-        if state.phase == DISCARD:
-            r = state.rules
-            cards = rng.sample(bits(state.hands[state.contractor]), r.discard_count)
-            return r.DISCARD + sum(1 << c for c in cards)
         legal = state.legal_actions()
         choice: int = legal[int(rng.random() * len(legal))]
         return choice

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import combinations
 from random import Random
 from typing import Any
 
@@ -236,11 +235,7 @@ class HandState:
             return self._legal_calls()
         r = self.rules
         if self.phase == DISCARD:
-            hand = bits(self.hands[self.contractor])
-            return [
-                r.DISCARD + sum(1 << c for c in combo)
-                for combo in combinations(hand, r.discard_count)
-            ]
+            return [r.DISCARD + c for c in bits(self.hands[self.contractor])]
         if self.phase == KITTY:
             return [r.TAKE, r.SANS]
         if self.phase == PARTNER:
@@ -370,13 +365,8 @@ class HandState:
     def is_legal(self, action: int) -> bool:
         """Whether ``action`` is legal now (a discard is checked without listing them all)."""
         if self.phase == DISCARD:
-            r = self.rules
-            mask = action - r.DISCARD
-            return (
-                mask > 0
-                and not mask & ~self.hands[self.contractor]
-                and mask.bit_count() == r.discard_count
-            )
+            card = action - self.rules.DISCARD
+            return 0 <= card < self.rules.n_cards and bool(self.hands[self.contractor] >> card & 1)
         return action in self.legal_actions()
 
     def apply(self, action: int) -> None:
@@ -397,10 +387,39 @@ class HandState:
         self.apply_fast(action)
 
     def apply_str(self, text: str) -> int:
-        """Parse and apply a public action string; return the action int."""
-        action = self.rules.parse_action(text, bidding=self.phase == AUCTION)
-        self.apply(action)
-        return action
+        """Parse and apply a public action string; return the action int.
+
+        ``discard 4D 5C 6C`` (as records write it) is several one-card actions, applied together
+        or not at all: it must name every card still to discard. The int returned is then the
+        last of them.
+        """
+        actions = self.rules.parse_actions(text, bidding=self.phase == AUCTION)
+        if len(actions) == 1:
+            self.apply(actions[0])
+            return actions[0]
+        why = self._explain_discard(actions)
+        if why is not None:
+            raise IllegalActionError(self.to_move, text.strip(), why.clause, why.text(), why)
+        for action in actions:
+            self.apply_fast(action)
+        return actions[-1]
+
+    def _explain_discard(self, actions: tuple[int, ...]) -> Explanation | None:
+        """Why a discard of several cards at once is illegal now, or None if it is legal."""
+        if self.phase != DISCARD:
+            return self.explain_illegal(actions[0])
+        r = self.rules
+        remaining = r.discard_count - self.discarded.bit_count()
+        if len(actions) != remaining:
+            return Explanation(
+                "kitty.take",
+                N_("the contractor discards exactly %(count)s cards, not %(given)s"),
+                {"count": remaining, "given": len(actions)},
+            )
+        for action in actions:
+            if not self.is_legal(action):
+                return self.explain_illegal(action)
+        return None
 
     def apply_fast(self, action: int) -> None:
         """Apply an action known to be legal (no checks)."""
@@ -410,10 +429,11 @@ class HandState:
         elif phase == AUCTION:
             self._call(action)
         elif phase == DISCARD:
-            mask = action - self.rules.DISCARD
-            self.hands[self.contractor] &= ~mask
-            self.discarded = mask
-            self._after_kitty()
+            bit = 1 << (action - self.rules.DISCARD)
+            self.hands[self.contractor] &= ~bit
+            self.discarded |= bit
+            if self.discarded.bit_count() == self.rules.discard_count:
+                self._after_kitty()
         elif phase == KITTY:
             if action == self.rules.SANS:
                 self.sans = True
@@ -691,16 +711,12 @@ class HandState:
         but in the play phase it picks straight from the legal bitmask, building no lists.
         Appends every action to ``actions`` when given.
         """
-        r = self.rules
         random = rng.random
         count = 0
         while self.phase != PLAY:
             if self.phase == OVER:
                 return count
-            if self.phase == DISCARD:
-                cards = rng.sample(bits(self.hands[self.contractor]), r.discard_count)
-                action = r.DISCARD + sum(1 << c for c in cards)
-            elif self.phase == AUCTION:
+            if self.phase == AUCTION:
                 action = self._random_call(random())
             else:
                 legal_list = self.legal_actions()
@@ -828,20 +844,12 @@ class HandState:
                 return E(
                     "kitty.take",
                     N_("the contractor must first discard %(count)s cards"),
-                    {"count": r.discard_count},
-                )
-            mask = action - r.DISCARD
-            missing = mask & ~self.hands[self.contractor]
-            if missing:
-                return E(
-                    "kitty.take",
-                    N_("the contractor does not hold %(cards)s"),
-                    {"cards": " ".join(r.deck[c] for c in bits(missing))},
+                    {"count": r.discard_count - self.discarded.bit_count()},
                 )
             return E(
                 "kitty.take",
-                N_("the contractor discards exactly %(count)s cards, not %(given)s"),
-                {"count": r.discard_count, "given": mask.bit_count()},
+                N_("the contractor does not hold %(cards)s"),
+                {"cards": r.deck[action - r.DISCARD]},
             )
         hand = self.hands[seat]
         if kind in ("pass", "bid", "discard", "kitty", "partner"):
@@ -971,7 +979,7 @@ class HandState:
             "kitty_size": r.kitty,
             "faced": {},
         }
-        if seat == self.contractor and self.phase in (PLAY, OVER) and self.discarded:
+        if seat == self.contractor and self.discarded:
             obs["discarded"] = _codes(r, self.discarded)
         faced = {}
         if self.contract >= 0 and self.phase in (PLAY, OVER):

@@ -11,7 +11,7 @@ from .game import game_winner, load_rules
 from .hand import OVER, HandState
 from .rules import Rules
 
-__all__ = ["hand_from_record", "record_of", "replay", "replay_view"]
+__all__ = ["hand_from_record", "record_actions", "record_of", "replay", "replay_view"]
 
 
 def _cards(rules: Rules, codes: Any, where: str, seen: dict[int, str]) -> int:
@@ -163,8 +163,29 @@ def record_of(state: HandState, actions: list[int]) -> dict[str, Any]:
         "dealer": state.dealer,
         "deal": deal,
         "scores": list(state.scores),
-        "actions": [r.action_str(a) for a in actions],
+        "actions": record_actions(r, actions),
     }
+
+
+def record_actions(rules: Rules, actions: list[int]) -> list[str]:
+    """The record texts of action ints: a whole discard (one int per card) is one text,
+    ``discard 4D 5C 6C``, its cards in deck order; a discard cut short stays one text per card."""
+    out: list[str] = []
+    lo, hi = rules.DISCARD, rules.n_actions
+    i = 0
+    while i < len(actions):
+        j = i
+        while j < len(actions) and lo <= actions[j] < hi:
+            j += 1
+        if j - i == rules.discard_count and j > i:
+            out.append(rules.discard_str(sum(1 << (a - lo) for a in actions[i:j])))
+            i = j
+            continue
+        if j == i:
+            j = i + 1
+        out.extend(rules.action_str(a) for a in actions[i:j])
+        i = j
+    return out
 
 
 def load_records(text: str, name: str) -> list[Any]:

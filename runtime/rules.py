@@ -14,8 +14,12 @@ action int                meaning
 ``TAKE``, ``SANS``        take the kitty, or play sans kitty
 ``PARTNER + seat``        choose ``seat`` as partner for the hand
 ``CALL + c``              call card ``c``: its holder is partner for the hand
-``DISCARD + mask``        discard the cards of ``mask`` (a bitmask)
+``DISCARD + c``           discard card ``c`` (one card per action)
 ========================  =========================================
+
+Every variant has :attr:`Rules.n_actions` (``DISCARD + n_cards``) distinct action ints. The
+contractor discards one card per action, as many actions as the variant discards; the text
+``discard 4D 5C 6C`` that records use names the whole discard (:meth:`Rules.parse_actions`).
 """
 
 from __future__ import annotations
@@ -83,6 +87,7 @@ class Rules:
         "misere_ends_when_lost",
         "misere_partner",
         "must_bid_to_win",
+        "n_actions",
         "n_bids",
         "n_cards",
         "n_sides",
@@ -237,6 +242,8 @@ class Rules:
         self.PARTNER: int = self.SANS + 1
         self.CALL: int = self.PARTNER + self.players
         self.DISCARD: int = self.CALL + self.n_cards
+        #: The number of distinct action ints: every action is ``0 <= a < n_actions``.
+        self.n_actions: int = self.DISCARD + self.n_cards
 
     # -- construction -------------------------------------------------------------------------
 
@@ -262,6 +269,25 @@ class Rules:
 
     # -- action codes -------------------------------------------------------------------------
 
+    def action_layout(self) -> tuple[tuple[str, int, int, str], ...]:
+        """The blocks of the action space: ``(kind, first id, count, meaning)``, in id order.
+
+        Together they cover ``0 <= a < n_actions`` exactly once; a block may be empty.
+        """
+        cards = self.n_cards
+        return (
+            ("card", 0, cards, "play the card with this deck index"),
+            ("joker-lead", self.JOKER_LEAD, self.PASS - self.JOKER_LEAD,
+             "lead joker j naming suit s (S C D H): first + 4*j + s"),
+            ("pass", self.PASS, 1, "pass in the auction"),
+            ("bid", self.BID, self.n_bids, "bid the ladder entry with this index"),
+            ("nominate", self.NOMINATE, 4, "nominate the joker's suit (S C D H)"),
+            ("kitty", self.TAKE, 2, "take the kitty, or play sans kitty"),
+            ("partner", self.PARTNER, self.players, "choose this seat as partner"),
+            ("call", self.CALL, cards, "call this card: its holder is partner"),
+            ("discard", self.DISCARD, cards, "discard this card (one card per action)"),
+        )  # fmt: skip
+
     def bid_action(self, code: str) -> int:
         """The action int of a ladder bid code (``7H``, ``MIS``)."""
         return self.BID + self.bid_index[code]
@@ -272,7 +298,7 @@ class Rules:
             not isinstance(action, int)
             or isinstance(action, bool)
             or action < 0
-            or action >= self.DISCARD + (1 << self.n_cards)
+            or action >= self.n_actions
         ):
             raise InvalidActionError(f"{action!r} is not an action of {self.variant}")
 
@@ -298,15 +324,39 @@ class Rules:
             return f"partner {action - self.PARTNER}"
         if action < self.DISCARD:
             return f"call {self.deck[action - self.CALL]}"
-        mask = action - self.DISCARD
-        return "discard " + " ".join(self.deck[c] for c in bits(mask))
+        return f"discard {self.deck[action - self.DISCARD]}"
+
+    def discard_str(self, cards: int) -> str:
+        """The record text of a whole discard, ``cards`` a bitmask: ``discard 4D 5C 6C``."""
+        return "discard " + " ".join(self.deck[c] for c in bits(cards))
 
     def parse_action(self, text: str, bidding: bool = True) -> int:
         """The action int of a public action string; :class:`InvalidActionError` if malformed.
 
         Codes such as ``7H`` are both a bid and a card: ``bidding`` (the auction is on) reads
-        them as bids, otherwise as cards.
+        them as bids, otherwise as cards. A discard of several cards is several actions: see
+        :meth:`parse_actions`.
         """
+        actions = self.parse_actions(text, bidding)
+        if len(actions) != 1:
+            raise InvalidActionError(f"{text!r} is {len(actions)} actions, one discard per card")
+        return actions[0]
+
+    def parse_actions(self, text: str, bidding: bool = True) -> tuple[int, ...]:
+        """The action ints of a public action string: one, or one per card of a discard."""
+        if isinstance(text, str) and text.split()[:1] and text.split()[0].lower() == "discard":
+            seen: list[int] = []
+            for word in text.split()[1:]:
+                c = self.card(word)
+                if c in seen:
+                    raise InvalidActionError(f"{text!r} names {self.deck[c]} twice")
+                seen.append(c)
+            if not seen:
+                raise InvalidActionError(f"{text!r} names no card")
+            return tuple(self.DISCARD + c for c in seen)
+        return (self._parse_one(text, bidding),)
+
+    def _parse_one(self, text: str, bidding: bool) -> int:
         if not isinstance(text, str):
             raise InvalidActionError(f"an action must be a string, got {text!r}")
         words = text.split()
@@ -315,16 +365,6 @@ class Rules:
         head = words[0].lower()
         if head == "pass" and len(words) == 1:
             return self.PASS
-        if head == "discard":
-            mask = 0
-            for word in words[1:]:
-                c = self.card(word)
-                if mask >> c & 1:
-                    raise InvalidActionError(f"{text!r} names {self.deck[c]} twice")
-                mask |= 1 << c
-            if not mask:
-                raise InvalidActionError(f"{text!r} names no card")
-            return self.DISCARD + mask
         if head in ("take", "sans") and len(words) == 1:
             return self.TAKE if head == "take" else self.SANS
         if head == "partner" and len(words) == 2:

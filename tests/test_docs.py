@@ -481,6 +481,10 @@ def test_show_text(rs: Ruleset) -> None:
     assert re.search(r"^\s+10\s+440\s+460\s+480\s+500\s+520$", text, re.M)
     assert "4 players" in text or "players: 4" in text
     assert "43 cards" in text and "kitty 3" in text
+    # The action ids: 43 cards, 4 joker leads, pass, 28 bids, 4 nominations, take/sans,
+    # 4 partners, 43 calls, 43 one-card discards = 172.
+    assert "Action ids (172 distinct, 0..171):" in text
+    assert re.search(r"^\s+129\.\.171\s+discard\s+discard this card", text, re.M)
 
 
 # -- the HTML book ---------------------------------------------------------------------------

@@ -371,12 +371,14 @@ def test_kitty_take(deal, act, illegal):
         "AH",
         "JK",
     ]
-    assert len(state.legal_actions()) == 286  # C(13, 3)
+    # One card per action: each of the 13 cards held may go first (kitty.take).
+    assert legal_strs(state) == [f"discard {c}" for c in seat_cards(state, 1)]
     illegal(state, "JK", "kitty.take")
     illegal(state, "pass", "kitty.take")
     illegal(state, "discard 8H 7H", "kitty.take")
     illegal(state, "discard 8H 7H 6H 5S", "kitty.take")
     illegal(state, "discard 8H 7H 5C", "kitty.take")  # 5C is seat 2's
+    illegal(state, "discard 5C", "kitty.take")
     act(state, "discard 5S 6S 8H")  # two kitty cards kept, one discarded
     assert state.phase_name == "play" and state.to_move == 1
     assert seat_cards(state, 1) == ["JD", "6H", "7H", "9H", "10H", "JH", "QH", "KH", "AH", "JK"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from fivehundred.runtime.errors import InvalidActionError
+
 # RULES.md §10 (G): value = 40 + 20 * strain + 100 * (tricks - 6), strains S C D H NT; MIS 250
 # between 7NT and 8S; OMIS 500 and BMIS 500 between 10D and 10H (§5, G; spec choice for BMIS).
 LADDER = [
@@ -193,9 +195,8 @@ def test_card_codes_that_are_bids(rules):
 
 def test_action_codes_round_trip(rules):
     """DESIGN.md "Codes": every action prints as its public code and parses back."""
-    # Cards, joker leads, pass, bids, nominations, take/sans, partners, calls (and a discard).
-    actions = list(range(rules.DISCARD))
-    actions += [rules.DISCARD + (1 << 0 | 1 << 5 | 1 << 42)]
+    # Cards, joker leads, pass, bids, nominations, take/sans, partners, calls, discards.
+    actions = list(range(rules.n_actions))
     for a in actions:
         text = rules.action_str(a)
         if rules.NOMINATE <= a < rules.NOMINATE + 4:
@@ -203,7 +204,18 @@ def test_action_codes_round_trip(rules):
         # "8D" the card is also "8D" the bid: outside the auction it is the card.
         bidding = rules.PASS <= a < rules.NOMINATE
         assert rules.parse_action(text, bidding=bidding) == a, text
-    assert rules.action_str(rules.DISCARD + (1 << 0 | 1 << 5 | 1 << 42)) == "discard 5S 10S JK"
+    assert rules.action_str(rules.DISCARD + 42) == "discard JK"
+    # A whole discard, as records write it, is one action per card (kitty.take).
+    whole = (rules.DISCARD + 0, rules.DISCARD + 5, rules.DISCARD + 42)
+    assert rules.parse_actions("discard 5S 10S JK") == whole
+    assert rules.discard_str(1 << 42 | 1 << 5 | 1) == "discard 5S 10S JK"
+    assert rules.n_actions == rules.DISCARD + 43
+    with pytest.raises(InvalidActionError):
+        rules.action_str(rules.n_actions)
+    with pytest.raises(InvalidActionError):
+        rules.parse_action("discard 5S 10S JK")  # three actions, not one
+    with pytest.raises(InvalidActionError):
+        rules.parse_actions("discard 5S 5S")
     assert [rules.action_str(rules.JOKER_LEAD + s) for s in range(4)] == [
         "JK:S", "JK:C", "JK:D", "JK:H",
     ]  # fmt: skip

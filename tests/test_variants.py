@@ -179,7 +179,8 @@ def test_play_open_misere_from_start_american() -> None:
     r = rules_of("american")
     state = HandState.new(r, 0, Random(3))
     act(state, "OMIS, pass, pass, pass")
-    state.apply(state.legal_actions()[0])  # the discard
+    while state.phase_name == "discard":  # the discard, one card per action
+        state.apply(state.legal_actions()[0])
     assert state.phase_name == "play" and not state.tricks
     assert state.observation(2)["faced"].keys() == {"1"}
     assert state.sitting_out == 1 << 3  # the partner does not play
@@ -647,7 +648,8 @@ def test_play_misere_partner_six_handed_both_partners_sit_out() -> None:
     r = rules_of("six-handed")
     state = HandState.new(r, 0, Random(4))
     act(state, "7S, MIS, pass, pass, pass, pass, pass, pass")  # seat 2's misère; he stands
-    state.apply(state.legal_actions()[0])  # the discard
+    while state.phase_name == "discard":  # the discard, one card per action
+        state.apply(state.legal_actions()[0])
     assert state.sitting_out == (1 << 0) | (1 << 4)
     finish(state)
     assert all(len(actions) == 4 for _, actions, _ in state.tricks)
@@ -749,7 +751,8 @@ def test_seats_partner_misere_alone_five_handed() -> None:
     r = rules_of("five-handed")
     state = deal_with(r, 0, DEAL_5)
     act(state, "7S, MIS, pass, pass, pass, pass, pass")  # seat 2's misère stands
-    state.apply(state.legal_actions()[0])  # the discard
+    while state.phase_name == "discard":  # the discard, one card per action
+        state.apply(state.legal_actions()[0])
     assert state.phase_name == "play" and state.allies == 1 << 2
 
 
