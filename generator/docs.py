@@ -30,6 +30,7 @@ from markupsafe import Markup, escape
 
 from ..runtime.codes import SUIT_SYMBOLS, SUITS
 from ..runtime.errors import FiveHundredError
+from .balancebook import book_context
 from .clauses import CLAUSE_IDS
 from .i18n import language_name, load_translations, normalise, text_direction
 from .model import Clause, Ruleset
@@ -245,6 +246,7 @@ def make_environment(
         env.filters["text"] = lambda v: escape(_oneline(v))
         env.filters["code"] = _ltr_html
         env.filters["num"] = lambda v: _ltr_html(v, "num") if str(v).startswith("-") else v
+        env.filters["figure"] = lambda v: _ltr_html(v, "num")
         env.filters["idcode"] = lambda v: Markup('<code dir="ltr">{}</code>').format(v)
         env.filters["card"] = _card_html
         env.filters["cards"] = lambda codes: Markup(" ").join(_card_html(c) for c in codes)
@@ -253,6 +255,7 @@ def make_environment(
         env.filters["text"] = md_text
         env.filters["code"] = md_text
         env.filters["num"] = str
+        env.filters["figure"] = str  # formatted by us (generator/balancebook.py): digits only
         env.filters["idcode"] = _safe_id
         env.filters["card"] = card_text
         env.filters["cards"] = lambda codes: " ".join(card_text(c) for c in codes)
@@ -329,6 +332,7 @@ def _context(rs: Ruleset, lang: str, languages: Sequence[tuple[str, str]] | None
         "alternating": alternating,
         "team_list": ["{" + ", ".join(str(seat) for seat in team) + "}" for team in rs.teams],
         "differences": _differences(rs),
+        "balance": book_context(rs, lang),
     }
 
 

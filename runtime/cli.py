@@ -281,6 +281,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_balance(args: argparse.Namespace) -> int:
+    """A balance study: whole games by bots, figures with confidence intervals."""
+    from .balancecli import run_balance
+
+    return run_balance(args)
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     """Play a game against bots at the terminal."""
     from .bots import BotSpecError, make_bot
@@ -393,6 +400,31 @@ def _parser() -> argparse.ArgumentParser:
         "as cut off (default 10000)",
     )
     p.set_defaults(run=cmd_simulate)
+
+    p = sub.add_parser(
+        "balance",
+        help="balance study: whole games by bots; what the rules do to the game",
+        description="Play whole games of a variant with bots and report contracts, make "
+        "rates, points, game length and endings, seat advantage and the rule clauses reached, "
+        "each with a 95%% confidence interval; --against compares two variants on the same "
+        "deals. --write refreshes the committed summaries the rule books read.",
+    )
+    p.add_argument("variant", metavar="VARIANT|FILE", nargs="*", help="(--write: default all)")
+    p.add_argument("--against", metavar="VARIANT|FILE", help="compare with this variant")
+    p.add_argument("--games", type=int, help="games per variant")
+    p.add_argument("--bots", help="bot name, or one per seat comma-separated (heuristic)")
+    p.add_argument("--seed", type=int, default=1, help="master seed (1)")
+    p.add_argument("--workers", type=int, help="processes on this machine (all cores)")
+    p.add_argument("--ray", metavar="ADDRESS", help="run as Ray tasks: a cluster address, or local")
+    p.add_argument("--max-hands", type=int, help="cut a game off after this many hands (200)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--out", metavar="DIR", help="write report.md, report.json and SVG charts")
+    p.add_argument(
+        "--write",
+        action="store_true",
+        help="refresh generated/balance/ (the rule books' summaries), then rebuild the books",
+    )
+    p.set_defaults(run=cmd_balance)
 
     p = sub.add_parser("play", help="play a game against bots at the terminal")
     p.add_argument("variant", metavar="VARIANT|FILE")

@@ -104,6 +104,7 @@ def test_sections_in_order(md: str) -> None:
         "## Scoring",
         "## End of the game",
         "## Choices made by this rule book",
+        "## How this variant plays",
     ]
     assert md.startswith("# Australian Five Hundred\n\nFour players in two partnerships")
     assert "Variant id: `australian`." in md

@@ -1,0 +1,113 @@
+"""The ``fivehundred balance`` verb: arguments in, a study run, the report out.
+
+Progress goes to standard error: a bar on a terminal, otherwise a plain line every
+:data:`PLAIN_EVERY` seconds (and one at the end), so logs of long runs show it is alive.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import IO
+
+from .balance import DEFAULT_MAX_HANDS, BalanceError, Progress, run_study
+from .balancereport import report_json, text_report, write_report
+from .game import load_rules
+
+__all__ = ["PLAIN_EVERY", "progress_for", "run_balance"]
+
+#: Seconds between two plain progress lines when standard error is not a terminal.
+PLAIN_EVERY = 10.0
+
+
+def progress_for(stream: IO[str]) -> Progress:
+    """A bar on a terminal, else a plain line every :data:`PLAIN_EVERY` seconds."""
+    start = time.perf_counter()
+    last = [start]
+    tty = stream.isatty()
+
+    def show(done: int, total: int) -> None:
+        now = time.perf_counter()
+        rate = done / max(now - start, 1e-9)
+        if tty:
+            width = 30
+            filled = width * done // total
+            stream.write(
+                f"\rbalance [{'#' * filled}{'.' * (width - filled)}] {done}/{total} games "
+                f"{rate:,.1f}/s"
+            )
+            if done == total:
+                stream.write("\n")
+        elif now - last[0] >= PLAIN_EVERY or done == total:
+            last[0] = now
+            stream.write(f"balance: {done}/{total} games, {rate:,.1f} games/s\n")
+        stream.flush()
+
+    return show
+
+
+def _bots(text: str | None) -> tuple[str, ...] | None:
+    if text is None:
+        return None
+    names = tuple(n.strip() for n in text.split(","))
+    if not all(names):
+        raise BalanceError(f"--bots {text!r}: an empty bot name")
+    return names
+
+
+def run_balance(args: argparse.Namespace) -> int:
+    """Run the verb; return the exit code."""
+    if args.write:
+        return _write(args)
+    if len(args.variant) != 1:
+        raise BalanceError("give one VARIANT or FILE (and --against for a second one)")
+    if args.games is None:
+        raise BalanceError("give --games N (whole games per variant)")
+    rules = [load_rules(args.variant[0])]
+    if args.against is not None:
+        rules.append(load_rules(args.against))
+    studies = run_study(
+        rules,
+        args.games,
+        seed=args.seed,
+        bots=_bots(args.bots),
+        workers=args.workers,
+        ray=args.ray,
+        max_hands=args.max_hands or DEFAULT_MAX_HANDS,
+        progress=progress_for(sys.stderr),
+    )
+    if args.out is not None:
+        paths = write_report(args.out, studies)
+        if not args.json:
+            print(f"wrote {', '.join(str(p) for p in paths)}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(report_json(studies), ensure_ascii=False))
+    else:
+        sys.stdout.write(text_report(studies))
+    return 0
+
+
+def _write(args: argparse.Namespace) -> int:
+    from ..generator.balancebook import BOOK_GAMES, write_summaries
+    from ..generator.build import build
+
+    if args.against is not None or args.out is not None or args.json:
+        raise BalanceError("--write refreshes the rule books' summaries; it takes no "
+                           "--against, --out or --json")
+    written = write_summaries(
+        args.variant or None,
+        games=args.games or BOOK_GAMES,
+        seed=args.seed,
+        bots=_bots(args.bots),
+        workers=args.workers,
+        ray=args.ray,
+        max_hands=args.max_hands or DEFAULT_MAX_HANDS,
+        progress=progress_for(sys.stderr),
+    )
+    for path in written:
+        print(f"wrote {path}")
+    report = build()
+    print(f"rule books rebuilt: {len(report.written)} files written")
+    return 0
