@@ -13,6 +13,7 @@ The summaries are written atomically, all of them or none.
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -42,10 +43,13 @@ __all__ = [
     "write_summaries",
 ]
 
+#: The en dash of ranges and of figures that cannot be measured.
+DASH = "\u2013"
+
 #: Where the summaries live (committed, like the rest of generated/).
 SUMMARY_DIR = Path(__file__).resolve().parent.parent / "generated" / "balance"
 #: Games per variant for the committed summaries (README, "Balance studies", says how long).
-BOOK_GAMES = 200
+BOOK_GAMES = 1000
 #: The layout version of a summary file.
 SUMMARY_FORMAT = 1
 
@@ -112,10 +116,9 @@ def write_summaries(
     progress: Any = None,
 ) -> list[Path]:
     """Play and write the summaries of ``variants`` (built-in ids; None: all of them)."""
-    from ..generated.rulesets import VARIANTS
     from .build import _commit
 
-    ids = list(VARIANTS)
+    ids: list[str] = list(importlib.import_module("fivehundred.generated.rulesets").VARIANTS)
     wanted = list(variants) if variants else ids
     unknown = [v for v in wanted if v not in ids]
     if unknown:
@@ -179,8 +182,8 @@ def _fig(fig: dict[str, Any], lang: str, percent: bool) -> dict[str, Any]:
     f = _pct if percent else _dec
     value, low, high = fig.get("value"), fig.get("low"), fig.get("high")
     return {
-        "value": "–" if value is None else f(value, lang),
-        "range": "" if low is None or high is None else f"{f(low, lang)}–{f(high, lang)}",
+        "value": DASH if value is None else f(value, lang),
+        "range": "" if low is None or high is None else f"{f(low, lang)}{DASH}{f(high, lang)}",
         "k": fig.get("k"),
         "n": fig.get("n"),
     }
@@ -208,17 +211,13 @@ def book_context(rs: Ruleset, lang: str, folder: Path | None = None) -> dict[str
 
 def _context(data: dict[str, Any], clause_ids: Sequence[str], lang: str) -> dict[str, Any]:
     figs = data["figures"]
-    kinds = [
-        {"key": k, **_fig(v, lang, True)} for k, v in figs["kinds"].items() if v["k"]
-    ]
+    kinds = [{"key": k, **_fig(v, lang, True)} for k, v in figs["kinds"].items() if v["k"]]
     made = [
         {"key": k, "tricks": k.isdigit(), **_fig(v, lang, True)}
         for k, v in figs["make_rate"].items()
         if v["n"]
     ]
-    endings = [
-        {"key": k, **_fig(v, lang, True)} for k, v in figs["endings"].items() if v["k"]
-    ]
+    endings = [{"key": k, **_fig(v, lang, True)} for k, v in figs["endings"].items() if v["k"]]
     clauses = [
         {"id": k, **_fig(v, lang, True)}
         for k, v in figs["clauses"].items()
@@ -286,7 +285,7 @@ def _compare(data: dict[str, Any], clause_ids: Sequence[str], lang: str) -> dict
                     "key": key,
                     "this": _fig(b or {}, lang, percent)["value"],
                     "base": _fig(a or {}, lang, percent)["value"],
-                    "diff": "–" if diff is None else f(diff, lang, True),
+                    "diff": DASH if diff is None else f(diff, lang, True),
                     "significant": bool(d.get("significant")),
                 }
             )

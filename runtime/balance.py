@@ -23,6 +23,7 @@ difference and whether it is significant (two-proportion z-test, Welch's t-test)
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import os
 import time
@@ -31,7 +32,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
-from .bots import BOTS, Bot
+from .bots import BOTS, Bot, BotSpecError, make_bot
 from .codes import NT, STRAINS
 from .errors import FiveHundredError
 from .game import NO_WINNER, Match
@@ -182,7 +183,7 @@ class Tally:
 def _make_bots(names: tuple[str, ...], players: int) -> list[Bot]:
     if len(names) == 1:
         names = names * players
-    return [BOTS[name]() for name in names]
+    return [make_bot(name) for name in names]
 
 
 def play_game(
@@ -256,9 +257,7 @@ def _end_events(rules: Rules, before: list[int], match: Match, events: set[str])
     if match.winner is not None and len(at_target) > 1:
         events.add("end.both-out")
     lose_at = rules.lose_at
-    if lose_at is not None and any(
-        scores[s] <= lose_at < before[s] for s in range(rules.n_sides)
-    ):
+    if lose_at is not None and any(scores[s] <= lose_at < before[s] for s in range(rules.n_sides)):
         events.add("end.lose")
 
 
@@ -270,15 +269,23 @@ def _ending(rules: Rules, match: Match, history: list[tuple[int, ...]]) -> str:
     final = history[-1]
     if final[match.winner] < rules.target:
         return "out-backwards"
-    res = match.hand.result if match.hand.result is not None else None
-    if res is not None and res.contract >= 0 and res.made:
-        if match.winner in {rules.side_of_seat[s] for s in res.allies}:
-            return "contract"
+    res = match.hand.result
+    if (
+        res is not None
+        and res.contract >= 0
+        and res.made
+        and match.winner in {rules.side_of_seat[s] for s in res.allies}
+    ):
+        return "contract"
     return "defence"
 
 
 def play_games(
-    tables: Mapping[str, Any], bots: tuple[str, ...], master: int, start: int, stop: int,
+    tables: Mapping[str, Any],
+    bots: tuple[str, ...],
+    master: int,
+    start: int,
+    stop: int,
     max_hands: int,
 ) -> Tally:
     """Games ``start`` .. ``stop - 1`` of a study, folded in order into one tally.
@@ -342,8 +349,10 @@ def run_study(
     names = bots or (default_bot(),)
     for rules in rules_list:
         for name in names:
-            if name not in BOTS:
-                raise BalanceError(f"unknown bot {name!r}; bots: {', '.join(sorted(BOTS))}")
+            try:
+                make_bot(name)
+            except BotSpecError as exc:
+                raise BalanceError(f"--bots: {exc}") from None
         if len(names) not in (1, rules.players):
             raise BalanceError(f"give 1 bot or {rules.players} (one per seat), not {len(names)}")
     k = workers if workers is not None else (os.cpu_count() or 1)
@@ -391,9 +400,7 @@ def _run_processes(
         futures: dict[Future[Tally], int] = {}
         for n, (i, a, b) in enumerate(jobs):
             study = studies[i]
-            fut = pool.submit(
-                play_games, study.rules.tables, s0.bots, s0.seed, a, b, s0.max_hands
-            )
+            fut = pool.submit(play_games, study.rules.tables, s0.bots, s0.seed, a, b, s0.max_hands)
             futures[fut] = n
         try:
             remaining = set(futures)
@@ -410,7 +417,7 @@ def _run_ray(
     studies: list[Study], jobs: list[tuple[int, int, int]], address: str, cpus: int | None
 ) -> Iterator[tuple[int, Tally]]:
     try:
-        import ray
+        ray: Any = importlib.import_module("ray")  # the optional extra: typed loosely
     except ImportError:
         raise BalanceError(
             "--ray needs Ray: pip install 'fivehundred[ray]' (on every machine of the cluster)"

@@ -94,8 +94,9 @@ def _write(args: argparse.Namespace) -> int:
     from ..generator.build import build
 
     if args.against is not None or args.out is not None or args.json:
-        raise BalanceError("--write refreshes the rule books' summaries; it takes no "
-                           "--against, --out or --json")
+        raise BalanceError(
+            "--write refreshes the rule books' summaries; it takes no --against, --out or --json"
+        )
     written = write_summaries(
         args.variant or None,
         games=args.games or BOOK_GAMES,

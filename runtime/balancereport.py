@@ -18,7 +18,6 @@ from typing import Any
 
 from .balance import (
     ENDINGS,
-    GROUPS,
     BalanceError,
     Figure,
     Study,
@@ -39,6 +38,9 @@ __all__ = [
     "text_report",
     "write_report",
 ]
+
+#: The en dash of ranges and of figures that cannot be measured.
+DASH = "\u2013"
 
 #: The version of the ``--json`` object's layout (README, "Balance studies").
 FORMAT = 1
@@ -180,25 +182,25 @@ def report_json(studies: Sequence[Study], *, timing: bool = True) -> dict[str, A
 
 
 def fmt(fig: Figure) -> str:
-    """A figure and its interval: ``12.3% (11.0–13.7)`` or ``10.4 (9.9–10.9)``."""
+    """A figure and its interval: ``12.3% (11.0-13.7)`` or ``10.4 (9.9-10.9)`` (an en dash)."""
     ci = fig.interval()
     if isinstance(fig, Proportion):
         if fig.value is None:
-            return "–"
+            return DASH
         if ci is None:
             return f"{fig.value:.1%}"
-        return f"{fig.value:.1%} ({ci[0] * 100:.1f}–{ci[1] * 100:.1f})"
+        return f"{fig.value:.1%} ({ci[0] * 100:.1f}{DASH}{ci[1] * 100:.1f})"
     if fig.value is None:
-        return "–"
+        return DASH
     if ci is None:
         return f"{fig.value:.1f}"
-    return f"{fig.value:.1f} ({ci[0]:.1f}–{ci[1]:.1f})"
+    return f"{fig.value:.1f} ({ci[0]:.1f}{DASH}{ci[1]:.1f})"
 
 
 def fmt_diff(fig: Figure, cmp: Comparison) -> str:
     """A difference and its interval; shares in percentage points."""
     if cmp.diff is None:
-        return "–"
+        return DASH
     if isinstance(fig, Mean):
         text = f"{cmp.diff:+.1f}"
         if cmp.low is not None and cmp.high is not None:
@@ -213,7 +215,7 @@ def fmt_diff(fig: Figure, cmp: Comparison) -> str:
 def fmt_p(cmp: Comparison) -> str:
     """The p-value, starred when significant."""
     if cmp.p is None:
-        return "–"
+        return DASH
     text = "<0.001" if cmp.p < 0.001 else f"{cmp.p:.3f}"
     return text + (" *" if cmp.significant else "")
 
@@ -257,9 +259,13 @@ def _rows(studies: Sequence[Study]) -> list[tuple[str, list[list[str]]]]:
     for group, rows2 in compare(studies[0], studies[1]).items():
         cells = []
         for key, (fa, fb, cmp) in rows2.items():
-            if group == "contracts" and isinstance(fa, Proportion) and isinstance(fb, Proportion):
-                if fa.k == 0 and fb.k == 0:
-                    continue
+            if (
+                group == "contracts"
+                and isinstance(fa, Proportion)
+                and isinstance(fb, Proportion)
+                and fa.k == fb.k == 0
+            ):
+                continue
             cells.append([label(group, key), fmt(fa), fmt(fb), fmt_diff(fa, cmp), fmt_p(cmp)])
         if cells:
             out.append((GROUP_TITLES[group], cells))
@@ -448,8 +454,3 @@ def write_report(folder: str | Path, studies: Sequence[Study]) -> list[Path]:
     except OSError as exc:
         raise BalanceError(f"--out {folder}: cannot write: {exc}") from None
     return [root / n for n in files]
-
-
-def has_groups() -> tuple[str, ...]:
-    """The figure groups, in report order (the keys of ``figures`` in the JSON object)."""
-    return tuple(GROUPS)

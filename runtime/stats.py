@@ -8,7 +8,7 @@ bit-identical figures.
 - a mean's is the Student t interval, mean ± t(0.975, n-1) · s/√n;
 - two proportions are compared by the two-sided two-proportion z-test (pooled standard error),
   their difference's interval is the unpooled Wald interval;
-- two means are compared by Welch's t-test (unequal variances, Welch–Satterthwaite degrees of
+- two means are compared by Welch's t-test (unequal variances, Welch-Satterthwaite degrees of
   freedom), their difference's interval is Welch's.
 """
 

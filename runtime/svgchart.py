@@ -136,11 +136,7 @@ def bar_chart(
     height = 340 + top - 56
     plot_w, plot_h = width - left - right, height - top - bottom
     values = [
-        v
-        for _, bars in series
-        for b in bars
-        for v in (b.value, b.high)
-        if v is not None and v == v
+        v for _, bars in series for b in bars for v in (b.value, b.high) if v is not None and v == v
     ]
     hi = max(values, default=1.0)
     lo = min([0.0, *values])
@@ -171,28 +167,28 @@ def bar_chart(
             bar = bars[c] if c < len(bars) else Bar(None)
             x = cx - bar_w * n_ser / 2 + bar_w * s
             if bar.value is None:
-                out.append(f'<text x="{x + bar_w / 2:.1f}" y="{y(0) - 4:.1f}" '
-                           'text-anchor="middle" fill="#888" font-size="10">–</text>')
+                out.append(
+                    f'<text x="{x + bar_w / 2:.1f}" y="{y(0) - 4:.1f}" '
+                    'text-anchor="middle" fill="#888" font-size="10">\u2013</text>'
+                )
                 continue
             top_v, base = max(bar.value, 0.0), min(bar.value, 0.0)
             out.append(
                 f'<rect x="{x:.1f}" y="{y(top_v):.1f}" width="{bar_w - 2:.1f}" '
                 f'height="{max(0.5, y(base) - y(top_v)):.1f}" fill="{_fill(s)}" '
                 f'stroke="#333" stroke-width="0.6"><title>{escape(cat)}: '
-                f'{_fmt(bar.value, percent)}</title></rect>'
+                f"{_fmt(bar.value, percent)}</title></rect>"
             )
             if bar.low is not None and bar.high is not None:
                 mx = x + (bar_w - 2) / 2
                 out.append(
                     f'<path d="M{mx:.1f} {y(bar.low):.1f}V{y(bar.high):.1f}'
-                    f"M{mx - 3:.1f} {y(bar.low):.1f}h6M{mx - 3:.1f} {y(bar.high):.1f}h6\" "
+                    f'M{mx - 3:.1f} {y(bar.low):.1f}h6M{mx - 3:.1f} {y(bar.high):.1f}h6" '
                     'stroke="#000" stroke-width="1" fill="none"/>'
                 )
         anchor = f'transform="translate({cx:.1f} {height - bottom + 14}) rotate(-40)"'
         out.append(f'<text {anchor} text-anchor="end">{escape(cat)}</text>')
-    out.append(
-        f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="#333"/>'
-    )
+    out.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="#333"/>')
     out.extend(_legend([name for name, _ in series], left + 8, 44))
     out.append(
         f'<text x="{width - right}" y="{height - 6}" text-anchor="end" fill="#555" '
@@ -261,9 +257,7 @@ def line_chart(
             f'<text x="{width - right - 4}" y="{gy - 4:.1f}" text-anchor="end" fill="#b00">'
             f"{escape(guide[1])}</text>"
         )
-    out.append(
-        f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="#333"/>'
-    )
+    out.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="#333"/>')
     for i, ln in enumerate(lines):
         if not ln.points:
             continue
