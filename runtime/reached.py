@@ -177,10 +177,11 @@ def _play_events(st: HandState, out: set[str]) -> None:
         seats = st.trick_seats(leader, len(actions))
         first = actions[0]
         hand = hands[leader]
-        if strain == NT and hand & suitless and hand & ~suitless and k < last:
+        # a nominated joker is still the joker: it too waits for the last trick
+        if strain == NT and hand & r.joker_mask and hand & ~r.joker_mask and k < last:
             if r.joker_lead_only_last_trick:
                 out.add("joker.no-trumps.lead-last-only")
-            if r.joker_lead == "name-unled-suit" and suits_led == 15:
+            if r.joker_lead == "name-unled-suit" and suits_led == 15 and hand & suitless:
                 out.add("joker.no-trumps.last-trick")
         if jl <= first < jl + 4 * n_jokers:
             led = (first - jl) % 4

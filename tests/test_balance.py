@@ -193,13 +193,15 @@ def _ground_truth(st: HandState, truth: set[str]) -> None:
         if jokers and hand & ~jokers and len(legal_jokers) == len(legal):
             truth.add("joker.no-trumps.misere-void")
     elif (
-        jokers
-        and hand & ~jokers
+        hand & r.joker_mask
+        and hand & ~r.joker_mask
         and st.strain == NT
         and st.n_tricks < r.hand_size - 1
-        and not any(r.JOKER_LEAD <= a < r.PASS for a in legal)
+        and not any(
+            r.JOKER_LEAD <= a < r.PASS or (a < r.n_cards and r.joker_mask >> a & 1) for a in legal
+        )
     ):
-        truth.add("barred-joker-lead")
+        truth.add("barred-joker-lead")  # a joker, nominated or not, may not be led now
 
 
 def test_clause_counts_agree_with_the_engine_on_every_variant() -> None:
