@@ -149,9 +149,7 @@ def clauses_for(rs: Ruleset) -> tuple[Clause, ...]:
             out["joker.no-trumps.last-trick"] = {}
         if rs.joker_lead_only_last_trick:
             # A nominated joker is still the joker: it too waits for the last trick.
-            out["joker.no-trumps.lead-last-only"] = {
-                "nominated": rs.joker_nominate == "contractor"
-            }
+            out["joker.no-trumps.lead-last-only"] = {"nominated": rs.joker_nominate == "contractor"}
         if rs.joker_void_must_play != "never" and misere_bids:
             out["joker.no-trumps.misere-void"] = {"when": rs.joker_void_must_play}
     out["score.table"] = {}

@@ -32,14 +32,21 @@ def _cards(rules: Rules, codes: Any, where: str, seen: dict[int, str]) -> int:
     return mask
 
 
-def hand_from_record(record: Any) -> tuple[Rules, HandState, list[Any]]:
-    """The rules, the freshly dealt hand and the action list of a record; :class:`RecordError`."""
+def hand_from_record(record: Any, rules: Rules | None = None) -> tuple[Rules, HandState, list[Any]]:
+    """The rules, the freshly dealt hand and the action list of a record; :class:`RecordError`.
+
+    ``rules`` (a variant loaded already, e.g. from a rule file) is used instead of loading the
+    record's ``variant``, which must then name it.
+    """
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
     variant = record.get("variant")
     if not isinstance(variant, str):
         raise RecordError("the record has no 'variant'")
-    rules = load_rules(variant)
+    if rules is None:
+        rules = load_rules(variant)
+    elif variant != rules.variant:
+        raise RecordError(f"the record is of {variant!r}, not {rules.variant!r}")
     dealer = record.get("dealer", 0)
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:
         raise RecordError(f"'dealer' must be a seat 0..{rules.players - 1}, got {dealer!r}")

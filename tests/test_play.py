@@ -36,7 +36,6 @@ def test_person_plays_legal_actions_and_is_told_about_illegal_ones():
     assert "your hand:" in text
 
 
-
 def test_hint_suggests_a_legal_move_with_its_reason():
     rules = load_rules("australian")
     out = io.StringIO()

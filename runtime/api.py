@@ -1,0 +1,482 @@
+"""The Python API: ``import fivehundred`` and play any variant from code.
+
+OpenSpiel's shape: an immutable :class:`Game` (one variant's rules, the action space, the
+tensor shapes) makes mutable states, :class:`State` for one hand and :class:`MatchState` for a
+whole game of hands. A state says who decides (:meth:`State.current_player`), lists the legal
+action ids, applies one (an int, or its text such as ``"7H"`` or ``"discard 4D 5C 6C"``),
+shows each seat what it may see (a JSON-able dict or fixed-size tensors) and clones cheaply::
+
+    import fivehundred
+
+    game = fivehundred.load("australian")            # or a rule file path
+    state = game.new_hand(seed=1, dealer=0)
+    while not state.is_over():
+        seat = state.current_player()
+        state.apply(state.legal_actions()[0])
+    print(state.returns())
+
+Every error is a :class:`FiveHundredError` (a ``ValueError``); an illegal action raises
+:class:`IllegalActionError` naming the seat, the action and the rule clause, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+from random import Random
+from typing import Any
+
+from .bots import RandomBot
+from .codes import bits
+from .errors import (
+    Diagnostic,
+    FiveHundredError,
+    IllegalActionError,
+    InvalidActionError,
+    RecordError,
+    SpecError,
+)
+from .game import Match, load_rules
+from .hand import OVER, HandResult, HandState
+from .records import hand_from_record, record_of
+from .rules import Rules
+from .tensors import (
+    TensorLayout,
+    information_state_layout,
+    information_state_tensor,
+    observation_layout,
+    observation_tensor,
+)
+
+__all__ = [
+    "TERMINAL",
+    "Diagnostic",
+    "FiveHundredError",
+    "Game",
+    "HandResult",
+    "IllegalActionError",
+    "InvalidActionError",
+    "MatchState",
+    "RecordError",
+    "SpecError",
+    "State",
+    "load",
+]
+
+#: What :meth:`State.current_player` returns once the hand (or match) is over.
+TERMINAL = -1
+
+
+def load(variant: str) -> Game:
+    """The game of a built-in variant id (``australian``) or of a rule file path.
+
+    Raises :class:`SpecError` (every problem, ``file:line:col: message``) for an unknown
+    variant or a broken rule file.
+    """
+    return Game(load_rules(variant))
+
+
+class Game:
+    """One variant's immutable rules: players, deck, action space and tensor shapes."""
+
+    __slots__ = ("_info", "_obs", "rules")
+
+    def __init__(self, rules: Rules) -> None:
+        #: The engine's tables (:class:`~fivehundred.runtime.rules.Rules`).
+        self.rules = rules
+        self._obs = observation_layout(rules)
+        self._info = information_state_layout(rules)
+
+    def __repr__(self) -> str:
+        return f"<fivehundred.Game {self.variant!r}: {self.num_players} players>"
+
+    # -- facts --------------------------------------------------------------------------------
+
+    @property
+    def variant(self) -> str:
+        """The variant id."""
+        return self.rules.variant
+
+    @property
+    def name(self) -> str:
+        """The variant's full name."""
+        return self.rules.name
+
+    @property
+    def num_players(self) -> int:
+        """Seats at the table, numbered 0..n-1 clockwise."""
+        return self.rules.players
+
+    @property
+    def num_sides(self) -> int:
+        """Scoring sides (partnerships, or one per player)."""
+        return self.rules.n_sides
+
+    @property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The seats of each side."""
+        return self.rules.teams
+
+    @property
+    def deck(self) -> tuple[str, ...]:
+        """Card codes by card index (``5S`` ... ``JK``)."""
+        return self.rules.deck
+
+    @property
+    def bids(self) -> tuple[str, ...]:
+        """The ladder's bid codes, lowest first."""
+        return self.rules.bid_codes
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """Every action id is ``0 <= a < num_distinct_actions``."""
+        return self.rules.n_actions
+
+    @property
+    def action_names(self) -> tuple[str, ...]:
+        """The text of every action id, by id (``discard 4D`` discards one card)."""
+        r = self.rules
+        return tuple(r.action_str(a) for a in range(r.n_actions))
+
+    def action_layout(self) -> tuple[tuple[str, int, int, str], ...]:
+        """The blocks of the action space: ``(kind, first id, count, meaning)``."""
+        return self.rules.action_layout()
+
+    def action_name(self, action: int) -> str:
+        """The text of an action id."""
+        return self.rules.action_str(action)
+
+    @property
+    def max_hand_length(self) -> int:
+        """An upper bound on the number of actions in one hand."""
+        r = self.rules
+        calls = r.n_bids + r.players + 1 + (r.inkles[0] if r.inkles else 0)
+        return calls + 1 + r.discard_count + 2 + 4 + r.players * r.hand_size + 1
+
+    @property
+    def observation_shape(self) -> tuple[int]:
+        """The length of :meth:`State.observation_tensor`."""
+        return (self._obs.size,)
+
+    @property
+    def information_state_shape(self) -> tuple[int]:
+        """The length of :meth:`State.information_state_tensor`."""
+        return (self._info.size,)
+
+    @property
+    def observation_layout(self) -> TensorLayout:
+        """The named sections of the observation tensor."""
+        return self._obs
+
+    @property
+    def information_state_layout(self) -> TensorLayout:
+        """The named sections of the information-state tensor."""
+        return self._info
+
+    # -- states -------------------------------------------------------------------------------
+
+    def new_hand(
+        self,
+        seed: int | None = None,
+        dealer: int = 0,
+        scores: list[int] | None = None,
+        rng: Random | None = None,
+    ) -> State:
+        """A freshly shuffled and dealt hand (from ``seed``, or from ``rng``)."""
+        self._check_seat(dealer, "dealer")
+        rng = rng if rng is not None else Random(seed)
+        return State(self, HandState.new(self.rules, dealer, rng, scores))
+
+    def deal(
+        self,
+        hands: list[list[str]],
+        kitty: list[str],
+        dealer: int = 0,
+        dead: list[str] | None = None,
+        scores: list[int] | None = None,
+    ) -> State:
+        """A hand with the given cards (card codes), as a game record's ``deal`` holds them."""
+        record: dict[str, Any] = {
+            "variant": self.variant,
+            "dealer": dealer,
+            "deal": {"hands": hands, "kitty": kitty, "dead": dead or []},
+            "actions": [],
+        }
+        if scores is not None:
+            record["scores"] = scores
+        _, hand, _ = hand_from_record(record, self.rules)
+        return State(self, hand)
+
+    def new_match(self, seed: int | None = None, dealer: int | None = None) -> MatchState:
+        """A whole game from 0 all: hands are dealt in turn until a side wins."""
+        if dealer is not None:
+            self._check_seat(dealer, "dealer")
+        return MatchState(self, Match(self.rules, Random(seed), dealer))
+
+    def from_record(self, record: dict[str, Any]) -> State:
+        """The state a game record leads to (every action checked)."""
+        _, hand, actions = hand_from_record(record, self.rules)
+        state = State(self, hand)
+        for text in actions:
+            if not isinstance(text, str):
+                raise RecordError(f"{text!r} is not an action string")
+            state.apply(text)
+        return state
+
+    def _check_seat(self, seat: object, what: str) -> None:
+        n = self.rules.players
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+            raise InvalidActionError(f"{what} must be a seat 0..{n - 1}, got {seat!r}")
+
+
+class State:
+    """One hand in progress (OpenSpiel's *State*): mutable; :meth:`clone` for search."""
+
+    __slots__ = ("_actions", "game", "hand")
+
+    def __init__(self, game: Game, hand: HandState, actions: list[int] | None = None) -> None:
+        self.game = game
+        #: The engine's state (:class:`~fivehundred.runtime.hand.HandState`).
+        self.hand = hand
+        self._actions: list[int] = actions if actions is not None else []
+
+    # -- who and what -------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        """The seat that decides now, or :data:`TERMINAL`.
+
+        That is the seat to move, except that a misère bidder playing both hands decides for
+        the partner's hand too (see :meth:`seat_to_move`).
+        """
+        hand = self.hand
+        if hand.phase == OVER:
+            return TERMINAL
+        return hand.controller(hand.to_move)
+
+    def seat_to_move(self) -> int:
+        """The seat whose card or call comes next (:data:`TERMINAL` once over)."""
+        return TERMINAL if self.hand.phase == OVER else self.hand.to_move
+
+    @property
+    def phase(self) -> str:
+        """``auction``, ``kitty``, ``discard``, ``partner``, ``play`` or ``over``."""
+        return self.hand.phase_name
+
+    def legal_actions(self) -> list[int]:
+        """The legal action ids, ascending (empty once over)."""
+        return self.hand.legal_actions()
+
+    def legal_action_mask(self) -> list[int]:
+        """1 for each legal action id, 0 otherwise: ``num_distinct_actions`` long."""
+        mask = [0] * self.game.rules.n_actions
+        for a in self.hand.legal_actions():
+            mask[a] = 1
+        return mask
+
+    def is_legal(self, action: int) -> bool:
+        """Whether ``action`` is legal now."""
+        return not self.hand.is_over and self.hand.is_legal(action)
+
+    def is_over(self) -> bool:
+        """True once the hand is scored (or thrown in)."""
+        return self.hand.phase == OVER
+
+    def action_name(self, action: int) -> str:
+        """The text of an action id (``7H``, ``JK:S``, ``discard 4D``)."""
+        return self.game.rules.action_str(action)
+
+    def action_id(self, text: str) -> int:
+        """The id of one action's text, read as a bid during the auction and a card after."""
+        return self.game.rules.parse_action(text, bidding=self.hand.phase == 0)
+
+    # -- moves --------------------------------------------------------------------------------
+
+    def apply(self, action: int | str) -> None:
+        """Apply an action id or text; :class:`IllegalActionError` (nothing changed) if illegal.
+
+        A text discard naming several cards (``discard 4D 5C 6C``) applies one id per card.
+        """
+        hand = self.hand
+        if isinstance(action, str):
+            if hand.phase == OVER:
+                raise IllegalActionError(TERMINAL, action, "end.continue", "the hand is over")
+            rules = self.game.rules
+            ids = rules.parse_actions(action, bidding=hand.phase == 0)
+            hand.apply_str(action)
+            self._actions.extend(ids)
+            return
+        if hand.phase == OVER:
+            raise IllegalActionError(TERMINAL, str(action), "end.continue", "the hand is over")
+        hand.apply(action)
+        self._actions.append(action)
+
+    def apply_fast(self, action: int) -> None:
+        """Apply an action id known to be legal, unchecked (for search)."""
+        self.hand.apply_fast(action)
+        self._actions.append(action)
+
+    def playout(self, rng: Random) -> None:
+        """Finish the hand with uniformly random legal actions (the fast path)."""
+        self.hand.playout(rng, self._actions)
+
+    def clone(self) -> State:
+        """An independent copy."""
+        return State(self.game, self.hand.copy(), list(self._actions))
+
+    # -- results ------------------------------------------------------------------------------
+
+    @property
+    def result(self) -> HandResult | None:
+        """The finished hand's result (contract, tricks, points by side), else None."""
+        return self.hand.result
+
+    def returns(self) -> list[float]:
+        """Each seat's points from the hand (its side's), all 0 until the hand is over."""
+        res = self.hand.result
+        r = self.game.rules
+        if res is None:
+            return [0.0] * r.players
+        return [float(res.points[r.side_of_seat[s]]) for s in range(r.players)]
+
+    def history(self) -> list[int]:
+        """Every action id applied through this object, in order."""
+        return list(self._actions)
+
+    def record(self) -> dict[str, Any]:
+        """The game record (deal, scores, actions as text) of the hand so far."""
+        return record_of(self.hand, self._actions)
+
+    # -- what a seat sees ---------------------------------------------------------------------
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see, as a JSON-able dict (its ``legal`` when it decides)."""
+        self.game._check_seat(seat, "seat")
+        return self.hand.observation(seat)
+
+    def observation_tensor(self, seat: int) -> list[float]:
+        """What ``seat`` sees now, ``game.observation_shape`` floats."""
+        self.game._check_seat(seat, "seat")
+        return observation_tensor(self.hand, seat)
+
+    def information_state_tensor(self, seat: int) -> list[float]:
+        """What ``seat`` knows and remembers, ``game.information_state_shape`` floats."""
+        self.game._check_seat(seat, "seat")
+        return information_state_tensor(self.hand, seat)
+
+    def information_state_string(self, seat: int) -> str:
+        """A string that is equal for exactly the states ``seat`` cannot tell apart."""
+        self.game._check_seat(seat, "seat")
+        info = information_state_tensor(self.hand, seat)
+        on = [str(i) for i, x in enumerate(info) if x == 1.0]
+        rest = [f"{i}={x:g}" for i, x in enumerate(info) if x not in (0.0, 1.0)]
+        return " ".join(on + rest)
+
+    def __repr__(self) -> str:
+        h = self.hand
+        r = self.game.rules
+        lines = [f"<fivehundred.State {r.variant} dealer {h.dealer}, {h.phase_name}"]
+        for seat in range(r.players):
+            cards = " ".join(r.deck[c] for c in bits(h.hands[seat]))
+            mark = "*" if h.phase != OVER and seat == h.to_move else " "
+            lines.append(f" {mark}{seat}: {cards}")
+        if h.calls:
+            lines.append("  auction: " + " ".join(f"{s}:{r.action_str(a)}" for s, a in h.calls))
+        if h.contract >= 0:
+            lines.append(f"  contract: {r.bid_codes[h.contract]} by seat {h.contractor}")
+        if h.trick:
+            seats = h.trick_seats(h.trick_leader, len(h.trick))
+            lines.append(
+                "  trick: "
+                + " ".join(f"{s}:{r.action_str(a)}" for s, a in zip(seats, h.trick, strict=True))
+            )
+        if h.tricks or h.phase == 2:
+            lines.append(f"  tricks won: {h.tricks_won}")
+        if h.result is not None:
+            lines.append(f"  points: {list(h.result.points)}")
+        return "\n".join(lines) + ">"
+
+
+class MatchState:
+    """A whole game: hand after hand until a side wins; the current hand is :attr:`hand`."""
+
+    __slots__ = ("_match", "game", "hand", "results")
+
+    def __init__(self, game: Game, match: Match) -> None:
+        self.game = game
+        self._match = match
+        #: The hand in progress (the last one, once the game is over).
+        self.hand = State(game, match.hand)
+        #: Every finished hand's result, in order.
+        self.results: list[HandResult] = []
+
+    @property
+    def scores(self) -> list[int]:
+        """Each side's score (finished hands only)."""
+        return list(self._match.scores)
+
+    @property
+    def winner(self) -> int | None:
+        """The winning side; -1 when the game ended without a winner; None while it goes on."""
+        return self._match.winner
+
+    @property
+    def hands_played(self) -> int:
+        """Finished hands."""
+        return self._match.hands_played
+
+    def current_player(self) -> int:
+        """The seat that decides now, or :data:`TERMINAL` once the game is over."""
+        return TERMINAL if self.is_over() else self.hand.current_player()
+
+    def legal_actions(self) -> list[int]:
+        """The legal action ids of the current hand (empty once the game is over)."""
+        return [] if self.is_over() else self.hand.legal_actions()
+
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        return self._match.winner is not None
+
+    def apply(self, action: int | str) -> None:
+        """Apply an action to the current hand; a finished hand is scored and the next dealt."""
+        if self.is_over():
+            raise IllegalActionError(TERMINAL, str(action), "end.continue", "the game is over")
+        self.hand.apply(action)
+        self._after()
+
+    def apply_fast(self, action: int) -> None:
+        """Apply a legal action id unchecked."""
+        self.hand.apply_fast(action)
+        self._after()
+
+    def _after(self) -> None:
+        if self.hand.is_over():
+            self.results.append(self._match.finish_hand())
+            if self._match.winner is None:
+                self.hand = State(self.game, self._match.hand)
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """The current hand's observation for ``seat`` (scores included)."""
+        return self.hand.observation(seat)
+
+    def clone(self) -> MatchState:
+        """An independent copy (the random deals to come included)."""
+        match = copy.copy(self._match)
+        match.rng = Random()
+        match.rng.setstate(self._match.rng.getstate())
+        match.scores = list(self._match.scores)
+        match.hand = self.hand.hand.copy()
+        other = MatchState.__new__(MatchState)
+        other.game = self.game
+        other._match = match
+        other.hand = State(self.game, match.hand, self.hand.history())
+        other.results = list(self.results)
+        return other
+
+    def play_randomly(self, rng: Random) -> None:
+        """Finish the game with uniformly random legal actions."""
+        bot = RandomBot()
+        while not self.is_over():
+            self.apply_fast(bot.choose(self.hand.hand, rng))
+
+    def __repr__(self) -> str:
+        state = "over" if self.is_over() else f"hand {self.hands_played + 1}"
+        return f"<fivehundred.MatchState {self.game.variant} scores {self.scores}, {state}>"

@@ -1,0 +1,156 @@
+"""The Python API (``import fivehundred``): Game, State, MatchState, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from random import Random
+
+import pytest
+from conftest import AUSTRALIAN_SPEC, DEAL_S
+
+import fivehundred
+from fivehundred import IllegalActionError, InvalidActionError, SpecError
+from fivehundred.generator.pipeline import builtin_ids
+
+
+@pytest.fixture(scope="module")
+def game() -> fivehundred.Game:
+    return fivehundred.load("australian")
+
+
+def deal_s(game: fivehundred.Game) -> fivehundred.State:
+    hands, kitty = DEAL_S
+    return game.deal([h.split() for h in hands], kitty.split(), dealer=0)
+
+
+def test_game_facts(game: fivehundred.Game) -> None:
+    assert (game.variant, game.num_players, game.num_sides) == ("australian", 4, 2)
+    assert game.num_distinct_actions == 172 == len(game.action_names)
+    assert game.action_names[0] == "5S" and game.action_names[-1] == "discard JK"
+    assert sum(count for _, _, count, _ in game.action_layout()) == 172
+    assert "australian" in repr(game)
+
+
+def test_load_errors_are_spec_errors(tmp_path: Path) -> None:
+    with pytest.raises(SpecError):
+        fivehundred.load("australain")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("extends: australian\nplayers: seven\n", encoding="utf-8")
+    with pytest.raises(SpecError) as info:
+        fivehundred.load(str(bad))
+    assert "bad.yaml:" in str(info.value)
+    assert issubclass(SpecError, ValueError)
+
+
+def test_load_a_rule_file_and_replay_its_records(tmp_path: Path) -> None:
+    path = tmp_path / "house.yaml"
+    path.write_text(AUSTRALIAN_SPEC.read_text(encoding="utf-8"), encoding="utf-8")
+    game = fivehundred.load(str(path))
+    state = game.new_hand(seed=4)
+    state.playout(Random(4))
+    again = game.from_record(json.loads(json.dumps(state.record())))
+    assert again.returns() == state.returns() and again.is_over()
+
+
+def test_apply_ids_and_text_alike(game: fivehundred.Game) -> None:
+    """Deal S: 6H by seat 1, discard as one text or card by card: the same hand."""
+    by_text = deal_s(game)
+    for text in ["6H", "pass", "pass", "pass", "pass", "discard 8H 7H 6H"]:
+        by_text.apply(text)
+    by_id = deal_s(game)
+    for text in ["6H", "pass", "pass", "pass", "pass"]:
+        by_id.apply(by_id.action_id(text))
+    assert by_id.phase == "discard" and by_id.current_player() == 1
+    for card in ["6H", "7H", "8H"]:
+        assert by_id.action_id(f"discard {card}") in by_id.legal_actions()
+        by_id.apply(f"discard {card}")
+    assert by_id.hand.hands == by_text.hand.hands and by_id.phase == "play"
+    assert by_text.record()["actions"][-1] == "discard 6H 7H 8H"
+    assert by_id.record()["actions"] == by_text.record()["actions"]
+
+
+def test_illegal_actions_change_nothing(game: fivehundred.Game) -> None:
+    state = deal_s(game)
+    before = state.clone()
+    with pytest.raises(IllegalActionError) as info:
+        state.apply("JK")  # a card during the auction
+    assert info.value.clause == "auction.order" and info.value.seat == 1
+    with pytest.raises(InvalidActionError):
+        state.apply(game.num_distinct_actions)
+    with pytest.raises(InvalidActionError):
+        state.apply("7Z")
+    assert state.history() == [] and repr(state) == repr(before)
+
+
+def test_clone_is_independent(game: fivehundred.Game) -> None:
+    state = game.new_hand(seed=9, dealer=2)
+    copy = state.clone()
+    copy.playout(Random(1))
+    assert copy.is_over() and not state.is_over() and state.history() == []
+    assert state.current_player() == 3
+
+
+def test_current_player_decides_for_both_hands() -> None:
+    """both-hands-misere (T): the misère bidder plays his partner's hand too, so he is the
+    current player whenever that hand is to play (play.misere-partner)."""
+    game = fivehundred.load("both-hands-misere")
+    state = game.new_hand(seed=2, dealer=0)
+    state.apply("7S")
+    state.apply("MIS")  # seat 2; partner seat 0
+    while state.phase == "auction":
+        state.apply("pass")
+    assert state.hand.contractor == 2
+    seen = 0
+    while not state.is_over():
+        if state.phase == "play" and state.seat_to_move() in (0, 2):
+            assert state.current_player() == 2
+            seen += state.seat_to_move() == 0
+        else:
+            assert state.current_player() == state.seat_to_move()
+        state.apply(state.legal_actions()[0])
+    assert seen
+
+
+def test_over_and_returns(game: fivehundred.Game) -> None:
+    state = game.new_hand(seed=5)
+    assert state.returns() == [0.0] * 4
+    state.playout(Random(5))
+    assert state.current_player() == fivehundred.TERMINAL and state.legal_actions() == []
+    res = state.result
+    assert res is not None
+    assert state.returns() == [float(res.points[s % 2]) for s in range(4)]
+    with pytest.raises(IllegalActionError):
+        state.apply("pass")
+    with pytest.raises(IllegalActionError):
+        state.apply(0)
+
+
+def test_observation_and_masks(game: fivehundred.Game) -> None:
+    state = deal_s(game)
+    mask = state.legal_action_mask()
+    assert [a for a, on in enumerate(mask) if on] == state.legal_actions()
+    obs = state.observation(1)
+    assert obs["seat"] == 1 and "legal" in obs and "legal" not in state.observation(2)
+    with pytest.raises(InvalidActionError):
+        state.observation(4)
+    assert state.information_state_string(1) != state.information_state_string(2)
+
+
+@pytest.mark.parametrize("variant", builtin_ids())
+def test_whole_matches(variant: str) -> None:
+    """A match deals hand after hand until a side wins; clones play on independently."""
+    game = fivehundred.load(variant)
+    match = game.new_match(seed=1, dealer=0)
+    rng = Random(3)
+    while match.hands_played < 2 and not match.is_over():
+        match.apply(rng.choice(match.legal_actions()))
+    copy = match.clone()
+    before = (match.scores, match.hands_played)
+    copy.play_randomly(Random(4))
+    assert copy.is_over() and copy.winner is not None and copy.current_player() == -1
+    assert (match.scores, match.hands_played) == before
+    assert len(copy.results) == copy.hands_played
+    other = match.clone()
+    other.play_randomly(Random(4))
+    assert (other.scores, other.winner) == (copy.scores, copy.winner)  # the same deals to come
