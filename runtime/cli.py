@@ -313,6 +313,48 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_duel(args: argparse.Namespace) -> int:
+    """Two bots play whole games against each other; print A's win rate and its interval."""
+    from .bots import BotSpecError, make_bot
+    from .duel import DuelResult, duel
+    from .game import load_rules
+
+    for bot in (args.a, args.b):
+        try:
+            make_bot(bot)
+        except BotSpecError as exc:
+            raise SpecError([_diag("duel", str(exc))]) from None
+    if args.games < 1:
+        raise SpecError([_diag("--games", f"must be at least 1, not {args.games}")])
+    if args.max_hands < 1:
+        raise SpecError([_diag("--max-hands", f"must be at least 1, not {args.max_hands}")])
+    rules = load_rules(args.variant)
+
+    def show(done: DuelResult) -> None:
+        sys.stderr.write(f"\r{done.games}/{args.games} games, A won {done.a_wins}")
+        if done.games == args.games:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    live = not args.json and sys.stderr.isatty()
+    result = duel(
+        rules,
+        args.a,
+        args.b,
+        args.games,
+        seed=args.seed,
+        max_hands=args.max_hands,
+        progress=show if live else None,
+    )
+    data = result.as_json()
+    if args.json:
+        print(json.dumps(data))
+    else:
+        for key, value in data.items():
+            print(f"{key}: {value}")
+    return 0
+
+
 def cmd_diff(args: argparse.Namespace) -> int:
     """Print the rule differences between two variants in plain English."""
     from ..generator.diff import format_differences
@@ -436,6 +478,18 @@ def _parser() -> argparse.ArgumentParser:
         "random, heuristic, search, search:SAMPLES[:SECONDS] (heuristic)",
     )
     p.set_defaults(run=cmd_play)
+
+    p = sub.add_parser(
+        "duel", help="two bots play whole games, seats and deals balanced; A's win rate"
+    )
+    p.add_argument("variant", metavar="VARIANT|FILE")
+    p.add_argument("a", metavar="A", help="bot A (random, heuristic, search[:SAMPLES[:SECONDS]])")
+    p.add_argument("b", metavar="B", help="bot B")
+    p.add_argument("--games", type=int, default=100, help="games to play (100)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-hands", type=int, default=200, help="cut a game off after N hands")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=cmd_duel)
 
     p = sub.add_parser("diff", help="the rule differences between two variants, in English")
     p.add_argument("a", metavar="A", help="variant id or rule file")

@@ -26,6 +26,7 @@ Every decision comes with a short English reason (``fivehundred play``'s ``hint`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
 
@@ -34,7 +35,17 @@ from .hand import AUCTION, DISCARD, KITTY, PARTNER, PLAY, HandState
 from .rules import Rules
 from .seatview import SeatView, view_of
 
-__all__ = ["Decision", "HeuristicBot", "discard_choice", "hand_tricks", "misere_danger"]
+__all__ = [
+    "BidJudge",
+    "Decision",
+    "HeuristicBot",
+    "allowance",
+    "choose_bid",
+    "discard_choice",
+    "hand_tricks",
+    "heuristic_judge",
+    "misere_danger",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +188,10 @@ def hand_tricks(rules: Rules, hand: int, strain: int) -> float:
             tricks += (length - 4) * 0.7  # a long suit with a top card runs
     if strain == NT:
         tricks -= 0.6 * max(0, 3 - stoppers)
+    # The counts above overrate strong hands (winners and ruffs overlap): shrink the excess.
+    base = 0.5 * rules.hand_size
+    if tricks > base:
+        tricks = base + (tricks - base) * 0.6
     return tricks
 
 
@@ -219,14 +234,14 @@ class HeuristicBot:
         """The action and its reason, from what the deciding seat may know."""
         mover = state.to_move
         seat = state.controller(mover)
-        view = view_of(state, seat)
         if state.phase == DISCARD:
-            return _discard(view, state)
+            return _discard(view_of(state, seat), state)
         legal = state.legal_actions()  # from the mover's own cards and public facts only
         if len(legal) == 1:
             return Decision(legal[0], "the only legal action")
+        view = view_of(state, seat)
         if state.phase == AUCTION:
-            return _bid(view, legal)
+            return choose_bid(view, legal, heuristic_judge(view))
         if state.phase == KITTY:
             return _take_or_sans(view)
         if state.phase == PARTNER:
@@ -254,7 +269,7 @@ def _partners_expected(rules: Rules, level: int) -> int:
     return 1
 
 
-def _allowance(rules: Rules, level: int, with_kitty: bool = True) -> float:
+def allowance(rules: Rules, level: int, with_kitty: bool = True) -> float:
     """Tricks expected from partners and the kitty beyond the contractor's own hand."""
     per_partner = rules.hand_size / rules.players * 0.45
     kitty = 0.0
@@ -263,7 +278,13 @@ def _allowance(rules: Rules, level: int, with_kitty: bool = True) -> float:
     return per_partner * _partners_expected(rules, level) + kitty
 
 
-def _bid(view: SeatView, legal: list[int]) -> Decision:
+#: Judges a ladder entry for the seat to bid: the reason to bid it, or None. ``strict`` asks
+#: for a trick to spare (to outbid one's own partner).
+BidJudge = Callable[[int, bool], "str | None"]
+
+
+def heuristic_judge(view: SeatView) -> BidJudge:
+    """The heuristic bot's judge of bids: hand evaluation plus partners' and kitty allowance."""
     r = view.rules
     hand = view.hand
     own = [hand_tricks(r, hand, s) for s in range(5)]
@@ -278,20 +299,43 @@ def _bid(view: SeatView, legal: list[int]) -> Decision:
 
     def expect(i: int) -> float:
         strain, level = r.bid_strain[i], r.bid_level[i]
-        mine = own[strain] + _allowance(r, level)
+        mine = own[strain] + allowance(r, level)
         if strain in shown:
-            partner = shown[strain] - _allowance(r, shown[strain])
-            mine = max(mine, partner + own[strain] + _allowance(r, level) - _allowance(r, 0, False))
+            partner = shown[strain] - allowance(r, shown[strain])
+            mine = max(mine, partner + own[strain] + allowance(r, level) - allowance(r, 0, False))
         return mine
 
-    partner_high = view.high >= 0 and view.high_seat != view.seat and team >> view.high_seat & 1
-    opponents = _active_opponents_misere(r)
-    danger = misere_danger(r, hand, opponents)
+    danger = misere_danger(r, hand, _active_opponents_misere(r))
     drops = r.discard_count if r.kitty_take else 0
     bad = [d for d, _ in danger]
     # The kitty brings cards too: keep room in the discard for its bad ones.
     misere_ok = len(bad) <= max(0, drops - 2) and sum(bad) < 3
     misere_safe = not bad
+
+    def judge(i: int, strict: bool) -> str | None:
+        if r.bid_kind[i] == "misere":
+            if r.bid_open[i] != "no" or r.bid_partner[i] == "both-hands":
+                return "a hand of low cards: an open misère" if misere_safe else None
+            return "a hand of low cards and a kitty to drop the high ones" if misere_ok else None
+        level = r.bid_level[i]
+        if expect(i) >= level + _margin(r, level) + strict:
+            name = SUITS[r.bid_strain[i]] if r.bid_strain[i] < NT else "no trumps"
+            return f"about {expect(i):.1f} tricks expected at {name} with partner and kitty"
+        return None
+
+    return judge
+
+
+def choose_bid(view: SeatView, legal: list[int], judge: BidJudge) -> Decision:
+    """The call to make, given a judge of ladder entries (see :data:`BidJudge`).
+
+    Rounds: the cheapest acceptable entry in the strain the hand is best at (rising later);
+    one call each: the highest acceptable entry. Never outbids a partner except to raise its
+    strain with a trick to spare (one call each); never bids blind.
+    """
+    r = view.rules
+    team = _team_of(r, view.seat)
+    partner_high = view.high >= 0 and view.high_seat != view.seat and team >> view.high_seat & 1
     candidates: list[tuple[int, str]] = []
     for a in legal:
         if a == r.PASS:
@@ -299,29 +343,19 @@ def _bid(view: SeatView, legal: list[int]) -> Decision:
         i = a - r.BID
         if r.bid_blind[i]:
             continue  # a blind misère is a gamble the bot does not take
-        if r.bid_kind[i] == "misere":
-            if r.bid_open[i] != "no" or r.bid_partner[i] == "both-hands":
-                if misere_safe:
-                    candidates.append((a, "a hand of low cards: an open misère"))
-            elif misere_ok:
-                candidates.append((a, "a hand of low cards and a kitty to drop the high ones"))
-            continue
-        if expect(i) >= r.bid_level[i]:
-            name = SUITS[r.bid_strain[i]] if r.bid_strain[i] < NT else "no trumps"
-            candidates.append(
-                (a, f"about {expect(i):.1f} tricks expected at {name} with partner and kitty")
-            )
+        why = judge(i, False)
+        if why is not None:
+            candidates.append((a, why))
     if not candidates:
         return Decision(r.PASS, "the hand is not worth a higher bid")
     if partner_high:
-        # Outbid a partner only to raise its own strain as far as the hand is sure to make.
         strain = r.bid_strain[view.high]
         raise_ = [
             (a, why)
             for a, why in candidates
             if r.bid_kind[a - r.BID] == "suit"
             and r.bid_strain[a - r.BID] == strain
-            and expect(a - r.BID) >= r.bid_level[a - r.BID] + 1
+            and judge(a - r.BID, True) is not None
         ]
         if not raise_ or r.procedure != "single-round":
             return Decision(r.PASS, "partner holds the bid")
@@ -329,14 +363,20 @@ def _bid(view: SeatView, legal: list[int]) -> Decision:
     best = max(candidates, key=lambda c: c[0])
     if r.procedure == "single-round":
         return Decision(best[0], "one call each: the highest bid the hand is worth; " + best[1])
-    # Rounds: bid the cheapest entry in the strain the hand is best at, and rise later.
     bi = best[0] - r.BID
     if r.bid_kind[bi] == "misere":
         cheapest_misere = min(a for a, _ in candidates if r.bid_kind[a - r.BID] == "misere")
-        why = dict(candidates)[cheapest_misere]
-        return Decision(cheapest_misere, why)
+        return Decision(cheapest_misere, dict(candidates)[cheapest_misere])
     same = [c for c in candidates if r.bid_strain[c[0] - r.BID] == r.bid_strain[bi]]
     return Decision(min(same)[0], min(same)[1])
+
+
+def _margin(rules: Rules, level: int) -> float:
+    """Tricks to spare before bidding ``level``: high contracts cost more when they fail."""
+    low = min(
+        lv for lv, kind in zip(rules.bid_level, rules.bid_kind, strict=True) if kind == "suit"
+    )
+    return 0.35 * (level - low)
 
 
 def _active_opponents_misere(rules: Rules) -> int:
@@ -349,7 +389,7 @@ def _active_opponents_misere(rules: Rules) -> int:
 def _take_or_sans(view: SeatView) -> Decision:
     r = view.rules
     level = r.bid_level[view.contract]
-    own = hand_tricks(r, view.hand, view.strain) + _allowance(r, level, with_kitty=False)
+    own = hand_tricks(r, view.hand, view.strain) + allowance(r, level, with_kitty=False)
     if own >= level + 1:
         return Decision(
             r.SANS, f"about {own:.1f} tricks without the kitty: play sans for the bonus"

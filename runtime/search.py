@@ -18,9 +18,18 @@ import time
 from random import Random
 
 from .codes import bits
-from .hand import OVER, PLAY, HandState
-from .heuristic import Decision, HeuristicBot
-from .seatview import SeatView, sample_world, view_of
+from .hand import AUCTION, OVER, PLAY, HandState
+from .heuristic import (
+    BidJudge,
+    Decision,
+    HeuristicBot,
+    allowance,
+    choose_bid,
+    hand_tricks,
+    heuristic_judge,
+    misere_danger,
+)
+from .seatview import SeatView, played_by, sample_world, view_of
 
 __all__ = ["SearchBot"]
 
@@ -36,6 +45,21 @@ class SearchBot:
         self.samples = samples
         self.seconds = seconds
         self.heuristic = HeuristicBot()
+        #: Deals per bid evaluation (0: bid as the heuristic bot does).
+        self.bid_samples = max(2, samples // 2)
+        self._judged: tuple[tuple[int, int, tuple[tuple[int, int], ...]], BidJudge] | None = None
+
+    def _judge(self, state: HandState, view: SeatView, rng: Random) -> BidJudge:
+        """Bids judged by playing the hand out in sampled deals (kept for the hand)."""
+        r = view.rules
+        team = sum(1 << s for s in r.teams[r.side_of_seat[view.seat]])
+        told = tuple((s, a) for s, a in view.calls if team >> s & 1 and s != view.seat)
+        key = (view.hand, view.dealer, told)
+        if self._judged is not None and self._judged[0] == key:
+            return self._judged[1]
+        judge = _simulated_judge(state, view, rng, self.bid_samples, self.heuristic)
+        self._judged = (key, judge)
+        return judge
 
     def choose(self, state: HandState, rng: Random) -> int:
         """A legal action of the seat to move."""
@@ -43,6 +67,12 @@ class SearchBot:
 
     def decide(self, state: HandState, rng: Random) -> Decision:
         """The action and its reason."""
+        if state.phase == AUCTION and self.bid_samples:
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                return Decision(legal[0], "the only legal call")
+            view = view_of(state, state.to_move)
+            return choose_bid(view, legal, self._judge(state, view, rng))
         if state.phase != PLAY:
             return self.heuristic.decide(state)
         legal = state.legal_actions()
@@ -56,8 +86,9 @@ class SearchBot:
         totals = dict.fromkeys(candidates, 0.0)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
+        shown = _bids_shown(view)
         for _ in range(self.samples):
-            world = sample_world(state, view, rng)
+            world = _likely_world(state, view, shown, rng)
             for a in candidates:
                 w = world.copy()
                 w.apply_fast(a)
@@ -68,6 +99,136 @@ class SearchBot:
         best = max(candidates, key=lambda a: (totals[a], -candidates.index(a)))
         avg = totals[best] / done
         return Decision(best, f"best average score ({avg:+.0f}) over {done} sampled deals")
+
+
+def _simulated_judge(
+    state: HandState, view: SeatView, rng: Random, samples: int, bot: HeuristicBot
+) -> BidJudge:
+    """Judge bids by the tricks the side takes when the hand is played out (heuristic play)
+    with this seat as contractor, in deals sampled to agree with the auction so far.
+
+    Only strains the hand evaluation finds within two tricks of its best are played out, and
+    misère only with few dangerous cards; the others are judged by the heuristic.
+    """
+    r = view.rules
+    fallback = heuristic_judge(view)
+    own = [hand_tricks(r, view.hand, s) for s in range(5)]
+    top = max(own)
+    lowest: dict[int, int] = {}
+    misere = -1
+    for i in range(r.n_bids):
+        if r.bid_blind[i]:
+            continue
+        if r.bid_kind[i] == "suit":
+            lowest.setdefault(r.bid_strain[i], i)
+        elif misere < 0 and r.bid_partner[i] != "both-hands" and r.bid_open[i] == "no":
+            misere = i
+    strains = [st for st, i in lowest.items() if own[st] >= top - 2]
+    drops = r.discard_count if r.kitty_take else 0
+    if misere >= 0 and len(misere_danger(r, view.hand, 2)) > drops + 1:
+        misere = -1
+    tricks: dict[int, list[int]] = {st: [] for st in strains}
+    misere_made: list[bool] = []
+    shown = _bids_shown(view)
+    for _ in range(samples):
+        world = _likely_world(state, view, shown, rng)
+        for st in strains:
+            w = world.copy()
+            _contract(w, view.seat, lowest[st])
+            _finish(w, bot)
+            tricks[st].append(sum(w.tricks_won[s] for s in range(r.players) if w.allies >> s & 1))
+        if misere >= 0:
+            w = world.copy()
+            _contract(w, view.seat, misere)
+            _finish(w, bot)
+            misere_made.append(bool(w.result and w.result.made))
+    low = min(lv for lv, kind in zip(r.bid_level, r.bid_kind, strict=True) if kind == "suit")
+
+    def judge(i: int, strict: bool) -> str | None:
+        if r.bid_kind[i] == "misere":
+            if misere < 0 or not misere_made:
+                return fallback(i, strict)
+            p = sum(misere_made) / len(misere_made)
+            need = 0.9 if r.bid_open[i] != "no" or r.bid_partner[i] == "both-hands" else 0.7
+            if p >= need:
+                return f"misère made in {p:.0%} of {len(misere_made)} sampled deals"
+            return None
+        st = r.bid_strain[i]
+        if st not in tricks:
+            return fallback(i, strict)
+        level = r.bid_level[i] + strict
+        got = tricks[st]
+        p = sum(t >= level for t in got) / len(got)
+        if p >= 0.6 + 0.05 * (level - low):
+            return f"made in {p:.0%} of {len(got)} sampled deals played out"
+        return None
+
+    return judge
+
+
+def _contract(state: HandState, seat: int, bid: int) -> None:
+    """Make ``seat`` the contractor at ladder entry ``bid`` (the auction ends here)."""
+    state.high = bid
+    state.high_seat = seat
+    state.max_level = max(state.max_level, state.rules.bid_level[bid])
+    state._end_auction()
+
+
+def _finish(state: HandState, bot: HeuristicBot) -> None:
+    while state.phase != OVER:
+        state.apply_fast(bot.decide(state).action)
+
+
+def _bids_shown(view: SeatView) -> list[tuple[int, int, float]]:
+    """What the auction says of the hidden hands: (seat, strain, tricks its hand should hold).
+
+    A seat that bid a strain (an inkle too) should hold about the tricks the heuristic bot
+    would have needed for that bid, less what it counted on from partners and the kitty.
+    """
+    r = view.rules
+    best: dict[int, tuple[int, int]] = {}
+    for seat, a in view.calls:
+        if a <= r.PASS or seat == view.seat or view.faced[seat]:
+            continue
+        i = a - r.BID
+        if r.bid_kind[i] != "suit":
+            continue
+        if seat not in best or r.bid_level[i] > best[seat][1]:
+            best[seat] = (r.bid_strain[i], r.bid_level[i])
+    out = []
+    for seat, (strain, level) in best.items():
+        need = level - allowance(r, level) - 1.0
+        out.append((seat, strain, need))
+    return out
+
+
+def _likely_world(
+    state: HandState, view: SeatView, shown: list[tuple[int, int, float]], rng: Random
+) -> HandState:
+    """A sampled deal, chosen among a few for agreeing best with the bids ``shown``."""
+    if not shown:
+        return sample_world(state, view, rng)
+    best: HandState | None = None
+    best_gap = 0.0
+    r = view.rules
+    for _ in range(_TRIES):
+        world = sample_world(state, view, rng)
+        gap = 0.0
+        for seat, strain, need in shown:
+            held = world.hands[seat] | played_by(view, seat)
+            got = hand_tricks(r, held, strain)
+            if got < need:
+                gap += need - got
+        if best is None or gap < best_gap:
+            best, best_gap = world, gap
+        if gap <= 0:
+            break
+    assert best is not None
+    return best
+
+
+#: Deals drawn per sample when looking for one that agrees with the auction.
+_TRIES = 8
 
 
 def _rollout(state: HandState, bot: HeuristicBot, side: int) -> float:

@@ -23,9 +23,13 @@ from .rules import Rules
 __all__ = ["SeatView", "played_by", "sample_world", "view_of"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SeatView:
-    """What ``seat`` knows of a hand when it is to decide. Cards are bitmasks of card indexes."""
+    """What ``seat`` knows of a hand when it is to decide. Cards are bitmasks of card indexes.
+
+    A snapshot: read it, never change it (it is not frozen only because building frozen
+    dataclasses is slow, and search builds one per decision of every playout).
+    """
 
     rules: Rules
     seat: int
@@ -135,28 +139,36 @@ def view_of(state: HandState, seat: int) -> SeatView:
     n = r.players
     played = 0
     voids = [0] * n
-    held_count = [0] * n
     suit_of = state.suit_of
+    jl = r.JOKER_LEAD
+    jokers = r.joker_cards
+    nxt = state.next_seat
+    # Only a lead can be a joker naming its suit; every other play is a card index.
     for leader, actions, _ in state.tricks:
+        a = actions[0]
+        if a < jl:
+            played |= 1 << a
+            led = suit_of[a]
+        else:
+            played |= 1 << jokers[(a - jl) // 4]
+            led = (a - jl) % 4
         s = leader
-        led = -1
-        for i, a in enumerate(actions):
-            c = a if a < r.JOKER_LEAD else r.joker_cards[(a - r.JOKER_LEAD) // 4]
+        for c in actions[1:]:
+            s = nxt[s]
             played |= 1 << c
-            if i == 0:
-                led = suit_of[c] if a < r.JOKER_LEAD else (a - r.JOKER_LEAD) % 4
-            elif suit_of[c] != led:
+            if suit_of[c] != led:
                 voids[s] |= 1 << led
-            s = state.next_seat[s]
-    s = state.trick_leader
-    for i, a in enumerate(state.trick):
-        c = a if a < r.JOKER_LEAD else r.joker_cards[(a - r.JOKER_LEAD) // 4]
-        played |= 1 << c
-        if i and suit_of[c] != state.led:
-            voids[s] |= 1 << state.led
-        s = state.next_seat[s]
-    for t in range(n):
-        held_count[t] = state.hands[t].bit_count()  # how many, never which: public
+    if state.trick:
+        a = state.trick[0]
+        played |= 1 << (a if a < jl else jokers[(a - jl) // 4])
+        led = state.led
+        s = state.trick_leader
+        for c in state.trick[1:]:
+            s = nxt[s]
+            played |= 1 << c
+            if suit_of[c] != led:
+                voids[s] |= 1 << led
+    held_count = [h.bit_count() for h in state.hands]  # how many, never which: public
     faced = [0] * n
     if state.contract >= 0 and state.phase in (PLAY, OVER):
         bid_open = r.bid_open[state.contract]

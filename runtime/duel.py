@@ -1,0 +1,121 @@
+"""``fivehundred duel``: two bots play whole games against each other, seats and deals balanced.
+
+Bot A plays every seat of one side and bot B every other seat. The side A sits on rotates from
+game to game (side 0, side 1, ... side 0 again), and the games of one rotation are dealt the
+same cards hand after hand (the deals come from their own random stream, never touched by the
+bots), so neither the seats nor the luck of the deal favours a bot. The report is A's share of
+the games won, with its 95% Wilson score interval.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any
+
+from .bots import make_bot
+from .game import Match
+from .rules import Rules
+
+__all__ = ["DuelResult", "duel", "wilson"]
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``wins / n`` (95% with the default ``z``)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class DuelResult:
+    """What a duel showed."""
+
+    variant: str
+    a: str
+    b: str
+    games: int = 0
+    a_wins: int = 0
+    b_wins: int = 0
+    no_winner: int = 0
+    cut_off: int = 0
+    hands: int = 0
+    seconds: float = 0.0
+    a_points: int = 0
+    b_points: int = 0
+    per_game: list[int] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        """The ``--json`` object."""
+        low, high = wilson(self.a_wins, self.games)
+        return {
+            "variant": self.variant,
+            "a": self.a,
+            "b": self.b,
+            "games": self.games,
+            "a_wins": self.a_wins,
+            "b_wins": self.b_wins,
+            "games_without_winner": self.no_winner,
+            "games_cut_off": self.cut_off,
+            "a_win_rate": round(self.a_wins / self.games, 4) if self.games else None,
+            "a_win_rate_95": [round(low, 4), round(high, 4)],
+            "hands": self.hands,
+            "hands_per_game": round(self.hands / self.games, 2) if self.games else None,
+            "a_points_per_hand": round(self.a_points / self.hands, 2) if self.hands else None,
+            "b_points_per_hand": round(self.b_points / self.hands, 2) if self.hands else None,
+            "seconds": round(self.seconds, 1),
+        }
+
+
+def duel(
+    rules: Rules,
+    a: str,
+    b: str,
+    games: int,
+    seed: int = 0,
+    max_hands: int = 200,
+    progress: Callable[[DuelResult], None] | None = None,
+) -> DuelResult:
+    """Play ``games`` whole games of bot ``a`` against bot ``b`` (``--bots`` names)."""
+    result = DuelResult(rules.variant, a, b)
+    n_sides = rules.n_sides
+    start = time.perf_counter()
+    for g in range(games):
+        a_side = g % n_sides
+        names = [a if rules.side_of_seat[s] == a_side else b for s in range(rules.players)]
+        bots = [make_bot(name) for name in names]
+        deals = Random(f"{seed}/deals/{g // n_sides}")
+        choices = Random(f"{seed}/choices/{g}")
+        match = Match(rules, deals)
+        while match.winner is None and match.hands_played < max_hands:
+            hand = match.hand
+            while not hand.is_over:
+                hand.apply_fast(bots[hand.controller(hand.to_move)].choose(hand, choices))
+            res = match.finish_hand()
+            result.hands += 1
+            result.a_points += res.points[a_side]
+            result.b_points += sum(p for s, p in enumerate(res.points) if s != a_side)
+        result.games += 1
+        if match.winner is None:
+            result.cut_off += 1
+            result.per_game.append(-1)
+        elif match.winner < 0:
+            result.no_winner += 1
+            result.per_game.append(-1)
+        elif match.winner == a_side:
+            result.a_wins += 1
+            result.per_game.append(1)
+        else:
+            result.b_wins += 1
+            result.per_game.append(0)
+        if progress is not None:
+            progress(result)
+    result.seconds = time.perf_counter() - start
+    return result
