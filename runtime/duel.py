@@ -18,6 +18,7 @@ from typing import Any
 
 from .bots import make_bot
 from .game import Match
+from .hand import HandState
 from .rules import Rules
 
 __all__ = ["DuelResult", "duel", "wilson"]
@@ -82,8 +83,12 @@ def duel(
     seed: int = 0,
     max_hands: int = 200,
     progress: Callable[[DuelResult], None] | None = None,
+    on_hand: Callable[[int, HandState], None] | None = None,
 ) -> DuelResult:
-    """Play ``games`` whole games of bot ``a`` against bot ``b`` (``--bots`` names)."""
+    """Play ``games`` whole games of bot ``a`` against bot ``b`` (``--bots`` names).
+
+    ``progress`` is called after every game; ``on_hand(game, hand)`` with every finished hand.
+    """
     result = DuelResult(rules.variant, a, b)
     n_sides = rules.n_sides
     start = time.perf_counter()
@@ -98,6 +103,8 @@ def duel(
             hand = match.hand
             while not hand.is_over:
                 hand.apply_fast(bots[hand.controller(hand.to_move)].choose(hand, choices))
+            if on_hand is not None:
+                on_hand(g, hand)
             res = match.finish_hand()
             result.hands += 1
             result.a_points += res.points[a_side]

@@ -42,6 +42,7 @@ __all__ = [
     "allowance",
     "choose_bid",
     "discard_choice",
+    "discard_options",
     "hand_tricks",
     "heuristic_judge",
     "misere_danger",
@@ -416,10 +417,21 @@ def _partner(view: SeatView, legal: list[int]) -> Decision:
 
 
 def discard_choice(view: SeatView, hand: int | None = None) -> tuple[int, str]:
-    """The set of cards (a bitmask) the contractor drops from ``hand`` (default: its hand)."""
+    """The set of cards (a bitmask) the contractor drops from ``hand`` (default: its hand), and
+    why: as many cards as are still to be discarded."""
+    return discard_options(view, hand)[0]
+
+
+def discard_options(view: SeatView, hand: int | None = None) -> list[tuple[int, str]]:
+    """Sets of cards worth considering for the discard, the heuristic's choice first.
+
+    At a trump contract: void the shortest side suits without a winner (to ruff them), else
+    drop the lowest cards; the alternatives void each short side suit in turn, or none. At no
+    trumps: the lowest cards of the short suits. At misère: the most dangerous cards.
+    """
     r = view.rules
     hand = view.hand if hand is None else hand
-    count = min(r.discard_count, hand.bit_count() - r.hand_size) or r.discard_count
+    count = max(1, min(r.discard_count, hand.bit_count() - r.hand_size))
     strain = view.strain if view.contract >= 0 else NT
     if view.misere:
         danger = misere_danger(r, hand, _active_opponents_misere(r))
@@ -428,7 +440,7 @@ def discard_choice(view: SeatView, hand: int | None = None) -> tuple[int, str]:
             t = _strain_tables(r, NT)
             rest = sorted(bits(hand & ~sum(1 << c for c in drop)), key=lambda c: -t.bottom[c])
             drop += rest[: count - len(drop)]
-        return sum(1 << c for c in drop), "misère: drop the cards most likely to win a trick"
+        return [(sum(1 << c for c in drop), "misère: drop the cards most likely to win a trick")]
     t = _strain_tables(r, strain)
     trump_mask = t.masks[strain] if strain < NT else 0
 
@@ -443,37 +455,48 @@ def discard_choice(view: SeatView, hand: int | None = None) -> tuple[int, str]:
             return 200.0 + t.power[c]
         return t.power[c] + (10.0 * length if strain == NT else 0.0)
 
-    drop_mask = 0
-    budget = count
-    why = "keep trumps and winners, drop low cards"
+    def fill(drop_mask: int) -> int:
+        budget = count - drop_mask.bit_count()
+        for c in sorted(bits(hand & ~drop_mask), key=keep_value)[:budget]:
+            drop_mask |= 1 << c
+        return drop_mask
+
+    options: list[tuple[int, str]] = []
     if strain < NT:
-        # Void the shortest side suits that hold no winner, to ruff them.
         side = [s for s in range(4) if s != strain]
         side.sort(key=lambda s: (hand & t.masks[s]).bit_count())
+        voids = 0
+        budget = count
         for s in side:
             cards = hand & t.masks[s]
             n = cards.bit_count()
             if 0 < n <= budget and all(keep_value(c) < 500 for c in bits(cards)):
-                drop_mask |= cards
+                voids |= cards
                 budget -= n
-                why = "void short side suits to ruff them, keep trumps and winners"
-    rest = sorted(bits(hand & ~drop_mask), key=keep_value)
-    for c in rest[:budget]:
-        drop_mask |= 1 << c
-    return drop_mask, why
+        if voids:
+            why = "void short side suits to ruff them, keep trumps and winners"
+            options.append((fill(voids), why))
+        options.append((fill(0), "keep trumps and winners, drop low cards"))
+        for s in side:
+            cards = hand & t.masks[s]
+            if 0 < cards.bit_count() <= count:
+                options.append((fill(cards), f"void {SUITS[s]} to ruff it"))
+    else:
+        options.append((fill(0), "keep winners and long suits, drop low cards of short suits"))
+    seen: set[int] = set()
+    unique = []
+    for mask, why in options:
+        if mask not in seen:
+            seen.add(mask)
+            unique.append((mask, why))
+    return unique
 
 
 def _discard(view: SeatView, state: HandState) -> Decision:
-    r = view.rules
+    """One card of the chosen set (a discard is one card per action)."""
     drop, why = discard_choice(view)
-    if not state.is_legal(r.DISCARD + drop):
-        # One card per action: drop the first card of the chosen set.
-        for c in bits(drop):
-            if state.is_legal(r.DISCARD + c):
-                return Decision(r.DISCARD + c, why)
-        legal = state.legal_actions()
-        return Decision(legal[0], why)
-    return Decision(r.DISCARD + drop, why)
+    c = (drop & -drop).bit_length() - 1
+    return Decision(view.rules.DISCARD + c, why)
 
 
 # -- play ----------------------------------------------------------------------------------------

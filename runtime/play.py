@@ -102,14 +102,15 @@ def play_match(
             if mover != seat:
                 action = players[mover].choose(hand, rng)
                 hand.apply_fast(action)
-                shown = "discards" if action >= rules.DISCARD else rules.action_str(action)
+                shown = "discards a card" if action >= rules.DISCARD else rules.action_str(action)
                 out.write(f"seat {actor}: {shown}\n")
             else:
                 obs = hand.observation(seat)
                 _show(rules, obs, out)
                 legal = " ".join(obs.get("legal", []))
                 if hand.phase_name == "discard":
-                    legal = f"discard and {rules.discard_count} cards, e.g. discard 4D 5C 6C"
+                    left = rules.discard_count - hand.discarded.bit_count()
+                    legal = f"discard {left} more: discard and the cards, e.g. discard 4D 5C 6C"
                 try:
                     text = read(f"seat {hand.to_move} to {hand.phase_name} ({legal}) > ")
                 except EOFError:

@@ -18,13 +18,14 @@ import time
 from random import Random
 
 from .codes import bits
-from .hand import AUCTION, OVER, PLAY, HandState
+from .hand import AUCTION, DISCARD, OVER, PLAY, HandState
 from .heuristic import (
     BidJudge,
     Decision,
     HeuristicBot,
     allowance,
     choose_bid,
+    discard_options,
     hand_tricks,
     heuristic_judge,
     misere_danger,
@@ -48,6 +49,37 @@ class SearchBot:
         #: Deals per bid evaluation (0: bid as the heuristic bot does).
         self.bid_samples = max(2, samples // 2)
         self._judged: tuple[tuple[int, int, tuple[tuple[int, int], ...]], BidJudge] | None = None
+        self._plan: tuple[tuple[int, int], int, str] | None = None
+
+    def _discard(self, state: HandState, rng: Random) -> Decision:
+        """One card of the discard set that played out best in sampled deals."""
+        r = state.rules
+        view = view_of(state, state.contractor)
+        key = (view.hand | view.discarded, view.contract)
+        if self._plan is None or self._plan[0] != key:
+            options = discard_options(view)
+            if len(options) == 1:
+                mask, why = options[0]
+            else:
+                side = r.side_of_seat[view.seat]
+                totals = [0.0] * len(options)
+                for _ in range(self.bid_samples):
+                    world = sample_world(state, view, rng)
+                    for k, (drop, _) in enumerate(options):
+                        w = world.copy()
+                        for c in bits(drop):
+                            w.apply_fast(r.DISCARD + c)
+                        totals[k] += _rollout(w, self.heuristic, side)
+                k = max(range(len(options)), key=lambda k: (totals[k], -k))
+                mask = options[k][0]
+                avg = totals[k] / self.bid_samples
+                why = f"{options[k][1]} (best of {len(options)} discards played out: {avg:+.0f})"
+            self._plan = (key, mask, why)
+        _, mask, why = self._plan
+        left = mask & view.hand
+        if not left:
+            return self.heuristic.decide(state)
+        return Decision(r.DISCARD + (left & -left).bit_length() - 1, why)
 
     def _judge(self, state: HandState, view: SeatView, rng: Random) -> BidJudge:
         """Bids judged by playing the hand out in sampled deals (kept for the hand)."""
@@ -73,6 +105,8 @@ class SearchBot:
                 return Decision(legal[0], "the only legal call")
             view = view_of(state, state.to_move)
             return choose_bid(view, legal, self._judge(state, view, rng))
+        if state.phase == DISCARD:
+            return self._discard(state, rng)
         if state.phase != PLAY:
             return self.heuristic.decide(state)
         legal = state.legal_actions()

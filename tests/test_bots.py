@@ -16,6 +16,7 @@ from variant_helpers import ROOT
 from fivehundred.runtime.bots import BOTS, HeuristicBot, make_bot
 from fivehundred.runtime.cli import main
 from fivehundred.runtime.codes import bits
+from fivehundred.runtime.duel import duel, wilson
 from fivehundred.runtime.game import Match, load_rules
 from fivehundred.runtime.hand import AUCTION, PLAY, HandState
 from fivehundred.runtime.rules import Rules
@@ -190,3 +191,36 @@ def test_play_ends_cleanly_at_the_end_of_input(capsys, monkeypatch):
     assert main(["play", "australian", "--seed", "2"]) == 0
     out, err = capsys.readouterr()
     assert "hint: " in out and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("wins", "n", "low", "high"),
+    [(0, 10, 0.0, 0.2775), (50, 100, 0.4038, 0.5962), (95, 100, 0.8882, 0.9785)],
+)
+def test_wilson_interval_matches_published_values(wins, n, low, high):
+    got = wilson(wins, n)
+    assert got == pytest.approx((low, high), abs=1e-4)
+
+
+def test_duel_alternates_sides_and_reports_the_interval(capsys):
+    """A plays side 0 in even games and side 1 in odd ones; heuristic beats random either way."""
+    result = duel(load_rules("australian"), "heuristic", "random", 6, seed=3)
+    assert result.games == 6 and result.a_wins == 6 and result.per_game == [1] * 6
+    code = main(["duel", "australian", "random", "heuristic", "--games", "4", "--json"])
+    data = json.loads(capsys.readouterr()[0])
+    assert code == 0 and data["a_wins"] == 0 and data["b_wins"] == 4
+    low, high = data["a_win_rate_95"]
+    assert low == 0.0 and 0.4 < high < 0.5
+
+
+def test_duel_deals_the_same_cards_to_both_seatings():
+    """Games 2k and 2k+1 (the bots' sides swapped) are dealt the same first hand; game 2k+2
+    another one."""
+    first: dict[int, object] = {}
+
+    def seen(game: int, hand: HandState) -> None:
+        first.setdefault(game, hand.dealt)
+
+    duel(load_rules("australian"), "heuristic", "random", 4, seed=5, on_hand=seen)
+    assert first[0] == first[1] and first[2] == first[3]
+    assert first[0] != first[2]
