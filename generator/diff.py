@@ -13,9 +13,16 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
 
+from .clauses import CLAUSE_IDS
 from .model import Ruleset
 
-__all__ = ["Difference", "changed_clauses", "differences", "format_differences"]
+__all__ = [
+    "Difference",
+    "changed_clauses",
+    "choice_differences",
+    "differences",
+    "format_differences",
+]
 
 
 @dataclass(frozen=True)
@@ -211,13 +218,49 @@ def changed_clauses(base: Ruleset, rs: Ruleset) -> tuple[str, ...]:
     return tuple(seen)
 
 
+def choice_differences(a: Ruleset, b: Ruleset) -> list[Difference]:
+    """The documented choices (``choices:``) whose text differs, one per clause.
+
+    Choices explain rules and cannot change them, so they are listed apart from the rule
+    differences: two variants may have the same rules and still document them differently.
+    """
+    texts_a = {c.clause: c for c in a.choices}
+    texts_b = {c.clause: c for c in b.choices}
+    out: list[Difference] = []
+    order = {cid: n for n, cid in enumerate(CLAUSE_IDS)}
+    for clause in sorted(set(texts_a) | set(texts_b), key=lambda c: order.get(c, len(order))):
+        x, y = texts_a.get(clause), texts_b.get(clause)
+        if x is None:
+            out.append(Difference(clause, f"choice in {b.id} only: {_quote(y)}"))
+        elif y is None:
+            out.append(Difference(clause, f"choice in {a.id} only: {_quote(x)}"))
+        elif (x.source, x.text) != (y.source, y.text):
+            out.append(Difference(clause, f"choice text: {a.id} {_quote(x)}; {b.id} {_quote(y)}"))
+    return out
+
+
+def _quote(choice: Any) -> str:
+    text = " ".join(str(choice.text).split())
+    if len(text) > 70:
+        text = text[:67] + "..."
+    return f'({choice.source}) "{text}"'
+
+
 def format_differences(a: Ruleset, b: Ruleset) -> str:
-    """The text ``fivehundred diff`` prints: one line per difference, ``[clause] sentence``."""
+    """The text ``fivehundred diff`` prints: one line per difference, ``[clause] sentence``;
+    then the documented choices whose text differs (:func:`choice_differences`)."""
     diffs = differences(a, b)
+    choices = choice_differences(a, b)
     if not diffs:
-        return f"{a.id} and {b.id} have the same rules.\n"
-    lines = [
-        f"{len(diffs)} rule difference{'s' if len(diffs) != 1 else ''} between {a.id} and {b.id}:"
-    ]
-    lines += [f"- [{d.clause}] {d.text}" for d in diffs]
+        lines = [f"{a.id} and {b.id} have the same rules."]
+    else:
+        lines = [
+            f"{len(diffs)} rule difference{'s' if len(diffs) != 1 else ''} "
+            f"between {a.id} and {b.id}:"
+        ]
+        lines += [f"- [{d.clause}] {d.text}" for d in diffs]
+    if choices:
+        n = len(choices)
+        lines.append(f"{n} documented choice{'s' if n != 1 else ''} differ{'s' if n == 1 else ''}:")
+        lines += [f"- [{d.clause}] {d.text}" for d in choices]
     return "\n".join(lines) + "\n"

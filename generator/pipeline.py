@@ -6,22 +6,29 @@ one :class:`SpecError` that lists them all as ``file:line:col: message``.
 
 from __future__ import annotations
 
+import difflib
 import json
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from ..runtime.errors import Diagnostic, SpecError
+from .clauses import CLAUSE_IDS
 from .model import Ruleset, build_ruleset
-from .resolve import load_spec_file
+from .resolve import MergeNote, load_spec_file
 from .schemacheck import check_schema
 from .semantic import check_semantics
+from .yamlload import Mark, Marks
 
 __all__ = [
     "SPECS_DIR",
     "VARIANTS_DIR",
+    "CheckedSpec",
     "builtin_ids",
+    "check_spec",
     "compile_spec",
+    "complete_schema",
     "find_spec",
     "variant_schema",
 ]
@@ -60,11 +67,70 @@ def find_spec(name: str) -> Path:
     raise SpecError([Diagnostic(name, 1, 1, f"unknown variant {name!r}{more}")])
 
 
+@lru_cache(maxsize=1)
+def complete_schema() -> dict[str, Any]:
+    """The schema of a complete (resolved) variant: :func:`variant_schema` made strict.
+
+    A house file may give a keyed list's item partly (``- {bid: MIS, value: 230}``), remove one
+    (``remove: true``) or replace the list (``{replace: [...]}``), so the editor schema only
+    requires each item's key. After ``extends`` is resolved none of that remains: every item
+    needs the keys of its ``x-required-when-complete``, and each keyed list is a plain array.
+    """
+
+    def strict(node: object) -> object:
+        if isinstance(node, list):
+            return [strict(x) for x in node]
+        if not isinstance(node, dict):
+            return node
+        out = {k: strict(v) for k, v in node.items()}
+        if "x-required-when-complete" in out:
+            out["required"] = out["x-required-when-complete"]
+            props = out.get("properties")
+            if isinstance(props, dict):
+                out["properties"] = {k: v for k, v in props.items() if k != "remove"}
+        if "x-merge-key" in out:
+            out["type"] = "array"
+            for key in ("properties", "required", "additionalProperties"):
+                out.pop(key, None)
+        return out
+
+    result = strict(variant_schema())
+    assert isinstance(result, dict)
+    return result
+
+
+@dataclass(frozen=True)
+class CheckedSpec:
+    """A compiled rule file with what ``validate`` reports besides errors.
+
+    - ``ruleset``: the validated :class:`Ruleset` (stale inherited prose already left out);
+    - ``notes``: what ``extends`` did (:class:`~fivehundred.generator.resolve.MergeNote`);
+    - ``warnings``: problems that do not stop the build (stale inherited prose);
+    - ``base``: the id of the variant extended, or ``None``.
+    """
+
+    ruleset: Ruleset
+    notes: tuple[MergeNote, ...] = ()
+    warnings: tuple[Diagnostic, ...] = ()
+    base: str | None = None
+
+
 def compile_spec(path: Path) -> Ruleset:
     """Compile one rule file (built-in or the author's own) into a validated :class:`Ruleset`."""
+    return check_spec(path).ruleset
+
+
+def check_spec(path: Path) -> CheckedSpec:
+    """Compile one rule file and report what ``extends`` did and what is stale.
+
+    Raises :class:`SpecError` with every problem (schema, semantic, choices that cite a clause
+    the variant does not have). Text inherited from the base that concerns a rule this file
+    changes is *stale*: it is left out of the ruleset (so out of the rule book) and reported as a
+    warning (see :func:`stale_prose`).
+    """
     resolved = load_spec_file(path, VARIANTS_DIR)
     file = str(path)
-    problems = check_schema(resolved.data, resolved.marks, variant_schema())
+    problems = check_schema(resolved.data, resolved.marks, complete_schema())
     # Semantic checks skip whatever the schema rejects, so both report at once.
     problems += check_semantics(resolved.data, resolved.marks)
     if problems:
@@ -73,11 +139,103 @@ def compile_spec(path: Path) -> Ruleset:
     if len(resolved.chain) > 1 and resolved.base_data is not None:
         extends = str(resolved.base_data.get("id", resolved.chain[1].stem))
     rs = build_ruleset(resolved.data, resolved.marks, file, extends=extends)
+    changed: tuple[str, ...] = ()
     if resolved.base_data is not None:
-        from dataclasses import replace
-
         from .diff import changed_clauses
 
         base = build_ruleset(resolved.base_data, resolved.marks, file)
-        rs = replace(rs, differences=changed_clauses(base, rs))
-    return rs
+        changed = changed_clauses(base, rs)
+        rs = replace(rs, differences=changed)
+    errors, warnings, keep, keep_summary = stale_prose(
+        rs, resolved.data, resolved.marks, file, changed, extends
+    )
+    if errors:
+        raise SpecError(sorted(set(errors)))
+    order = {cid: n for n, cid in enumerate(CLAUSE_IDS)}
+    kept = [c for i, c in enumerate(rs.choices) if i in keep]
+    # In rule-book order, whatever order extends merged them in (a stable sort).
+    kept.sort(key=lambda c: order.get(c.clause, len(order)))
+    rs = replace(
+        rs,
+        choices=tuple(kept),
+        summary=rs.summary if keep_summary else "",
+    )
+    return CheckedSpec(rs, resolved.notes, tuple(warnings), extends)
+
+
+def stale_prose(
+    rs: Ruleset,
+    data: dict[str, Any],
+    marks: Marks,
+    file: str,
+    changed: tuple[str, ...],
+    base: str | None,
+) -> tuple[list[Diagnostic], list[Diagnostic], set[int], bool]:
+    """Choices that cite no clause of the variant, and inherited prose gone stale.
+
+    A choice is tied to the clause it cites. A choice written in ``file`` must cite a clause
+    the variant has (else an error, with "did you mean"). A choice inherited from the base is
+    stale when its clause is one this file changes (``changed``: the clauses whose rules
+    differ from the base) or one the variant no longer has. The summary is tied to every rule:
+    an inherited summary is stale as soon as any rule differs from the base. Returns (errors,
+    warnings, indexes of the choices to keep, whether to keep the summary).
+    """
+    errors: list[Diagnostic] = []
+    warnings: list[Diagnostic] = []
+    have = [c.id for c in rs.clauses]
+    keep: set[int] = set()
+    where = marks.value_mark(("extends",)) if base is not None else None
+    at = f" (inherited from {base})" if base is not None else ""
+
+    def warn(message: str, clause: str | None) -> None:
+        mark = where if where is not None and where.file == file else Mark(file, 1, 1)
+        warnings.append(Diagnostic(mark.file, mark.line, mark.col, "warning: " + message, clause))
+
+    for i, choice in enumerate(rs.choices):
+        own = marks.file(("choices", i, "text")) == file
+        if own:
+            if choice.clause in have:
+                keep.add(i)
+                continue
+            close = difflib.get_close_matches(choice.clause, have, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            errors.append(
+                marks.diagnostic(
+                    ("choices", i, "clause"),
+                    f"this choice cites clause '{choice.clause}', which this variant does not "
+                    f"have (its rules never use it), so the engine could not follow it{hint}",
+                    clause=choice.clause,
+                )
+            )
+            continue
+        origin = marks.value_mark(("choices", i, "text"))
+        src = f"{Path(origin.file).name}:{origin.line}"
+        if choice.clause not in have:
+            warn(
+                f"the choice for clause '{choice.clause}'{at}, {src}, is about a rule this "
+                f"variant no longer has: it is left out of the rule book; remove it "
+                f"(- {{clause: {choice.clause}, remove: true}}) to silence this",
+                choice.clause,
+            )
+        elif choice.clause in changed:
+            warn(
+                f"the choice for clause '{choice.clause}'{at}, {src}, explains a rule this file "
+                f"changes: it is left out of the rule book; give your own text "
+                f"(- {{clause: {choice.clause}, source: ..., text: ...}}) or remove it "
+                f"(- {{clause: {choice.clause}, remove: true}})",
+                choice.clause,
+            )
+        else:
+            keep.add(i)
+    keep_summary = True
+    if rs.summary and changed and marks.file(("summary",)) != file:
+        keep_summary = False
+        origin = marks.value_mark(("summary",))
+        warn(
+            f"the summary{at}, {Path(origin.file).name}:{origin.line}, describes the base, but "
+            f"this file changes {len(changed)} rule clause{'s' if len(changed) != 1 else ''} "
+            f"({', '.join(changed[:4])}{', ...' if len(changed) > 4 else ''}): the rule book "
+            "leaves it out; write your own summary",
+            None,
+        )
+    return errors, warnings, keep, keep_summary

@@ -27,7 +27,8 @@ def _err(message: str) -> None:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     """Check rule files; print every problem; exit 2 if any."""
-    from ..generator.pipeline import compile_spec
+    from ..generator.pipeline import check_spec
+    from ..generator.resolve import merge_summary
 
     bad = 0
     for name in args.files:
@@ -35,14 +36,26 @@ def cmd_validate(args: argparse.Namespace) -> int:
         try:
             if not path.is_file():
                 raise SpecError([_diag(name, "no such rule file")])
-            rs = compile_spec(path)
+            checked = check_spec(path)
         except SpecError as exc:
             bad += 1
             for d in exc.diagnostics:
                 _err(str(d))
             continue
+        for warning in checked.warnings:  # even with --quiet: they change the rule book
+            _err(str(warning))
+        rs = checked.ruleset
         if not args.quiet:
-            print(f"{name}: ok ({rs.id}: {len(rs.deck)} cards, {len(rs.ladder)} bids)")
+            line = f"{name}: ok ({rs.id}: {len(rs.deck)} cards, {len(rs.ladder)} bids)"
+            if checked.base is not None:
+                line += f"; extends {checked.base}: {merge_summary(checked.notes)}"
+            if checked.warnings:
+                n = len(checked.warnings)
+                line += f"; {n} warning{'s' if n != 1 else ''}"
+            print(line)
+        if args.explain:
+            for note in checked.notes:
+                print(f"  {note}")
     return EXIT_USAGE if bad else 0
 
 
@@ -395,6 +408,12 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("validate", help="check rule files; every problem as file:line:col")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("-q", "--quiet", action="store_true", help="print only problems")
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="list what extends did: each setting overridden or added, each special bid and "
+        "choice inherited, overridden, added or removed, each list replaced",
+    )
     p.set_defaults(run=cmd_validate)
 
     p = sub.add_parser("build", help="compile the built-in variants into generated/")

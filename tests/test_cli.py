@@ -236,4 +236,26 @@ def test_diff_lists_a_changed_rule(capsys, tmp_path):
     assert code == 0
     assert "[auction.raise-own-bid]" in out
     code, out, _ = run(capsys, "diff", "australian", "australian")
-    assert "same rules" in out
+    assert out == "australian and australian have the same rules.\n"
+
+
+def test_diff_lists_changed_choice_text(capsys, tmp_path):
+    """Same rules, different documented choices: diff says both (issue 10: a choice that only
+    describes a rule must not make two variants look identical)."""
+    house = tmp_path / "club.yaml"
+    house.write_text(
+        f"extends: {AUSTRALIAN}\nid: club\nchoices:\n"
+        "  - {clause: play.misere-ends, source: project, text: Played out to the end.}\n"
+        "  - {clause: deal.first-dealer, remove: true}\n"
+        "  - {clause: trump.order, source: G, text: As G.}\n",
+        encoding="utf-8",
+    )
+    code, out, _ = run(capsys, "diff", "australian", str(house))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "australian and club have the same rules."
+    assert lines[1] == "3 documented choices differ:"
+    assert lines[2].startswith('- [deal.first-dealer] choice in australian only: (G) "The first')
+    assert lines[3] == '- [trump.order] choice in club only: (G) "As G."'
+    assert lines[4].startswith('- [play.misere-ends] choice text: australian (project) "The ')
+    assert lines[4].endswith('; club (project) "Played out to the end."')

@@ -388,11 +388,12 @@ def test_hostile_text_survives_a_rule_file(tmp_path_factory: Any, texts: list[st
         assert all("is shorter than 1 characters" in d.message for d in exc.diagnostics), exc
         return
     assert (rs.name, rs.summary, rs.sources) == (name, summary, (source,))
-    assert rs.choices[-1] == Choice("deck.cards", source, text)
+    # Merged with the base's choices (by clause) and listed in rule-book order: deck.cards first.
+    assert rs.choices[0] == Choice("deck.cards", source, text)
     namespace: dict[str, Any] = {}
     exec(compile(render_module(rs, str(path)), str(path), "exec"), namespace)
     assert namespace["TABLES"]["name"] == name
-    assert namespace["TABLES"]["choices"][-1]["text"] == text
+    assert namespace["TABLES"]["choices"][0]["text"] == text
     render_markdown(rs, "en")
 
 

@@ -91,7 +91,8 @@ def _several_opponents(r: Rules) -> bool:
 
 
 def _specials(*bids: Overlay) -> Overlay:
-    return {"auction": {"ladder": {"special": list(bids)}}}
+    """These special bids instead of the base's (``replace:``, not merged by bid)."""
+    return {"auction": {"ladder": {"special": {"replace": list(bids)}}}}
 
 
 def _mis(value: int = 250, above: str = "7NT", **more: Any) -> Overlay:

@@ -10,6 +10,7 @@ from fivehundred.generator.resolve import (
     MAX_EXTENDS,
     ResolvedSpec,
     builtin_ids,
+    keyed_lists,
     load_spec_file,
     merge,
 )
@@ -78,8 +79,9 @@ def test_merge_semantics(tmp_path: Path, builtin: Path) -> None:
         "    S: [8, 9]\n"  # nested mapping merges, list replaces
         "auction:\n"
         "  ladder:\n"
-        "    special:\n"  # list replaced entirely, not merged item by item
-        "      - {name: open, value: 500}\n"
+        "    special:\n"  # replaced entirely: the author says so
+        "      replace:\n"
+        "        - {name: open, value: 500}\n"
         "scoring: null\n"  # null replaces with null
         "extra: {a: 1}\n",  # new key added
     )
@@ -237,3 +239,201 @@ def test_merge_function_directly() -> None:
     assert marks.value_mark(("a", "y", 0)).file == "child.yaml"
     assert marks.value_mark(("b",)).file == "base.yaml"
     assert base == {"a": {"x": 1, "y": [1]}, "b": 2}  # inputs untouched
+
+
+# -- keyed lists: merged item by item (special bids by bid, choices by clause) -----------------
+
+KEYED_BASE = """\
+id: base
+auction:
+  ladder:
+    special:
+      - {bid: MIS, kind: misere, value: 250, above: 7NT}
+      - {bid: OMIS, kind: misere, value: 500, above: 10D}
+      - {bid: BMIS, kind: misere, blind: true, value: 500, above: OMIS}
+choices:
+  - {clause: auction.misere, source: G, text: Misere after 7.}
+  - {clause: score.freeze, source: G, text: Frozen at 490.}
+"""
+
+
+@pytest.fixture()
+def keyed_base(tmp_path: Path) -> Path:
+    return write(tmp_path / "base.yaml", KEYED_BASE)
+
+
+def _specials(spec: ResolvedSpec) -> list[dict]:
+    return spec.data["auction"]["ladder"]["special"]
+
+
+def test_keyed_lists_come_from_the_schema() -> None:
+    assert keyed_lists() == {("auction", "ladder", "special"): "bid", ("choices",): "clause"}
+
+
+def test_special_bids_merge_by_bid(tmp_path: Path, keyed_base: Path, builtin: Path) -> None:
+    """Changing MIS's value keeps OMIS and BMIS (the starter-file trap of issue 10)."""
+    child = write(
+        tmp_path / "c.yaml",
+        "extends: base.yaml\n"
+        "auction:\n"
+        "  ladder:\n"
+        "    special:\n"
+        "      - {bid: MIS, value: 230}\n"
+        "      - {bid: DMIS, kind: misere, value: 600, above: BMIS}\n",
+    )
+    spec = load_spec_file(child, builtin)
+    specials = _specials(spec)
+    assert [s["bid"] for s in specials] == ["MIS", "OMIS", "BMIS", "DMIS"]
+    assert specials[0] == {"bid": "MIS", "kind": "misere", "value": 230, "above": "7NT"}
+    # Marks: the overriding value in the child, the inherited keys and items in the base.
+    marks, base_file = spec.marks, str(keyed_base)
+    assert marks.value_mark(("auction", "ladder", "special", 0, "value")) == Mark(str(child), 5, 27)
+    assert marks.value_mark(("auction", "ladder", "special", 0, "above")).file == base_file
+    assert marks.value_mark(("auction", "ladder", "special", 1, "value")) == Mark(base_file, 6, 42)
+    assert marks.value_mark(("auction", "ladder", "special", 3, "above")) == Mark(str(child), 6, 54)
+    notes = {(n.action, n.key): n for n in spec.notes if n.path == ("auction", "ladder", "special")}
+    assert set(notes) == {
+        ("overridden", "MIS"),
+        ("inherited", "OMIS"),
+        ("inherited", "BMIS"),
+        ("added", "DMIS"),
+    }
+    assert notes["overridden", "MIS"].detail == "value"
+    assert str(notes["inherited", "OMIS"]).startswith(
+        f"{base_file}:6:9: auction.ladder.special[OMIS]"
+    )
+
+
+def test_choices_merge_by_clause(tmp_path: Path, keyed_base: Path, builtin: Path) -> None:
+    """Adding one choice keeps the base's; giving one clause's text replaces just that text."""
+    child = write(
+        tmp_path / "c.yaml",
+        "extends: base.yaml\n"
+        "choices:\n"
+        "  - {clause: score.freeze, text: Frozen at 480.}\n"
+        "  - {clause: deal.first-dealer, source: project, text: At random.}\n",
+    )
+    spec = load_spec_file(child, builtin)
+    assert spec.data["choices"] == [
+        {"clause": "auction.misere", "source": "G", "text": "Misere after 7."},
+        {"clause": "score.freeze", "source": "G", "text": "Frozen at 480."},
+        {"clause": "deal.first-dealer", "source": "project", "text": "At random."},
+    ]
+    assert spec.marks.file(("choices", 0, "text")) == str(keyed_base)
+    assert spec.marks.file(("choices", 1, "text")) == str(child)
+    assert spec.marks.file(("choices", 1, "source")) == str(keyed_base)
+
+
+def test_keyed_item_removed_explicitly(tmp_path: Path, keyed_base: Path, builtin: Path) -> None:
+    child = write(
+        tmp_path / "c.yaml",
+        "extends: base.yaml\n"
+        "auction:\n"
+        "  ladder:\n"
+        "    special:\n"
+        "      - {bid: BMIS, remove: true}\n"
+        "choices:\n"
+        "  - clause: auction.misere\n"
+        "    remove: true\n",
+    )
+    spec = load_spec_file(child, builtin)
+    assert [s["bid"] for s in _specials(spec)] == ["MIS", "OMIS"]
+    assert [c["clause"] for c in spec.data["choices"]] == ["score.freeze"]
+    removed = [(n.key, n.mark.line) for n in spec.notes if n.action == "removed"]
+    assert removed == [("BMIS", 5), ("auction.misere", 7)]
+    # Later items keep their own file's marks at their new index.
+    assert spec.marks.value_mark(("choices", 0, "text")) == Mark(str(keyed_base), 10, 45)
+
+
+def test_whole_list_replaced_only_when_said(
+    tmp_path: Path, keyed_base: Path, builtin: Path
+) -> None:
+    child = write(
+        tmp_path / "c.yaml",
+        "extends: base.yaml\n"
+        "auction:\n"
+        "  ladder:\n"
+        "    special:\n"
+        "      replace:\n"
+        "        - {bid: MIS, kind: misere, value: 210, above: 7NT}\n"
+        "choices: []\n",
+    )
+    spec = load_spec_file(child, builtin)
+    assert _specials(spec) == [{"bid": "MIS", "kind": "misere", "value": 210, "above": "7NT"}]
+    assert spec.data["choices"] == []  # an empty list can only mean "none"
+    assert spec.marks.value_mark(("auction", "ladder", "special", 0, "value")) == Mark(
+        str(child), 6, 43
+    )
+    assert {(n.action, n.path) for n in spec.notes if n.action == "replaced"} == {
+        ("replaced", ("auction", "ladder", "special")),
+        ("replaced", ("choices",)),
+    }
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "col", "words"),
+    [
+        (
+            "    special:\n      - {bid: BMSI, remove: true}\n",
+            5,
+            15,
+            ["nothing to remove", "base has no special bid 'BMSI'", "did you mean 'BMIS'?"],
+        ),
+        (
+            "    special:\n      - {bid: BMIS, remove: true, value: 3}\n",
+            5,
+            29,
+            ["names only its bid", "drop value"],
+        ),
+        ("    special:\n      - {bid: BMIS, remove: false}\n", 5, 29, ["takes only 'true'"]),
+        (
+            "    special:\n      - {bid: MIS, value: 1}\n      - {bid: MIS, value: 2}\n",
+            6,
+            15,
+            ["special bid 'MIS' is given twice", "first at line 5"],
+        ),
+        (
+            "    special:\n      replace:\n        - {bid: MIS, remove: true}\n",
+            6,
+            30,
+            ["nothing to remove here", "'replace:' gives the whole list"],
+        ),
+        (
+            "    strains:\n      replace: [S, H]\n",
+            5,
+            16,
+            ["'replace:' is for lists merged item by item", "replaced as a whole anyway"],
+        ),
+    ],
+)
+def test_misused_remove_and_replace_are_reported(
+    tmp_path: Path,
+    keyed_base: Path,
+    builtin: Path,
+    body: str,
+    line: int,
+    col: int,
+    words: list[str],
+) -> None:
+    base = KEYED_BASE.replace("  ladder:\n", "  ladder:\n    strains: [S, C, D, H, NT]\n")
+    write(keyed_base, base)
+    child = write(tmp_path / "c.yaml", "extends: base.yaml\nauction:\n  ladder:\n" + body)
+    diag = error_of(child, builtin)
+    assert (diag.file, diag.line, diag.col) == (str(child), line, col), diag
+    for w in words:
+        assert w in diag.message, diag.message
+
+
+def test_remove_and_replace_need_a_base(tmp_path: Path, builtin: Path) -> None:
+    solo = write(tmp_path / "solo.yaml", "choices:\n  - {clause: score.freeze, remove: true}\n")
+    diag = error_of(solo, builtin)
+    assert (diag.line, diag.col) == (2, 28) and "this file extends nothing" in diag.message
+    solo = write(tmp_path / "solo.yaml", "choices:\n  replace: []\n")
+    diag = error_of(solo, builtin)
+    assert (diag.line, diag.col) == (2, 3) and "this file extends nothing" in diag.message
+
+
+def test_scalar_overrides_are_noted(tmp_path: Path, builtin: Path) -> None:
+    child = write(tmp_path / "c.yaml", "extends: australian\nplayers: 5\nname: Australian\n")
+    spec = load_spec_file(child, builtin)
+    assert [str(n) for n in spec.notes] == [f"{child}:2:1: players: overridden (was 4)"]

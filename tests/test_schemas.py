@@ -131,7 +131,7 @@ def test_clause_references_are_clause_ids(variant_schema: dict) -> None:
     cited = [n["x-clause"] for _, n in subschemas(variant_schema) if "x-clause" in n]
     assert cited, "no x-clause at all"
     assert set(cited) <= set(CLAUSE_IDS)
-    choice = variant_schema["properties"]["choices"]["items"]["properties"]["clause"]
+    choice = variant_schema["$defs"]["choice"]["properties"]["clause"]
     assert choice["enum"] == list(CLAUSE_IDS)
 
 

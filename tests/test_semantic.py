@@ -250,14 +250,16 @@ def test_a_formula_gives_every_bid_a_value(tmp_path: Path) -> None:
 
 
 def specials(tmp_path: Path, entries: str) -> list[Diagnostic]:
-    body = textwrap.indent(textwrap.dedent(entries), "      ")
-    head = "extends: australian\nauction:\n  ladder:\n    special:\n"
+    """Problems of a house file whose special bids replace the base's (``replace:``, line 5);
+    the entries start on line 6, column 9."""
+    body = textwrap.indent(textwrap.dedent(entries), "        ")
+    head = "extends: australian\nauction:\n  ladder:\n    special:\n      replace:\n"
     return problems(write(tmp_path, head + body))
 
 
 def test_special_codes_are_unique(tmp_path: Path) -> None:
     found = specials(tmp_path, SPECIALS + "- {bid: MIS, value: 100, above: 6S}\n")
-    at(one(found), 8, 15, "auction.ladder", "MIS is defined twice", "line 5")
+    at(one(found), 9, 17, "auction.ladder", "MIS is defined twice", "line 6")
 
 
 @pytest.mark.parametrize(
@@ -268,16 +270,16 @@ def test_special_codes_must_not_read_as_other_actions(
     tmp_path: Path, code: str, words: str
 ) -> None:
     found = specials(tmp_path, f"- {{bid: {code}, value: 100, above: 6S}}\n")
-    at(one(found), 5, 15, "auction.ladder", f"special bid {code}", words)
+    at(one(found), 6, 17, "auction.ladder", f"special bid {code}", words)
 
 
 def test_special_placed_above_an_unknown_bid(tmp_path: Path) -> None:
     found = specials(tmp_path, "- {bid: MIS, value: 250, above: OMIS}\n")
-    at(one(found), 5, 39, "auction.ladder", "not a bid of this ladder")
+    at(one(found), 6, 41, "auction.ladder", "not a bid of this ladder")
     found = specials(
         tmp_path, "- {bid: MIS, value: 250, above: 7NT}\n- {bid: OMIS, value: 500, above: MSI}\n"
     )
-    at(one(found), 6, 40, "auction.ladder", "'MSI'", "did you mean 'MIS'?")
+    at(one(found), 7, 42, "auction.ladder", "'MSI'", "did you mean 'MIS'?")
 
 
 def test_two_specials_directly_above_one_bid(tmp_path: Path) -> None:
@@ -288,7 +290,7 @@ def test_two_specials_directly_above_one_bid(tmp_path: Path) -> None:
               - {bid: OMIS, value: 500, above: 7NT}
         """,
     )
-    at(one(found), 6, 40, "auction.ladder", "both placed directly above 7NT", "above: MIS")
+    at(one(found), 7, 42, "auction.ladder", "both placed directly above 7NT", "above: MIS")
 
 
 def test_specials_in_a_circle(tmp_path: Path) -> None:
@@ -300,20 +302,20 @@ def test_specials_in_a_circle(tmp_path: Path) -> None:
         """,
     )
     assert len(found) == 2, found
-    at(found[0], 5, 39, "auction.ladder", "circle: MIS above OMIS above MIS")
-    at(found[1], 6, 40, "auction.ladder", "circle: OMIS above MIS above OMIS")
+    at(found[0], 6, 41, "auction.ladder", "circle: MIS above OMIS above MIS")
+    at(found[1], 7, 42, "auction.ladder", "circle: OMIS above MIS above OMIS")
 
 
 def test_special_above_itself(tmp_path: Path) -> None:
     found = specials(tmp_path, "- {bid: MIS, value: 250, above: MIS}\n")
-    at(one(found), 5, 39, "auction.ladder", "MIS is placed above itself")
+    at(one(found), 6, 41, "auction.ladder", "MIS is placed above itself")
 
 
 def test_a_bid_available_after_a_level_must_sit_above_it(tmp_path: Path) -> None:
     found = specials(
         tmp_path, "- {bid: MIS, value: 250, above: 7NT, available: {after_bid_of: 8}}\n"
     )
-    at(one(found), 5, 70, "auction.misere", "MIS can never be bid", "below 8S")
+    at(one(found), 6, 72, "auction.misere", "MIS can never be bid", "below 8S")
 
 
 def test_a_bid_available_after_a_missing_level(tmp_path: Path) -> None:
@@ -321,7 +323,7 @@ def test_a_bid_available_after_a_missing_level(tmp_path: Path) -> None:
         tmp_path,
         "- {bid: OMIS, open: from-start, value: 500, above: 10D, available: {after_bid_of: 11}}\n",
     )
-    at(one(found), 5, 89, "auction.open-misere", "waits for a bid of 11", "highest level is 10")
+    at(one(found), 6, 91, "auction.open-misere", "waits for a bid of 11", "highest level is 10")
 
 
 def test_open_misere_after_8_needs_misere_after_7(tmp_path: Path) -> None:
@@ -332,12 +334,12 @@ def test_open_misere_after_8_needs_misere_after_7(tmp_path: Path) -> None:
               - {bid: OMIS, open: from-start, value: 500, above: 10D, available: {after_bid_of: 8}}
         """,
     )
-    at(one(found), 6, 89, "auction.open-misere", "only after a bid of 8", "MIS is not limited")
+    at(one(found), 7, 91, "auction.open-misere", "only after a bid of 8", "MIS is not limited")
     found = specials(
         tmp_path,
         "- {bid: OMIS, open: from-start, value: 500, above: 10D, available: {after_bid_of: 8}}\n",
     )
-    at(one(found), 5, 89, "auction.open-misere", "no plain misère")
+    at(one(found), 6, 91, "auction.open-misere", "no plain misère")
 
 
 def test_open_misere_after_8_with_misere_after_7_is_fine(tmp_path: Path) -> None:

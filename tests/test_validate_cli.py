@@ -91,12 +91,15 @@ def test_validate_reports_every_problem_at_once(
 
 def test_validate_many_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     good = tmp_path / "good.yaml"
-    good.write_text("extends: australian\nauction: {raise_own_bid: false}\n", encoding="utf-8")
+    good.write_text("extends: australian\nname: Good\n", encoding="utf-8")
     bad = tmp_path / "bad.yaml"
     bad.write_text("extends: australian\nplayers: 5\n", encoding="utf-8")
     code, out, err = run(capsys, "validate", str(good), str(bad), str(tmp_path / "none.yaml"))
     assert code == 2
-    assert out.splitlines() == [f"{good}: ok (good: 43 cards, 28 bids)"]
+    assert out.splitlines() == [
+        f"{good}: ok (good: 43 cards, 28 bids); extends australian: 1 setting overridden; "
+        "special bids: MIS OMIS BMIS inherited; choices: 4 inherited"
+    ]
     files = [parse(line)["file"] for line in err]
     assert set(files) == {str(bad), str(tmp_path / "none.yaml")}
     code, out, err = run(capsys, "validate", "--quiet", str(good))
@@ -384,3 +387,161 @@ def test_readme_documents_new_and_pre_commit() -> None:
     assert "### Validate on every commit" in readme
     snippet = readme[readme.index("### Validate on every commit") :]
     assert "id: fivehundred-validate" in snippet and ".pre-commit-config.yaml" in snippet
+
+
+# -- extends: what was merged, stale inherited prose, choices that cite a clause ---------------
+
+CLUB = """\
+extends: australian
+name: Our club
+summary: Our club's game.
+auction:
+  ladder:
+    special:
+      - {bid: MIS, value: 230}
+      - {bid: BMIS, remove: true}
+choices:
+  - clause: auction.misere
+    source: project
+    text: Misere is worth 230 here.
+  - {clause: auction.blind-misere, remove: true}
+"""
+
+
+def test_validate_says_what_was_inherited_overridden_removed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    club = tmp_path / "club.yaml"
+    club.write_text(CLUB, encoding="utf-8")
+    code, out, err = run(capsys, "validate", str(club))
+    assert code == 0 and err == []
+    assert out.splitlines() == [
+        f"{club}: ok (club: 43 cards, 27 bids); extends australian: 2 settings overridden; "
+        "special bids: MIS overridden, BMIS removed, OMIS inherited; "
+        "choices: 1 added, 1 removed, 3 inherited"
+    ]
+    code, out, _ = run(capsys, "validate", "--explain", str(club))
+    lines = out.splitlines()[1:]
+    base = str(VARIANTS_DIR / "australian.yaml")
+    assert f"  {club}:7:9: auction.ladder.special[MIS]: overridden (value)" in lines
+    assert f"  {club}:8:9: auction.ladder.special[BMIS]: removed" in lines
+    assert f"  {base}:55:9: auction.ladder.special[OMIS]: inherited" in lines
+    assert f"  {club}:10:5: choices[auction.misere]: added" in lines
+    assert any(
+        line.startswith(f"  {base}:") and "choices[play.misere-ends]: inherited" in line
+        for line in lines
+    )
+    rs = compile_spec(club)
+    assert [b.code for b in rs.ladder if b.kind != "suit"] == ["MIS", "OMIS"]
+    assert [b.value for b in rs.ladder if b.code == "MIS"] == [230]
+
+
+def test_stale_inherited_choice_is_warned_and_left_out_of_the_book(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A choice is tied to its clause: inherited while this file changes that clause's rules
+    (raise_own_bid) or removes them (no blind misère), it is stale."""
+    from fivehundred.generator.docs import render_markdown
+
+    house = tmp_path / "house.yaml"
+    house.write_text(
+        "extends: australian\nsummary: Ours.\nauction:\n  raise_own_bid: false\n"
+        "  ladder:\n    special:\n      - {bid: BMIS, remove: true}\n",
+        encoding="utf-8",
+    )
+    code, out, err = run(capsys, "validate", str(house))
+    assert code == 0 and out.endswith("; 2 warnings\n")
+    warned = [parse(line) for line in err]
+    assert [(w["line"], w["col"], w["clause"]) for w in warned] == [
+        ("1", "10", "auction.blind-misere"),
+        ("1", "10", "auction.raise-own-bid"),
+    ]
+    assert "no longer has" in warned[0]["message"] and "remove: true" in warned[0]["message"]
+    assert "explains a rule this file changes" in warned[1]["message"]
+    assert all(w["message"].startswith("warning: ") for w in warned)
+    rs = compile_spec(house)
+    assert [c.clause for c in rs.choices] == ["deal.first-dealer", "play.misere-ends"]
+    book = render_markdown(rs)
+    assert "raise his own bid once before the auction closes" not in book
+    # Replacing the text (or removing the choice) silences the warning; the book has the new text.
+    house.write_text(
+        house.read_text(encoding="utf-8")
+        + "choices:\n  - {clause: auction.raise-own-bid, source: project, text: No raising.}\n"
+        + "  - {clause: auction.blind-misere, remove: true}\n",
+        encoding="utf-8",
+    )
+    code, out, err = run(capsys, "validate", str(house))
+    assert code == 0 and err == [] and "warning" not in out
+    assert "No raising." in render_markdown(compile_spec(house))
+
+
+def test_stale_inherited_summary_is_warned_and_left_out(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The summary is tied to every rule: inherited while any rule differs, it is stale."""
+    from fivehundred.generator.docs import render_markdown
+
+    house = tmp_path / "house.yaml"
+    house.write_text("extends: australian\nauction: {raise_own_bid: false}\n", encoding="utf-8")
+    code, _, err = run(capsys, "validate", "-q", str(house))
+    assert code == 0
+    assert [parse(line)["message"][:40] for line in err] == [
+        "warning: the choice for clause 'auction.",
+        "warning: the summary (inherited from aus",
+    ]
+    assert "write your own summary" in err[1] and "auction.raise-own-bid" in err[1]
+    rs = compile_spec(house)
+    assert rs.summary == ""
+    assert "Four players in two partnerships" not in render_markdown(rs)
+    # Same rules as the base: the base's summary still describes it, no warning.
+    same = tmp_path / "same.yaml"
+    same.write_text("extends: australian\nname: Same\n", encoding="utf-8")
+    code, _, err = run(capsys, "validate", str(same))
+    assert code == 0 and err == []
+    assert compile_spec(same).summary.startswith("Four players in two partnerships")
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "col", "words"),
+    [
+        (  # a clause the variant does not have (no blind misère any more)
+            "auction:\n  ladder:\n    special:\n      - {bid: BMIS, remove: true}\n"
+            "choices:\n  - {clause: auction.blind-misere, source: project, text: x}\n",
+            8,
+            14,
+            ["cites clause 'auction.blind-misere'", "does not have", "did you mean"],
+        ),
+        (  # a rule the engine does not enforce: no score.freeze without a freeze
+            "choices:\n  - {clause: score.freeze, source: project,\n"
+            "     text: A failed 10 costs double.}\n",
+            4,
+            14,
+            ["cites clause 'score.freeze'", "does not have"],
+        ),
+    ],
+)
+def test_choices_cite_a_clause_of_the_variant(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    body: str,
+    line: int,
+    col: int,
+    words: list[str],
+) -> None:
+    house = tmp_path / "house.yaml"
+    house.write_text("extends: australian\nsummary: Ours.\n" + body, encoding="utf-8")
+    code, _, err = run(capsys, "validate", str(house))
+    assert code == 2
+    found = [parse(e) for e in err if "warning" not in e]
+    assert len(found) == 1, err
+    assert (found[0]["line"], found[0]["col"]) == (str(line), str(col))
+    for w in words:
+        assert w in found[0]["message"], found[0]
+
+
+@pytest.mark.parametrize("variant", builtin_ids())
+def test_builtin_variants_have_no_warnings(variant: str) -> None:
+    from fivehundred.generator.pipeline import check_spec
+
+    checked = check_spec(find_spec(variant))
+    assert checked.warnings == ()

@@ -447,7 +447,15 @@ TABLES = {'format': 1,
              {'id': 'end.both-out', 'params': {'how': 'highest', 'must_bid_to_win': False}},
              {'id': 'end.lose', 'params': {'at': -500, 'how': 'game-over'}},
              {'id': 'end.continue', 'params': {}}],
- 'choices': [{'clause': 'auction.inkles',
+ 'choices': [{'clause': 'deal.first-dealer',
+              'source': 'project',
+              'text': 'T does not say how the first dealer is found; he is chosen at random, as in '
+                      'G.'},
+             {'clause': 'deal.packets',
+              'source': 'project',
+              'text': "T does not say how the cards are dealt; the widow is dealt in G's packets "
+                      '(3 each, 1 to the widow, 4 each, 1, 3 each, 1).'},
+             {'clause': 'auction.inkles',
               'source': 'T',
               'text': 'T: the six-level bids of the first two players to bid are inkles, which '
                       'cannot win the auction and only show a suit to the partner; the last two '
@@ -464,29 +472,6 @@ TABLES = {'format': 1,
               'text': 'T values open nullo at 500, overcalled only by 10 no trumps, so it sits '
                       "directly above 10 hearts; the bidder's hand is played face up from the "
                       'opening lead. There is no blind nullo: T does not have one.'},
-             {'clause': 'joker.no-trumps.lead',
-              'source': 'T',
-              'text': 'T: leading the joker at no trumps or in a nullo, the leader names the suit '
-                      'the others must follow, any suit. The contractor does not nominate its suit '
-                      "beforehand (that is G's Australian rule), and a player void in the led suit "
-                      'need not play it.'},
-             {'clause': 'end.must-bid-to-win',
-              'source': 'T',
-              'text': 'T\'s "must bid to win" option defaults to no for the American game: a side '
-                      "that passes 500 by any points, its opponents' trick points included, wins."},
-             {'clause': 'end.both-out',
-              'source': 'T',
-              'text': 'T: the game is over when a side has more than 500 or less than -500, and '
-                      'the highest score wins. When both sides pass 500 on one hand, the higher '
-                      "total wins (the contractor's side on a tie)."},
-             {'clause': 'end.target',
-              'source': 'project',
-              'text': 'T says "more than 500"; as in G and P, reaching exactly 500 is enough '
-                      'here.'},
-             {'clause': 'deal.packets',
-              'source': 'project',
-              'text': "T does not say how the cards are dealt; the widow is dealt in G's packets "
-                      '(3 each, 1 to the widow, 4 each, 1, 3 each, 1).'},
              {'clause': 'auction.all-pass',
               'source': 'T',
               'text': 'When everybody passes, the deal moves on and the cards are dealt again '
@@ -495,7 +480,22 @@ TABLES = {'format': 1,
               'source': 'project',
               'text': 'The sources do not say whether a lost nullo is played out. Play stops as '
                       'soon as the contractor takes a trick: nothing later can change the score.'},
-             {'clause': 'deal.first-dealer',
+             {'clause': 'joker.no-trumps.lead',
+              'source': 'T',
+              'text': 'T: leading the joker at no trumps or in a nullo, the leader names the suit '
+                      'the others must follow, any suit. The contractor does not nominate its suit '
+                      "beforehand (that is G's Australian rule), and a player void in the led suit "
+                      'need not play it.'},
+             {'clause': 'end.target',
               'source': 'project',
-              'text': 'T does not say how the first dealer is found; he is chosen at random, as in '
-                      'G.'}]}
+              'text': 'T says "more than 500"; as in G and P, reaching exactly 500 is enough '
+                      'here.'},
+             {'clause': 'end.must-bid-to-win',
+              'source': 'T',
+              'text': 'T\'s "must bid to win" option defaults to no for the American game: a side '
+                      "that passes 500 by any points, its opponents' trick points included, wins."},
+             {'clause': 'end.both-out',
+              'source': 'T',
+              'text': 'T: the game is over when a side has more than 500 or less than -500, and '
+                      'the highest score wins. When both sides pass 500 on one hand, the higher '
+                      "total wins (the contractor's side on a tie)."}]}

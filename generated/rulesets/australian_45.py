@@ -474,27 +474,27 @@ TABLES = {'format': 1,
               'source': 'T',
               'text': 'T\'s "widow 5" option uses 4 to ace in all four suits plus the joker (45 '
                       'cards); the kitty holds the five cards the hands do not.'},
+             {'clause': 'deal.first-dealer',
+              'source': 'G',
+              'text': "The first dealer is chosen at random (G); source P's draw for lowest card "
+                      'is an option.'},
              {'clause': 'deal.packets',
               'source': 'project',
               'text': "T does not say how a five-card kitty is dealt. G's pattern is kept with two "
                       'cards to the kitty after the first two rounds of packets and one after the '
                       'last (3, 2, 4, 2, 3, 1).'},
+             {'clause': 'auction.raise-own-bid',
+              'source': 'G',
+              'text': 'G lists "you may not raise your bid after everyone else has passed" as a '
+                      'variation, so the standard game lets the last bidder left raise his own bid '
+                      'once before the auction closes.'},
              {'clause': 'auction.blind-misere',
               'source': 'G',
               'text': 'G says blind misère is bid before the bidder looks at his cards and is '
                       'worth as much as open misère, but not where it ranks. Here it ranks '
                       'directly above open misère, and a player may bid it only as his first call '
                       'of the auction.'},
-             {'clause': 'auction.raise-own-bid',
-              'source': 'G',
-              'text': 'G lists "you may not raise your bid after everyone else has passed" as a '
-                      'variation, so the standard game lets the last bidder left raise his own bid '
-                      'once before the auction closes.'},
              {'clause': 'play.misere-ends',
               'source': 'project',
               'text': 'The sources do not say whether a lost misère is played out. Play stops as '
-                      'soon as the contractor takes a trick: nothing later can change the score.'},
-             {'clause': 'deal.first-dealer',
-              'source': 'G',
-              'text': "The first dealer is chosen at random (G); source P's draw for lowest card "
-                      'is an option.'}]}
+                      'soon as the contractor takes a trick: nothing later can change the score.'}]}

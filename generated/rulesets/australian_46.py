@@ -480,31 +480,31 @@ TABLES = {'format': 1,
               'text': 'T\'s "widow 6" option adds the black joker to the 45-card deck, "black is '
                       'high": as trumps it ranks above the red joker, and when both fall in one '
                       'trick at no trumps the black one wins.'},
-             {'clause': 'joker.no-trumps.nominate',
-              'source': 'project',
-              'text': 'G lets the contractor name the suit of the joker he holds; with two jokers, '
-                      'naming a suit applies to every joker he holds, the black one ranking above '
-                      'the red in that suit.'},
+             {'clause': 'deal.first-dealer',
+              'source': 'G',
+              'text': "The first dealer is chosen at random (G); source P's draw for lowest card "
+                      'is an option.'},
              {'clause': 'deal.packets',
               'source': 'project',
               'text': "T does not say how a six-card kitty is dealt. G's pattern is kept with two "
                       'cards to the kitty after each round of packets (3, 2, 4, 2, 3, 2).'},
+             {'clause': 'auction.raise-own-bid',
+              'source': 'G',
+              'text': 'G lists "you may not raise your bid after everyone else has passed" as a '
+                      'variation, so the standard game lets the last bidder left raise his own bid '
+                      'once before the auction closes.'},
              {'clause': 'auction.blind-misere',
               'source': 'G',
               'text': 'G says blind misère is bid before the bidder looks at his cards and is '
                       'worth as much as open misère, but not where it ranks. Here it ranks '
                       'directly above open misère, and a player may bid it only as his first call '
                       'of the auction.'},
-             {'clause': 'auction.raise-own-bid',
-              'source': 'G',
-              'text': 'G lists "you may not raise your bid after everyone else has passed" as a '
-                      'variation, so the standard game lets the last bidder left raise his own bid '
-                      'once before the auction closes.'},
              {'clause': 'play.misere-ends',
               'source': 'project',
               'text': 'The sources do not say whether a lost misère is played out. Play stops as '
                       'soon as the contractor takes a trick: nothing later can change the score.'},
-             {'clause': 'deal.first-dealer',
-              'source': 'G',
-              'text': "The first dealer is chosen at random (G); source P's draw for lowest card "
-                      'is an option.'}]}
+             {'clause': 'joker.no-trumps.nominate',
+              'source': 'project',
+              'text': 'G lets the contractor name the suit of the joker he holds; with two jokers, '
+                      'naming a suit applies to every joker he holds, the black one ranking above '
+                      'the red in that suit.'}]}

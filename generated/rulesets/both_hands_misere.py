@@ -466,26 +466,26 @@ TABLES = {'format': 1,
              {'id': 'end.must-bid-to-win', 'params': {'required': True}},
              {'id': 'end.lose', 'params': {'at': -500, 'how': 'game-over'}},
              {'id': 'end.continue', 'params': {}}],
- 'choices': [{'clause': 'play.misere-partner',
-              'source': 'T',
-              'text': 'T: with "both hands" the misère bidder plays his hand and his partner\'s, '
-                      "the partner's face up; a trick taken by either hand loses the misère."},
+ 'choices': [{'clause': 'deal.first-dealer',
+              'source': 'G',
+              'text': "The first dealer is chosen at random (G); source P's draw for lowest card "
+                      'is an option.'},
+             {'clause': 'auction.raise-own-bid',
+              'source': 'G',
+              'text': 'G lists "you may not raise your bid after everyone else has passed" as a '
+                      'variation, so the standard game lets the last bidder left raise his own bid '
+                      'once before the auction closes.'},
              {'clause': 'auction.blind-misere',
               'source': 'G',
               'text': 'G says blind misère is bid before the bidder looks at his cards and is '
                       'worth as much as open misère, but not where it ranks. Here it ranks '
                       'directly above open misère, and a player may bid it only as his first call '
                       'of the auction.'},
-             {'clause': 'auction.raise-own-bid',
-              'source': 'G',
-              'text': 'G lists "you may not raise your bid after everyone else has passed" as a '
-                      'variation, so the standard game lets the last bidder left raise his own bid '
-                      'once before the auction closes.'},
+             {'clause': 'play.misere-partner',
+              'source': 'T',
+              'text': 'T: with "both hands" the misère bidder plays his hand and his partner\'s, '
+                      "the partner's face up; a trick taken by either hand loses the misère."},
              {'clause': 'play.misere-ends',
               'source': 'project',
               'text': 'The sources do not say whether a lost misère is played out. Play stops as '
-                      'soon as the contractor takes a trick: nothing later can change the score.'},
-             {'clause': 'deal.first-dealer',
-              'source': 'G',
-              'text': "The first dealer is chosen at random (G); source P's draw for lowest card "
-                      'is an option.'}]}
+                      'soon as the contractor takes a trick: nothing later can change the score.'}]}

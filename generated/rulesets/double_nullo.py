@@ -456,11 +456,14 @@ TABLES = {'format': 1,
              {'id': 'end.both-out', 'params': {'how': 'highest', 'must_bid_to_win': False}},
              {'id': 'end.lose', 'params': {'at': -500, 'how': 'game-over'}},
              {'id': 'end.continue', 'params': {}}],
- 'choices': [{'clause': 'play.misere-partner',
+ 'choices': [{'clause': 'deal.first-dealer',
               'source': 'project',
-              'text': 'Double nullo (RULES.md §13): both partners play their own hands, closed, '
-                      'and the side must take no trick. Worth 500 like open nullo, it ranks '
-                      'directly above it, so only 10 NT overcalls it.'},
+              'text': 'T does not say how the first dealer is found; he is chosen at random, as in '
+                      'G.'},
+             {'clause': 'deal.packets',
+              'source': 'project',
+              'text': "T does not say how the cards are dealt; the widow is dealt in G's packets "
+                      '(3 each, 1 to the widow, 4 each, 1, 3 each, 1).'},
              {'clause': 'auction.inkles',
               'source': 'T',
               'text': 'T: the six-level bids of the first two players to bid are inkles, which '
@@ -478,12 +481,29 @@ TABLES = {'format': 1,
               'text': 'T values open nullo at 500, overcalled only by 10 no trumps, so it sits '
                       "directly above 10 hearts; the bidder's hand is played face up from the "
                       'opening lead. There is no blind nullo: T does not have one.'},
+             {'clause': 'auction.all-pass',
+              'source': 'T',
+              'text': 'When everybody passes, the deal moves on and the cards are dealt again '
+                      '(T).'},
+             {'clause': 'play.misere-partner',
+              'source': 'project',
+              'text': 'Double nullo (RULES.md §13): both partners play their own hands, closed, '
+                      'and the side must take no trick. Worth 500 like open nullo, it ranks '
+                      'directly above it, so only 10 NT overcalls it.'},
+             {'clause': 'play.misere-ends',
+              'source': 'project',
+              'text': 'The sources do not say whether a lost nullo is played out. Play stops as '
+                      'soon as the contractor takes a trick: nothing later can change the score.'},
              {'clause': 'joker.no-trumps.lead',
               'source': 'T',
               'text': 'T: leading the joker at no trumps or in a nullo, the leader names the suit '
                       'the others must follow, any suit. The contractor does not nominate its suit '
                       "beforehand (that is G's Australian rule), and a player void in the led suit "
                       'need not play it.'},
+             {'clause': 'end.target',
+              'source': 'project',
+              'text': 'T says "more than 500"; as in G and P, reaching exactly 500 is enough '
+                      'here.'},
              {'clause': 'end.must-bid-to-win',
               'source': 'T',
               'text': 'T\'s "must bid to win" option defaults to no for the American game: a side '
@@ -492,24 +512,4 @@ TABLES = {'format': 1,
               'source': 'T',
               'text': 'T: the game is over when a side has more than 500 or less than -500, and '
                       'the highest score wins. When both sides pass 500 on one hand, the higher '
-                      "total wins (the contractor's side on a tie)."},
-             {'clause': 'end.target',
-              'source': 'project',
-              'text': 'T says "more than 500"; as in G and P, reaching exactly 500 is enough '
-                      'here.'},
-             {'clause': 'deal.packets',
-              'source': 'project',
-              'text': "T does not say how the cards are dealt; the widow is dealt in G's packets "
-                      '(3 each, 1 to the widow, 4 each, 1, 3 each, 1).'},
-             {'clause': 'auction.all-pass',
-              'source': 'T',
-              'text': 'When everybody passes, the deal moves on and the cards are dealt again '
-                      '(T).'},
-             {'clause': 'play.misere-ends',
-              'source': 'project',
-              'text': 'The sources do not say whether a lost nullo is played out. Play stops as '
-                      'soon as the contractor takes a trick: nothing later can change the score.'},
-             {'clause': 'deal.first-dealer',
-              'source': 'project',
-              'text': 'T does not say how the first dealer is found; he is chosen at random, as in '
-                      'G.'}]}
+                      "total wins (the contractor's side on a tie)."}]}

@@ -501,6 +501,27 @@ TABLES = {'format': 1,
                       'his partner for the hand, known to the others only when the card is played. '
                       'A card that lies among the discards finds no partner, and the contractor '
                       'plays that part alone. A misère is played alone.'},
+             {'clause': 'deal.first-dealer',
+              'source': 'G',
+              'text': 'The first dealer is chosen at random (G).'},
+             {'clause': 'deal.packets',
+              'source': 'G',
+              'text': "The kitty is dealt in G's packets: 3 to each player, 1 to the kitty, 4 "
+                      'each, 1, 3 each, 1.'},
+             {'clause': 'auction.raise-own-bid',
+              'source': 'G',
+              'text': "The bidding is G's Australian auction: the last bidder left may raise his "
+                      'own bid once before the auction closes.'},
+             {'clause': 'auction.blind-misere',
+              'source': 'G',
+              'text': 'G says blind misère is bid before the bidder looks at his cards and is '
+                      'worth as much as open misère, but not where it ranks. Here it ranks '
+                      'directly above open misère, and a player may bid it only as his first call '
+                      'of the auction.'},
+             {'clause': 'play.misere-ends',
+              'source': 'project',
+              'text': 'The sources do not say whether a lost misère is played out. Play stops as '
+                      'soon as the contractor takes a trick: nothing later can change the score.'},
              {'clause': 'score.opponents',
               'source': 'project',
               'text': "Each player keeps his own score: the contractor's partners score what he "
@@ -509,25 +530,4 @@ TABLES = {'format': 1,
              {'clause': 'end.both-out',
               'source': 'project',
               'text': 'When the contractor and a partner both reach 500 on the hand, the '
-                      'contractor wins ("bidder goes out", RULES.md §13).'},
-             {'clause': 'deal.packets',
-              'source': 'G',
-              'text': "The kitty is dealt in G's packets: 3 to each player, 1 to the kitty, 4 "
-                      'each, 1, 3 each, 1.'},
-             {'clause': 'auction.blind-misere',
-              'source': 'G',
-              'text': 'G says blind misère is bid before the bidder looks at his cards and is '
-                      'worth as much as open misère, but not where it ranks. Here it ranks '
-                      'directly above open misère, and a player may bid it only as his first call '
-                      'of the auction.'},
-             {'clause': 'auction.raise-own-bid',
-              'source': 'G',
-              'text': "The bidding is G's Australian auction: the last bidder left may raise his "
-                      'own bid once before the auction closes.'},
-             {'clause': 'play.misere-ends',
-              'source': 'project',
-              'text': 'The sources do not say whether a lost misère is played out. Play stops as '
-                      'soon as the contractor takes a trick: nothing later can change the score.'},
-             {'clause': 'deal.first-dealer',
-              'source': 'G',
-              'text': 'The first dealer is chosen at random (G).'}]}
+                      'contractor wins ("bidder goes out", RULES.md §13).'}]}

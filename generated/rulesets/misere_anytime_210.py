@@ -466,7 +466,16 @@ TABLES = {'format': 1,
              {'id': 'end.must-bid-to-win', 'params': {'required': True}},
              {'id': 'end.lose', 'params': {'at': -500, 'how': 'game-over'}},
              {'id': 'end.continue', 'params': {}}],
- 'choices': [{'clause': 'auction.misere',
+ 'choices': [{'clause': 'deal.first-dealer',
+              'source': 'G',
+              'text': "The first dealer is chosen at random (G); source P's draw for lowest card "
+                      'is an option.'},
+             {'clause': 'auction.raise-own-bid',
+              'source': 'G',
+              'text': 'G lists "you may not raise your bid after everyone else has passed" as a '
+                      'variation, so the standard game lets the last bidder left raise his own bid '
+                      'once before the auction closes.'},
+             {'clause': 'auction.misere',
               'source': 'T',
               'text': 'T: at 210 points 7 NT (220) overcalls misère, so it sits above 7 hearts '
                       '(200); with "anytime" it may be bid whenever it is higher than the current '
@@ -480,16 +489,7 @@ TABLES = {'format': 1,
               'source': 'G',
               'text': 'G: blind misère is worth as much as open misère (here 330) and ranks '
                       "directly above it; it may be bid only as the bidder's first call."},
-             {'clause': 'auction.raise-own-bid',
-              'source': 'G',
-              'text': 'G lists "you may not raise your bid after everyone else has passed" as a '
-                      'variation, so the standard game lets the last bidder left raise his own bid '
-                      'once before the auction closes.'},
              {'clause': 'play.misere-ends',
               'source': 'project',
               'text': 'The sources do not say whether a lost misère is played out. Play stops as '
-                      'soon as the contractor takes a trick: nothing later can change the score.'},
-             {'clause': 'deal.first-dealer',
-              'source': 'G',
-              'text': "The first dealer is chosen at random (G); source P's draw for lowest card "
-                      'is an option.'}]}
+                      'soon as the contractor takes a trick: nothing later can change the score.'}]}

@@ -465,7 +465,16 @@ TABLES = {'format': 1,
              {'id': 'end.must-bid-to-win', 'params': {'required': True}},
              {'id': 'end.lose', 'params': {'at': -500, 'how': 'game-over'}},
              {'id': 'end.continue', 'params': {}}],
- 'choices': [{'clause': 'auction.open-misere',
+ 'choices': [{'clause': 'deal.first-dealer',
+              'source': 'G',
+              'text': "The first dealer is chosen at random (G); source P's draw for lowest card "
+                      'is an option.'},
+             {'clause': 'auction.raise-own-bid',
+              'source': 'G',
+              'text': 'G lists "you may not raise your bid after everyone else has passed" as a '
+                      'variation, so the standard game lets the last bidder left raise his own bid '
+                      'once before the auction closes.'},
+             {'clause': 'auction.open-misere',
               'source': 'T',
               'text': 'T: "Open misère after 8: yes" requires some player to have bid at the 8 '
                       'level before open misère may be bid; it goes with "Misère: after 7". Its '
@@ -476,16 +485,7 @@ TABLES = {'format': 1,
                       'worth as much as open misère, but not where it ranks. Here it ranks '
                       'directly above open misère, and a player may bid it only as his first call '
                       'of the auction.'},
-             {'clause': 'auction.raise-own-bid',
-              'source': 'G',
-              'text': 'G lists "you may not raise your bid after everyone else has passed" as a '
-                      'variation, so the standard game lets the last bidder left raise his own bid '
-                      'once before the auction closes.'},
              {'clause': 'play.misere-ends',
               'source': 'project',
               'text': 'The sources do not say whether a lost misère is played out. Play stops as '
-                      'soon as the contractor takes a trick: nothing later can change the score.'},
-             {'clause': 'deal.first-dealer',
-              'source': 'G',
-              'text': "The first dealer is chosen at random (G); source P's draw for lowest card "
-                      'is an option.'}]}
+                      'soon as the contractor takes a trick: nothing later can change the score.'}]}

@@ -511,28 +511,28 @@ TABLES = {'format': 1,
               'source': 'T',
               'text': 'T\'s "3v3": two teams of three; here partners sit alternately, so seats 0, '
                       '2 and 4 play against seats 1, 3 and 5.'},
-             {'clause': 'play.misere-partner',
-              'source': 'project',
-              'text': "In a misère both of the contractor's partners lay their cards face down and "
-                      'do not play.'},
+             {'clause': 'deal.first-dealer',
+              'source': 'G',
+              'text': 'The first dealer is chosen at random (G).'},
              {'clause': 'deal.packets',
               'source': 'G',
               'text': "The kitty is dealt in G's packets: 3 to each player, 1 to the kitty, 4 "
                       'each, 1, 3 each, 1.'},
+             {'clause': 'auction.raise-own-bid',
+              'source': 'G',
+              'text': "The bidding is G's Australian auction: the last bidder left may raise his "
+                      'own bid once before the auction closes.'},
              {'clause': 'auction.blind-misere',
               'source': 'G',
               'text': 'G says blind misère is bid before the bidder looks at his cards and is '
                       'worth as much as open misère, but not where it ranks. Here it ranks '
                       'directly above open misère, and a player may bid it only as his first call '
                       'of the auction.'},
-             {'clause': 'auction.raise-own-bid',
-              'source': 'G',
-              'text': "The bidding is G's Australian auction: the last bidder left may raise his "
-                      'own bid once before the auction closes.'},
+             {'clause': 'play.misere-partner',
+              'source': 'project',
+              'text': "In a misère both of the contractor's partners lay their cards face down and "
+                      'do not play.'},
              {'clause': 'play.misere-ends',
               'source': 'project',
               'text': 'The sources do not say whether a lost misère is played out. Play stops as '
-                      'soon as the contractor takes a trick: nothing later can change the score.'},
-             {'clause': 'deal.first-dealer',
-              'source': 'G',
-              'text': 'The first dealer is chosen at random (G).'}]}
+                      'soon as the contractor takes a trick: nothing later can change the score.'}]}

@@ -510,32 +510,32 @@ TABLES = {'format': 1,
               'source': 'T',
               'text': 'T\'s "2v2v2": three teams of two; partners sit opposite each other, so the '
                       'teams are seats 0 and 3, 1 and 4, 2 and 5.'},
-             {'clause': 'score.opponents',
-              'source': 'T',
-              'text': 'T: the team that did not win the bid scores 10 for each trick it takes; '
-                      'with two opposing teams, each scores for its own tricks only.'},
-             {'clause': 'play.misere-partner',
-              'source': 'project',
-              'text': "In a misère the contractor's partner lays his cards face down and does not "
-                      'play; both other teams play against him.'},
+             {'clause': 'deal.first-dealer',
+              'source': 'G',
+              'text': 'The first dealer is chosen at random (G).'},
              {'clause': 'deal.packets',
               'source': 'G',
               'text': "The kitty is dealt in G's packets: 3 to each player, 1 to the kitty, 4 "
                       'each, 1, 3 each, 1.'},
+             {'clause': 'auction.raise-own-bid',
+              'source': 'G',
+              'text': "The bidding is G's Australian auction: the last bidder left may raise his "
+                      'own bid once before the auction closes.'},
              {'clause': 'auction.blind-misere',
               'source': 'G',
               'text': 'G says blind misère is bid before the bidder looks at his cards and is '
                       'worth as much as open misère, but not where it ranks. Here it ranks '
                       'directly above open misère, and a player may bid it only as his first call '
                       'of the auction.'},
-             {'clause': 'auction.raise-own-bid',
-              'source': 'G',
-              'text': "The bidding is G's Australian auction: the last bidder left may raise his "
-                      'own bid once before the auction closes.'},
+             {'clause': 'play.misere-partner',
+              'source': 'project',
+              'text': "In a misère the contractor's partner lays his cards face down and does not "
+                      'play; both other teams play against him.'},
              {'clause': 'play.misere-ends',
               'source': 'project',
               'text': 'The sources do not say whether a lost misère is played out. Play stops as '
                       'soon as the contractor takes a trick: nothing later can change the score.'},
-             {'clause': 'deal.first-dealer',
-              'source': 'G',
-              'text': 'The first dealer is chosen at random (G).'}]}
+             {'clause': 'score.opponents',
+              'source': 'T',
+              'text': 'T: the team that did not win the bid scores 10 for each trick it takes; '
+                      'with two opposing teams, each scores for its own tricks only.'}]}

@@ -510,29 +510,29 @@ TABLES = {'format': 1,
               'source': 'T',
               'text': 'T\'s "3v3": two teams of three; here partners sit alternately, so seats 0, '
                       '2 and 4 play against seats 1, 3 and 5.'},
-             {'clause': 'play.misere-partner',
-              'source': 'project',
-              'text': "In a misère both of the contractor's partners lay their cards face down and "
-                      'do not play.'},
+             {'clause': 'deal.first-dealer',
+              'source': 'G',
+              'text': 'The first dealer is chosen at random (G).'},
              {'clause': 'deal.packets',
               'source': 'project',
               'text': "T does not say how a five-card kitty is dealt. G's pattern is kept with two "
                       'cards to the kitty after the first two rounds of packets and one after the '
                       'last (3, 2, 4, 2, 3, 1).'},
+             {'clause': 'auction.raise-own-bid',
+              'source': 'G',
+              'text': "The bidding is G's Australian auction: the last bidder left may raise his "
+                      'own bid once before the auction closes.'},
              {'clause': 'auction.blind-misere',
               'source': 'G',
               'text': 'G says blind misère is bid before the bidder looks at his cards and is '
                       'worth as much as open misère, but not where it ranks. Here it ranks '
                       'directly above open misère, and a player may bid it only as his first call '
                       'of the auction.'},
-             {'clause': 'auction.raise-own-bid',
-              'source': 'G',
-              'text': "The bidding is G's Australian auction: the last bidder left may raise his "
-                      'own bid once before the auction closes.'},
+             {'clause': 'play.misere-partner',
+              'source': 'project',
+              'text': "In a misère both of the contractor's partners lay their cards face down and "
+                      'do not play.'},
              {'clause': 'play.misere-ends',
               'source': 'project',
               'text': 'The sources do not say whether a lost misère is played out. Play stops as '
-                      'soon as the contractor takes a trick: nothing later can change the score.'},
-             {'clause': 'deal.first-dealer',
-              'source': 'G',
-              'text': 'The first dealer is chosen at random (G).'}]}
+                      'soon as the contractor takes a trick: nothing later can change the score.'}]}

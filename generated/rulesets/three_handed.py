@@ -395,16 +395,29 @@ TABLES = {'format': 1,
              {'id': 'end.both-out', 'params': {'how': 'contractor', 'must_bid_to_win': False}},
              {'id': 'end.lose', 'params': {'at': -500, 'how': 'cannot-win'}},
              {'id': 'end.continue', 'params': {}}],
- 'choices': [{'clause': 'auction.ladder',
+ 'choices': [{'clause': 'deal.first-dealer',
+              'source': 'P',
+              'text': 'P: each player draws a card and the lowest deals, ace low and the joker '
+                      'lowest of all; players tied for lowest draw again.'},
+             {'clause': 'auction.ladder',
               'source': 'P',
               'text': "P's bids are six to ten tricks in a suit or no trumps, and nothing else: "
                       'this variant has no misère. A house file can add the misères of the '
                       'four-handed game.'},
+             {'clause': 'joker.no-trumps.lead',
+              'source': 'P',
+              'text': 'P: at no trumps the joker belongs to no suit until it is played; whoever '
+                      'leads it names the suit the others must follow. P has no nomination before '
+                      'play, and a player void in the led suit need not play the joker.'},
              {'clause': 'score.opponents',
               'source': 'P',
               'text': 'P: each opponent scores 10 for each trick he takes, made or not, and may '
                       'not count what the other opponent takes; the two are allies for the hand '
                       'only.'},
+             {'clause': 'end.target',
+              'source': 'P',
+              'text': 'P: a player with 500 or more after a hand wins, however he scored the '
+                      'points.'},
              {'clause': 'end.both-out',
               'source': 'P',
               'text': 'P: if the contractor and one or both opponents reach 500 on the same hand, '
@@ -413,17 +426,4 @@ TABLES = {'format': 1,
              {'clause': 'end.lose',
               'source': 'P',
               'text': 'P: a player at -500 or below plays on until an opponent wins; he can no '
-                      'longer win, and if he later reaches 500, nobody wins.'},
-             {'clause': 'deal.first-dealer',
-              'source': 'P',
-              'text': 'P: each player draws a card and the lowest deals, ace low and the joker '
-                      'lowest of all; players tied for lowest draw again.'},
-             {'clause': 'joker.no-trumps.lead',
-              'source': 'P',
-              'text': 'P: at no trumps the joker belongs to no suit until it is played; whoever '
-                      'leads it names the suit the others must follow. P has no nomination before '
-                      'play, and a player void in the led suit need not play the joker.'},
-             {'clause': 'end.target',
-              'source': 'P',
-              'text': 'P: a player with 500 or more after a hand wins, however he scored the '
-                      'points.'}]}
+                      'longer win, and if he later reaches 500, nobody wins.'}]}

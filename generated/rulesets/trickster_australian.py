@@ -444,7 +444,16 @@ TABLES = {'format': 1,
              {'id': 'end.must-bid-to-win', 'params': {'required': True}},
              {'id': 'end.lose', 'params': {'at': -500, 'how': 'game-over'}},
              {'id': 'end.continue', 'params': {}}],
- 'choices': [{'clause': 'auction.misere',
+ 'choices': [{'clause': 'deal.first-dealer',
+              'source': 'G',
+              'text': "The first dealer is chosen at random (G); source P's draw for lowest card "
+                      'is an option.'},
+             {'clause': 'auction.raise-own-bid',
+              'source': 'G',
+              'text': 'G lists "you may not raise your bid after everyone else has passed" as a '
+                      'variation, so the standard game lets the last bidder left raise his own bid '
+                      'once before the auction closes.'},
+             {'clause': 'auction.misere',
               'source': 'T',
               'text': 'T\'s defaults: misère 250, and at 250 "8 spades overbids misère" is on, so '
                       'any 8 bid overcalls it. T does not give the default of the "Misère" option; '
@@ -453,27 +462,18 @@ TABLES = {'format': 1,
               'source': 'T',
               'text': "T: open misère is worth 500, played with the bidder's cards open, and only "
                       '10 NT overcalls it. T has no blind misère.'},
-             {'clause': 'score.freeze',
-              'source': 'T',
-              'text': 'T: with "must bid to win" (the Australian default) the opponents\' trick '
-                      'points are only awarded until their score is 490.'},
-             {'clause': 'joker.no-trumps.lead',
-              'source': 'T',
-              'text': 'T: the leader of the joker at no trumps names the suit the others must '
-                      'follow, any suit; there is no nomination before play.'},
-             {'clause': 'end.both-out',
-              'source': 'T',
-              'text': "T's game ends when a side passes 500; the highest score wins."},
-             {'clause': 'auction.raise-own-bid',
-              'source': 'G',
-              'text': 'G lists "you may not raise your bid after everyone else has passed" as a '
-                      'variation, so the standard game lets the last bidder left raise his own bid '
-                      'once before the auction closes.'},
              {'clause': 'play.misere-ends',
               'source': 'project',
               'text': 'The sources do not say whether a lost misère is played out. Play stops as '
                       'soon as the contractor takes a trick: nothing later can change the score.'},
-             {'clause': 'deal.first-dealer',
-              'source': 'G',
-              'text': "The first dealer is chosen at random (G); source P's draw for lowest card "
-                      'is an option.'}]}
+             {'clause': 'joker.no-trumps.lead',
+              'source': 'T',
+              'text': 'T: the leader of the joker at no trumps names the suit the others must '
+                      'follow, any suit; there is no nomination before play.'},
+             {'clause': 'score.freeze',
+              'source': 'T',
+              'text': 'T: with "must bid to win" (the Australian default) the opponents\' trick '
+                      'points are only awarded until their score is 490.'},
+             {'clause': 'end.must-bid-to-win',
+              'source': 'T',
+              'text': "T's game ends when a side passes 500; the highest score wins."}]}

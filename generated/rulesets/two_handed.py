@@ -397,20 +397,37 @@ TABLES = {'format': 1,
              {'id': 'end.both-out', 'params': {'how': 'contractor', 'must_bid_to_win': False}},
              {'id': 'end.lose', 'params': {'at': -500, 'how': 'cannot-win'}},
              {'id': 'end.continue', 'params': {}}],
- 'choices': [{'clause': 'deal.packets',
-              'source': 'project',
-              'text': 'RULES.md §13 (beyond the sources): the three-handed deal of P, with the '
-                      'third hand dealt face down as a dead hand that nobody plays or sees: 3 to '
-                      'each player and the dead hand, 3 to the widow, then 4 each and 3 each.'},
-             {'clause': 'deck.cards',
+ 'choices': [{'clause': 'deck.cards',
               'source': 'project',
               'text': 'Of the two published forms, the 33-card pack with a dead hand is the '
                       'built-in one; the 24-card game (9 to ace, no joker, a widow of four) is the '
                       'house file two-handed-24.'},
+             {'clause': 'deal.first-dealer',
+              'source': 'P',
+              'text': 'P: each player draws a card and the lowest deals, ace low and the joker '
+                      'lowest of all; players tied for lowest draw again.'},
+             {'clause': 'deal.packets',
+              'source': 'project',
+              'text': 'RULES.md §13 (beyond the sources): the three-handed deal of P, with the '
+                      'third hand dealt face down as a dead hand that nobody plays or sees: 3 to '
+                      'each player and the dead hand, 3 to the widow, then 4 each and 3 each.'},
+             {'clause': 'auction.ladder',
+              'source': 'P',
+              'text': "P's bids are six to ten tricks in a suit or no trumps, and nothing else: "
+                      'this variant has no misère.'},
+             {'clause': 'joker.no-trumps.lead',
+              'source': 'P',
+              'text': 'P: at no trumps the joker belongs to no suit until it is played; whoever '
+                      'leads it names the suit the other must follow. P has no nomination before '
+                      'play, and a player void in the led suit need not play the joker.'},
              {'clause': 'score.opponents',
               'source': 'P',
               'text': "Scoring is P's three-handed scoring: the opponent scores 10 for every trick "
                       'he takes, made or not.'},
+             {'clause': 'end.target',
+              'source': 'P',
+              'text': 'P: a player with 500 or more after a hand wins, however he scored the '
+                      'points.'},
              {'clause': 'end.both-out',
               'source': 'P',
               'text': "If both players reach 500 on the same hand, the contractor wins (P's "
@@ -418,21 +435,4 @@ TABLES = {'format': 1,
              {'clause': 'end.lose',
               'source': 'P',
               'text': 'P: a player at -500 or below plays on but can no longer win; if he later '
-                      'reaches 500, nobody wins.'},
-             {'clause': 'deal.first-dealer',
-              'source': 'P',
-              'text': 'P: each player draws a card and the lowest deals, ace low and the joker '
-                      'lowest of all; players tied for lowest draw again.'},
-             {'clause': 'joker.no-trumps.lead',
-              'source': 'P',
-              'text': 'P: at no trumps the joker belongs to no suit until it is played; whoever '
-                      'leads it names the suit the other must follow. P has no nomination before '
-                      'play, and a player void in the led suit need not play the joker.'},
-             {'clause': 'auction.ladder',
-              'source': 'P',
-              'text': "P's bids are six to ten tricks in a suit or no trumps, and nothing else: "
-                      'this variant has no misère.'},
-             {'clause': 'end.target',
-              'source': 'P',
-              'text': 'P: a player with 500 or more after a hand wins, however he scored the '
-                      'points.'}]}
+                      'reaches 500, nobody wins.'}]}

@@ -385,14 +385,26 @@ TABLES = {'format': 1,
               'text': 'RULES.md §13: the 24-card two-handed game has nine to ace in each suit and '
                       'no joker; with ten cards each the widow holds four and there is no dead '
                       'hand.'},
+             {'clause': 'deal.first-dealer',
+              'source': 'P',
+              'text': 'P: each player draws a card and the lowest deals, ace low; players tied for '
+                      'lowest draw again.'},
              {'clause': 'deal.packets',
               'source': 'project',
               'text': 'The widow is dealt as P deals it, after the first packet (3 each, 4, 4 '
                       'each, 3 each).'},
+             {'clause': 'auction.ladder',
+              'source': 'P',
+              'text': "P's bids are six to ten tricks in a suit or no trumps, and nothing else: "
+                      'this variant has no misère.'},
              {'clause': 'score.opponents',
               'source': 'P',
               'text': "Scoring is P's three-handed scoring: the opponent scores 10 for every trick "
                       'he takes, made or not.'},
+             {'clause': 'end.target',
+              'source': 'P',
+              'text': 'P: a player with 500 or more after a hand wins, however he scored the '
+                      'points.'},
              {'clause': 'end.both-out',
               'source': 'P',
               'text': "If both players reach 500 on the same hand, the contractor wins (P's "
@@ -400,12 +412,4 @@ TABLES = {'format': 1,
              {'clause': 'end.lose',
               'source': 'P',
               'text': 'P: a player at -500 or below plays on but can no longer win; if he later '
-                      'reaches 500, nobody wins.'},
-             {'clause': 'deal.first-dealer',
-              'source': 'P',
-              'text': 'P: each player draws a card and the lowest deals, ace low; players tied for '
-                      'lowest draw again.'},
-             {'clause': 'auction.ladder',
-              'source': 'P',
-              'text': "P's bids are six to ten tricks in a suit or no trumps, and nothing else: "
-                      'this variant has no misère.'}]}
+                      'reaches 500, nobody wins.'}]}
