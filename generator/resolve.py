@@ -318,10 +318,9 @@ class _Merger:
             return
         for i, item in enumerate(value):
             k = item.get(key) if isinstance(item, dict) else None
-            mark = self.b_val.get((*bpath, i)) or Mark(self.child_file, 1, 1)
-            self.notes.append(
-                MergeNote("inherited", opath, k if isinstance(k, str) else None, mark)
-            )
+            if isinstance(k, str):  # a keyless item is the schema's to report
+                mark = self.b_val.get((*bpath, i)) or Mark(self.child_file, 1, 1)
+                self.notes.append(MergeNote("inherited", opath, k, mark))
 
     def _keyed_names(self) -> str:
         return ", ".join(".".join(map(str, p)) for p in self.keyed)
