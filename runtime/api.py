@@ -36,7 +36,7 @@ from .errors import (
     SpecError,
 )
 from .game import Match, load_rules
-from .hand import OVER, HandResult, HandState
+from .hand import OVER, HandResult, HandState, deal_cards
 from .records import hand_from_record, record_of
 from .rules import Rules
 from .tensors import (
@@ -226,6 +226,15 @@ class Game:
         n = self.rules.players
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
             raise InvalidActionError(f"{what} must be a seat 0..{n - 1}, got {seat!r}")
+
+    def deal_from_order(self, cards: list[int], dealer: int = 0) -> State:
+        """A hand dealt from a card order (card indexes, the first to the dealer's left)."""
+        self._check_seat(dealer, "dealer")
+        r = self.rules
+        if sorted(cards) != list(range(r.n_cards)):
+            raise InvalidActionError(f"a deal must hold each of the {r.n_cards} cards once")
+        hands, kitty, dead = deal_cards(r, dealer, list(cards))
+        return State(self, HandState(r, dealer, hands, kitty, dead))
 
 
 class State:

@@ -1,0 +1,11 @@
+"""``import fivehundred.openspiel`` registers ``python_fivehundred`` with OpenSpiel (see
+:mod:`fivehundred.runtime.openspiel`; needs the ``openspiel`` extra)."""
+
+from fivehundred.runtime.openspiel import (
+    GAME_TYPE,
+    FiveHundredGame,
+    FiveHundredState,
+    openspiel_game,
+)
+
+__all__ = ["GAME_TYPE", "FiveHundredGame", "FiveHundredState", "openspiel_game"]

@@ -1,0 +1,131 @@
+"""OpenSpiel integration (extra ``openspiel``): ``python_fivehundred`` passes OpenSpiel's own
+random simulation test, its tensors are the engine's, resampling keeps what a seat knows, and
+OpenSpiel's ISMCTS bot plays a hand against our heuristic bots."""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Any
+
+import pytest
+from extras import require
+
+pyspiel = require("pyspiel", "openspiel")
+np = require("numpy", "openspiel")
+
+import fivehundred.openspiel  # noqa: E402  (registers the game)
+from fivehundred.runtime.bots import HeuristicBot  # noqa: E402
+
+
+def _deal(state: Any, rng: Random) -> None:
+    while state.is_chance_node():
+        outcomes = [a for a, _ in state.chance_outcomes()]
+        state.apply_action(outcomes[int(rng.random() * len(outcomes))])
+
+
+def test_registered_with_a_variant_parameter() -> None:
+    game = pyspiel.load_game("python_fivehundred")
+    assert game.get_parameters()["variant"] == "australian"
+    assert game.num_players() == 4 and game.num_distinct_actions() == 172
+    assert game.max_chance_outcomes() == 43
+    six = pyspiel.load_game("python_fivehundred", {"variant": "six-handed"})
+    assert six.num_players() == 6
+    api = fivehundred.load("six-handed")
+    assert six.observation_tensor_shape() == list(api.observation_shape)
+    assert six.information_state_tensor_shape() == list(api.information_state_shape)
+    with pytest.raises(Exception, match="australain"):
+        pyspiel.load_game("python_fivehundred", {"variant": "australain"})
+
+
+def test_random_sim_test_australian() -> None:
+    game = pyspiel.load_game("python_fivehundred", {"variant": "australian", "dealer": 2})
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(
+    "variant",
+    ["american", "five-handed-call", "two-handed", "six-handed-2v2v2", "both-hands-misere"],
+)
+def test_random_sim_test_variants(variant: str) -> None:
+    game = pyspiel.load_game("python_fivehundred", {"variant": variant})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+def test_chance_deal_and_tensors_match_the_engine() -> None:
+    game = pyspiel.load_game("python_fivehundred")
+    api = fivehundred.load("australian")
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 43
+    rng = Random(5)
+    _deal(state, rng)
+    inner = state.fivehundred_state
+    assert inner is not None and len(state.history()) == 43
+    # The deal follows the packets: the first three cards go to the dealer's left (seat 1).
+    assert all(inner.hand.dealt[0][1] >> c & 1 for c in state.history()[:3])
+    for _ in range(30):
+        for seat in range(4):
+            obs = np.float32(inner.observation_tensor(seat))  # OpenSpiel's tensors are float32
+            assert list(state.observation_tensor(seat)) == list(obs)
+            info = np.float32(inner.information_state_tensor(seat))
+            assert list(state.information_state_tensor(seat)) == list(info)
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert api.num_distinct_actions == game.num_distinct_actions()
+
+
+def test_resampling_keeps_the_information_state() -> None:
+    """ISMCTS's requirement: a resampled state looks the same to the seat to move, while the
+    cards it has not seen move."""
+    game = pyspiel.load_game("python_fivehundred")
+    rng = Random(8)
+    moved = 0
+    for _ in range(25):
+        state = game.new_initial_state()
+        _deal(state, rng)
+        for _ in range(rng.randrange(60)):
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        seat = state.current_player()
+        sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+        other = state.resample_from_infostate(seat, sampler)
+        assert other.information_state_string(seat) == state.information_state_string(seat)
+        assert other.legal_actions() == state.legal_actions()
+        hidden = [h for s, h in enumerate(state.fivehundred_state.hand.hands) if s != seat]
+        again = [h for s, h in enumerate(other.fivehundred_state.hand.hands) if s != seat]
+        moved += hidden != again
+        # The resampled world plays on to the end.
+        while not other.is_terminal():
+            other.apply_action(rng.choice(other.legal_actions()))
+    assert moved > 10
+
+
+def test_ismcts_plays_against_our_heuristic_bots() -> None:
+    """OpenSpiel's ISMCTS (seats 0 and 2) against fivehundred's heuristic bot (1 and 3)."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game("python_fivehundred")
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
+    bot = ismcts.ISMCTSBot(
+        game, evaluator, uct_c=2.0, max_simulations=8, random_state=np.random.RandomState(2)
+    )
+    ours = HeuristicBot()
+    rng = Random(3)
+    asked = {"ismcts": 0, "heuristic": 0}
+    state = game.new_initial_state()
+    _deal(state, rng)
+    while not state.is_terminal():
+        seat = state.current_player()
+        if seat % 2 == 0:
+            action = int(bot.step(state))
+            asked["ismcts"] += 1
+        else:
+            action = ours.choose(state.fivehundred_state.hand, rng)
+            asked["heuristic"] += 1
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    result = state.fivehundred_state.result
+    assert result is not None
+    assert state.returns() == [float(result.points[s % 2]) for s in range(4)]
+    assert asked["ismcts"] >= 5 and asked["heuristic"] >= 5
