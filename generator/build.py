@@ -4,36 +4,56 @@ The build is deterministic, collects the problems of every rule file before fail
 nothing when anything fails, writes only the files whose bytes change, and replaces each file
 atomically (a temporary file in the same folder, then ``os.replace``), so no reader ever sees a
 partial file.
+
+Builds of one folder are serialised by a lock file (``.fivehundred-build.lock`` in the folder; a
+second build says it is waiting and then runs). Temporaries are named
+``.fivehundred-build-PID-TOKEN`` (backups end in ``.bak``); a later build removes only such
+names whose process is dead, and only inside the folder it builds, never a user's file.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import secrets
 import shutil
 import signal
-import tempfile
+import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..runtime.errors import Diagnostic, SpecError
+from ..runtime.errors import Diagnostic, FileError, SpecError
+from ..runtime.files import os_error_text
 from .docs import render_html, render_index, render_markdown
 from .i18n import languages
 from .model import Ruleset
 from .pipeline import SPECS_DIR, VARIANTS_DIR, compile_spec
 from .render import module_name, render_json, render_module
 
-__all__ = ["GENERATED_DIR", "BuildReport", "build", "compile_builtins", "plan_outputs"]
+__all__ = [
+    "GENERATED_DIR",
+    "LOCK_NAME",
+    "BuildInterrupted",
+    "BuildReport",
+    "build",
+    "build_lock",
+    "compile_builtins",
+    "plan_outputs",
+]
 
 #: The committed output folder (the checkout's generated/; installed: fivehundred.generated).
 GENERATED_DIR = Path(__file__).resolve().parent.parent / "generated"
 #: Sub-folders the build owns; files there that the build does not produce are stale.
 _OWNED = ("rulesets", "json", "docs")
 _TMP_PREFIX = ".fivehundred-build-"
+#: A temporary or backup of ours: the prefix, the pid of the build that made it, a random token.
+_TMP_NAME = re.compile(r"^\.fivehundred-build-(?P<pid>[0-9]{1,10})-[0-9a-f]{12}(?:\.bak)?$")
+#: The lock file that serialises builds of one folder (kept: removing it would race).
+LOCK_NAME = ".fivehundred-build.lock"
 
 
 @dataclass(frozen=True)
@@ -114,34 +134,113 @@ def _existing(root: Path) -> Iterator[Path]:
                     yield path
 
 
-def build(check: bool = False, root: Path | None = None) -> BuildReport:
-    """Bring ``root`` (default generated/) up to date, or with ``check`` only report the drift."""
+class BuildInterrupted(KeyboardInterrupt):
+    """Ctrl-C came while the build was committing and after its last step: the build is
+    complete. ``report`` says what it did."""
+
+    def __init__(self, report: BuildReport) -> None:
+        super().__init__()
+        self.report = report
+
+
+def _say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+@contextlib.contextmanager
+def build_lock(
+    root: Path, wait: Callable[[str], None] | None = None, required: bool = True
+) -> Iterator[None]:
+    """Hold the build lock of ``root`` (``root/.fivehundred-build.lock``) for the block.
+
+    If another build holds it, ``wait`` (default: a line on standard error) is told so once and
+    the call blocks until that build ends (Ctrl-C still interrupts it). When the lock file
+    cannot be created (a read-only folder) a ``required`` lock raises
+    :class:`~fivehundred.runtime.errors.FileError`; otherwise the block runs unlocked (``build
+    --check`` only reads). Without ``fcntl`` (not POSIX) builds are not serialised.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    path = root / LOCK_NAME
+    try:
+        if required:
+            root.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        if required:
+            raise FileError(
+                f"{path}: cannot write: {os_error_text(exc)}; {root} is as it was"
+            ) from None
+        yield
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+            who = f" (pid {holder})" if holder.isdigit() else ""
+            (wait or _say)(f"waiting for another build{who} of {root} to finish")
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def build(
+    check: bool = False, root: Path | None = None, wait: Callable[[str], None] | None = None
+) -> BuildReport:
+    """Bring ``root`` (default generated/) up to date, or with ``check`` only report the drift.
+
+    Builds of one folder run one at a time (:func:`build_lock`; ``wait`` hears of a wait). A
+    folder that cannot be written (read-only, full) raises
+    :class:`~fivehundred.runtime.errors.FileError` with the folder as it was. A Ctrl-C after the
+    commit is complete raises :class:`BuildInterrupted`, which carries the report.
+    """
     root = root or GENERATED_DIR
     files = plan_outputs()
-    written = []
-    unchanged = 0
-    for rel, text in sorted(files.items()):
-        target = root / rel
-        data = text.encode("utf-8")
-        if target.is_file() and target.read_bytes() == data:
-            unchanged += 1
-            continue
-        written.append(rel)
-    removed = sorted(
-        p.relative_to(root).as_posix()
-        for p in _existing(root)
-        if p.relative_to(root).as_posix() not in files and not p.name.startswith(_TMP_PREFIX)
-    )
-    if not check:
-        _commit(root, {rel: files[rel].encode("utf-8") for rel in written}, removed)
-    return BuildReport(tuple(written), tuple(removed), unchanged)
+    with build_lock(root, wait, required=not check):
+        written = []
+        unchanged = 0
+        for rel, text in sorted(files.items()):
+            target = root / rel
+            data = text.encode("utf-8")
+            if target.is_file() and target.read_bytes() == data:
+                unchanged += 1
+                continue
+            written.append(rel)
+        removed = sorted(
+            p.relative_to(root).as_posix()
+            for p in _existing(root)
+            if p.relative_to(root).as_posix() not in files and not p.name.startswith(_TMP_PREFIX)
+        )
+        report = BuildReport(tuple(written), tuple(removed), unchanged)
+        if check:
+            return report
+        try:
+            late = _commit(root, {rel: files[rel].encode("utf-8") for rel in written}, removed)
+        except OSError as exc:
+            where = exc.filename if exc.filename is not None else root
+            error = FileError(f"{where}: cannot write: {os_error_text(exc)}; {root} is as it was")
+            for note in getattr(exc, "__notes__", ()):
+                error.add_note(note)
+            raise error from None
+    if late:
+        raise BuildInterrupted(report)
+    return report
 
 
-def _commit(root: Path, changes: dict[str, bytes], removed: list[str]) -> None:
+def _commit(root: Path, changes: dict[str, bytes], removed: list[str]) -> bool:
     """Apply a build to ``root`` all or nothing: ``changes`` (relative path -> bytes) written,
-    ``removed`` (relative paths) deleted.
+    ``removed`` (relative paths) deleted. Returns True when a SIGINT came after the last step
+    (the build is complete; the caller reports it).
 
-    1. Temporaries of an earlier, killed run (``.fivehundred-build-*``) are swept away.
+    1. Temporaries of an earlier, killed build (:data:`_TMP_NAME` with a dead pid) are swept.
     2. Every new file is written and fsynced as a temporary sibling of its target.
     3. Every file about to be replaced or removed is backed up (a hard link, else a copy).
     4. The temporaries are renamed into place and the removed files unlinked.
@@ -176,6 +275,7 @@ def _commit(root: Path, changes: dict[str, bytes], removed: list[str]) -> None:
                 exc.add_note(note)
             raise
         tx.finish()
+    return interrupts.late
 
 
 #: How deep below each owned folder (and in a target's own folder) strays are swept.
@@ -183,14 +283,34 @@ _SWEEP_DEPTH = 3
 
 
 def _sweep(root: Path, rels: list[str]) -> None:
-    """Delete temporaries and backups left by a killed run: in the owned folders of ``root`` (at
-    most :data:`_SWEEP_DEPTH` levels down, so that a root such as a home folder costs little),
-    in ``root`` itself and in every folder this run writes to."""
+    """Delete temporaries and backups left by a killed build of ours: names that match
+    :data:`_TMP_NAME` whose pid is not a live process (or is this one), in ``root``, in every
+    folder this run writes to, and in the owned folders of ``root`` (at most
+    :data:`_SWEEP_DEPTH` levels down). Nothing else is ever removed: a user's file named
+    ``.fivehundred-build-notes`` stays."""
     folders = {root, *((root / rel).parent for rel in rels)}
     for folder in sorted(folders):
         _sweep_folder(folder, 0)
     for sub in _OWNED:
         _sweep_folder(root / sub, _SWEEP_DEPTH)
+
+
+def _ours_and_dead(name: str) -> bool:
+    match = _TMP_NAME.match(name)
+    if match is None:
+        return False
+    pid = int(match["pid"])
+    if pid == os.getpid():
+        return True
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except (OSError, OverflowError):  # alive under another user, or not a pid at all
+        return False
+    return False
 
 
 def _sweep_folder(folder: Path, depth: int) -> None:
@@ -200,7 +320,7 @@ def _sweep_folder(folder: Path, depth: int) -> None:
         return
     for entry in entries:
         try:
-            if entry.name.startswith(_TMP_PREFIX) and entry.is_file(follow_symlinks=False):
+            if _ours_and_dead(entry.name) and entry.is_file(follow_symlinks=False):
                 os.unlink(entry.path)
             elif depth > 0 and entry.is_dir(follow_symlinks=False):
                 _sweep_folder(Path(entry.path), depth - 1)
@@ -210,10 +330,12 @@ def _sweep_folder(folder: Path, depth: int) -> None:
 
 class _HeldInterrupts:
     """Hold SIGINT back (main thread only): :meth:`check` raises ``KeyboardInterrupt`` if one
-    came; one that comes after the last check is raised on leaving the block."""
+    came; one that comes after the last check sets :attr:`late` (the work is done: the caller
+    reports it rather than pretending nothing happened)."""
 
     def __init__(self) -> None:
         self.pending = False
+        self.late = False
         self.installed = False
         self.previous: Any = None
 
@@ -241,7 +363,7 @@ class _HeldInterrupts:
             signal.signal(signal.SIGINT, previous)
         if self.pending and exc_type is None:
             self.pending = False
-            raise KeyboardInterrupt
+            self.late = True
 
 
 class _Transaction:
@@ -267,8 +389,8 @@ class _Transaction:
     def stage(self, rel: str, data: bytes) -> None:
         target = self.root / rel
         self._mkdirs(target.parent)
-        fd, name = tempfile.mkstemp(prefix=_TMP_PREFIX, dir=target.parent)
-        self.staged[rel] = Path(name)
+        fd, name = _create_temporary(target.parent)
+        self.staged[rel] = name
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -280,7 +402,7 @@ class _Transaction:
         if not target.is_file():
             return
         for _ in range(100):
-            backup = target.with_name(f"{_TMP_PREFIX}bak-{secrets.token_hex(6)}")
+            backup = target.with_name(_temporary_name(".bak"))
             try:
                 os.link(target, backup)
             except FileExistsError:
@@ -337,6 +459,21 @@ class _Transaction:
             with contextlib.suppress(OSError):
                 backup.unlink(missing_ok=True)
         self.backups.clear()
+
+
+def _temporary_name(suffix: str = "") -> str:
+    return f"{_TMP_PREFIX}{os.getpid()}-{secrets.token_hex(6)}{suffix}"
+
+
+def _create_temporary(folder: Path) -> tuple[int, Path]:
+    """A new, empty temporary of ours in ``folder``, opened for writing (0600 until staged)."""
+    for _ in range(100):
+        path = folder / _temporary_name()
+        try:
+            return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), path
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name in {folder}")  # pragma: no cover
 
 
 def _restore(backup: Path, target: Path) -> None:

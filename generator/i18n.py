@@ -43,6 +43,7 @@ from babel.messages.pofile import read_po, write_po
 from babel.support import Translations
 
 from ..runtime.errors import FiveHundredError
+from ..runtime.terminal import printable
 from .clauses import CLAUSE_IDS
 from .pipeline import SPECS_DIR, VARIANTS_DIR
 
@@ -195,6 +196,12 @@ def _add(
     comments: Iterable[str] = (),
     context: str | None = None,
 ) -> None:
+    # Control and bidi-override characters never reach a catalogue (a raw NUL or ESC makes
+    # grep and other tools take the PO file for binary): they are written as escapes.
+    message = (
+        tuple(printable(m) for m in message) if isinstance(message, tuple) else printable(message)
+    )
+    comments = [printable(c) for c in comments]
     key: Any = message[0] if isinstance(message, tuple) else message
     existing = catalog.get(key, context)
     if existing is not None:

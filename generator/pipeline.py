@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..runtime.errors import Diagnostic, SpecError
+from ..runtime.errors import ArgumentError, Diagnostic, SpecError
 from .clauses import CLAUSE_IDS
 from .model import Ruleset, build_ruleset
 from .resolve import MergeNote, load_spec_file
@@ -53,9 +53,18 @@ def builtin_ids() -> list[str]:
 
 def find_spec(name: str) -> Path:
     """The rule file for a built-in id or a path; :class:`SpecError` if there is none."""
+    if not isinstance(name, str):
+        raise ArgumentError(f"a variant is an id or a path, not {name!r}")
     path = Path(name)
-    if path.suffix in (".yaml", ".yml") or "/" in name or path.exists():
-        if not path.is_file():
+    try:
+        exists = path.exists()
+        is_file = path.is_file()
+    except (OSError, ValueError) as exc:  # a name too long for the system, a NUL in it
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        shown = name if len(name) <= 60 else f"{name[:57]}..."
+        raise SpecError([Diagnostic(shown, 1, 1, f"no such rule file: {reason}")]) from None
+    if path.suffix in (".yaml", ".yml") or "/" in name or exists:
+        if not is_file:
             raise SpecError([Diagnostic(name, 1, 1, "no such rule file")])
         return path
     for candidate in VARIANTS_DIR.rglob(f"{name}.yaml"):

@@ -36,6 +36,7 @@ from ..runtime.errors import Diagnostic, SpecError
 __all__ = [
     "MAX_BYTES",
     "MAX_DEPTH",
+    "MAX_INT",
     "MAX_NODES",
     "KeyPath",
     "Mark",
@@ -50,6 +51,8 @@ MAX_BYTES = 1024 * 1024
 MAX_DEPTH = 50
 """Deepest accepted nesting of mappings and lists (the top-level mapping is level 1)."""
 MAX_NODES = 20_000
+#: The largest integer a rule file may hold (in magnitude): a signed 64-bit integer.
+MAX_INT = 2**63 - 1
 """Most nodes (keys, values and collections) a document may construct, aliases expanded."""
 
 PathElem = str | int
@@ -420,16 +423,8 @@ class _Constructor:
             return True
         if text in _FALSE_WORDS:
             return False
-        if _INT10.fullmatch(text):
-            try:
-                return int(text, 10)
-            except ValueError:  # more digits than Python converts
-                self.error(node, f"integer '{text[:20]}...' is too long")
-                return text
-        if _INT16.fullmatch(text):
-            return int(text[2:], 16)
-        if _INT8.fullmatch(text):
-            return int(text[2:], 8)
+        if _INT10.fullmatch(text) or _INT16.fullmatch(text) or _INT8.fullmatch(text):
+            return self.integer(node, text)
         if _FLOAT_RE.fullmatch(text):
             return float(text)
         inf = _INF.fullmatch(text)
@@ -438,6 +433,23 @@ class _Constructor:
         if _NAN.fullmatch(text):
             return math.nan
         return text
+
+    def integer(self, node: _Scalar, text: str) -> object:
+        """A decimal, ``0x`` or ``0o`` integer; one outside :data:`MAX_INT` is refused (no rule
+        needs one, engines in other languages hold 64 bits, and Python will not even print
+        one of more than 4300 digits)."""
+        digits = text.lstrip("+-")
+        if len(digits) > 40:
+            value = None
+        elif digits.startswith(("0x", "0o")):
+            value = int(digits[2:], 16 if digits[1] == "x" else 8)
+        else:
+            value = int(digits, 10)
+        if value is None or value > MAX_INT:
+            shown = text if len(text) <= 24 else f"{text[:20]}..."
+            self.error(node, f"integer '{shown}' is too large (at most {MAX_INT})")
+            return text
+        return -value if text.startswith("-") else value
 
     def construct(self, node: _Node, path: KeyPath) -> object:
         self.marks.set_value(path, self.mark(node))

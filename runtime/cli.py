@@ -7,14 +7,26 @@ standard error and exits with code 2; nothing a user types produces a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import Any, TextIO, cast
 
-from .errors import Diagnostic, FiveHundredError, IllegalActionError, RecordError, SpecError
+from .errors import (
+    ArgumentError,
+    Diagnostic,
+    FiveHundredError,
+    IllegalActionError,
+    RecordError,
+    SpecError,
+)
+from .files import os_error_text
 from .messages import N_, render
+from .terminal import SafeStream, json_printable
 
 __all__ = ["main"]
 
@@ -65,9 +77,18 @@ def _diag(file: str, message: str) -> Diagnostic:
 
 def cmd_build(args: argparse.Namespace) -> int:
     """Compile every built-in variant into generated/ (or check that it is up to date)."""
-    from ..generator.build import build
+    from ..generator.build import BuildInterrupted, build
 
-    report = build(check=args.check)
+    try:
+        report = build(check=args.check, wait=_err)
+    except BuildInterrupted as exc:
+        # Ctrl-C came after the last file was in place: say what is done, then exit 130
+        _print_build(exc.report)
+        _err("interrupted after the build had completed: generated/ is up to date")
+        return 130
+    except KeyboardInterrupt:
+        _err("interrupted: generated/ is as it was")
+        return 130
     if args.check:
         if report.changed:
             for rel in report.written:
@@ -77,6 +98,11 @@ def cmd_build(args: argparse.Namespace) -> int:
             return 1
         print(f"generated/ is up to date ({report.unchanged} files)")
         return 0
+    _print_build(report)
+    return 0
+
+
+def _print_build(report: Any) -> None:
     for rel in report.written:
         print(f"wrote generated/{rel}")
     for rel in report.removed:
@@ -85,7 +111,6 @@ def cmd_build(args: argparse.Namespace) -> int:
         f"{len(report.written)} written, {len(report.removed)} removed, "
         f"{report.unchanged} unchanged"
     )
-    return 0
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -161,40 +186,70 @@ def _write_out(output: str | None, text: str) -> None:
     if output is None or output == "-":
         sys.stdout.write(text)
         return
-    from ..generator.build import _commit
+    from .files import write_output
 
-    path = Path(output).resolve()
-    _commit(path.parent, {path.name: text.encode("utf-8")}, [])
+    write_output(output, text.encode("utf-8"))
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    """Replay a record (.json) or records (.jsonl); print the result."""
+    """Replay a record (.json) or records (.jsonl), one at a time as they are read.
+
+    Every record gets its result (or, with ``--json``, one JSON line); a broken record or an
+    illegal action gets an error on its line (stderr; with ``--json`` an ``{"error": ...}``
+    line) and the run goes on. Exit 2 at the end if any failed.
+    """
     from ..generator.i18n import load_translations
-    from .records import load_records, replay, replay_view
+    from .records import read_records, replay, replay_view
 
     translations = load_translations(args.lang)
     name = args.record
-    try:
-        text = Path(name).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{name}: cannot read: {exc}") from None
-    records = load_records(text, name)
-    for number, record in enumerate(records, 1):
-        where = f"{name}:{number}" if name.endswith(".jsonl") else name
+    failed = 0
+    for number, record in read_records(name):
+        if isinstance(record, RecordError):  # not JSON, too long: the message has its place
+            failed += 1
+            error = {"index": None, "action": None, "clause": None, "message": str(record)}
+            _replay_failed(args.json, error, str(record))
+            continue
         try:
-            state = replay(record)
-        except IllegalActionError as exc:
-            raise RecordError(f"{where}: {_illegal_line(exc, translations)}") from None
+            view = replay_view(replay(record))
         except FiveHundredError as exc:
-            index = getattr(exc, "index", None)
-            at = f" action {index}" if index is not None else ""
-            raise RecordError(f"{where}:{at} {exc}") from None
-        view = replay_view(state)
+            failed += 1
+            error = _error_object(exc, translations)
+            where = f"{name}:{number}" if number else name
+            _replay_failed(args.json, error, f"{where}: {error['message']}")
+            continue
         if args.json:
-            print(json.dumps(view, ensure_ascii=False))
+            print(json_printable(json.dumps(view, ensure_ascii=False)))
         else:
             _print_replay(view)
-    return 0
+    return EXIT_USAGE if failed else 0
+
+
+def _replay_failed(as_json: bool, error: dict[str, Any], line: str) -> None:
+    if as_json:
+        print(json_printable(json.dumps({"error": error}, ensure_ascii=False)))
+    else:
+        _err(line)
+
+
+def _error_object(exc: FiveHundredError, translations: Any) -> dict[str, Any]:
+    """The ``replay --json`` error object: index and action (None for a broken record), the
+    rule's clause id (None unless the rules forbid the action) and the one-line message."""
+    index = getattr(exc, "index", None)
+    if isinstance(exc, IllegalActionError):
+        return {
+            "index": index,
+            "action": exc.action,
+            "clause": exc.clause,
+            "message": _illegal_line(exc, translations),
+        }
+    at = f"action {index}: " if index is not None else ""
+    return {
+        "index": index,
+        "action": getattr(exc, "action", None),
+        "clause": None,
+        "message": f"{at}{exc}",
+    }
 
 
 #: How ``replay`` reports an illegal action, in the language of ``--lang``.
@@ -260,10 +315,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if bots and len(bots) not in (1, rules.players):
         raise SpecError([_diag("--bots", f"give 1 or {rules.players} bots")])
     show_progress = not args.json and sys.stderr.isatty() and count >= 1000
-    out: IO[str] | None = None
-    try:
+    with contextlib.ExitStack() as stack:
+        out: Any = None
         if args.records:
-            out = open(args.records, "w", encoding="utf-8")  # noqa: SIM115
+            from .files import open_output
+
+            out = stack.enter_context(open_output(args.records, text=True))
         summary = simulate(
             rules,
             hands=args.hands or 0,
@@ -275,9 +332,6 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             progress=progress_bar() if show_progress else None,
             max_hands=max_hands,
         )
-    finally:
-        if out is not None:
-            out.close()
     data = summary.as_json()
     if args.json:
         print(json.dumps(data))
@@ -318,6 +372,9 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise SpecError([_diag("--bots", str(exc))]) from None
     if len(bots) not in (1, rules.players):
         raise SpecError([_diag("--bots", f"give 1 or {rules.players} bots")])
+
+    if sys.stdin is None or sys.stdin.closed:
+        raise ArgumentError("play reads your moves from standard input, which is closed")
 
     def read(prompt: str) -> str:
         return input(prompt)  # EOFError ends the game quietly
@@ -389,6 +446,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     """Time the engine's fast path against the hand-written reference in the same run."""
     from .benchmark import run_benchmark
 
+    if args.hands < 1 or args.rounds < 1:
+        raise ArgumentError(
+            f"bench needs --hands and --rounds of at least 1, got {args.hands} and {args.rounds}"
+        )
     result = run_benchmark(args.hands, args.seed, args.rounds)
     if args.json:
         print(json.dumps(result))
@@ -545,24 +606,101 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _Closed:
+    """Standard output or error when the process was started with it closed: writing fails."""
+
+    def __init__(self, which: str) -> None:
+        self.which = which
+        self.closed = True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, f"standard {self.which} is closed")
+
+    def flush(self) -> None:
+        """Nothing was written."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit code."""
+    """Run the command line; return the exit code.
+
+    Everything printed goes through :class:`~fivehundred.runtime.terminal.SafeStream`, so text
+    from rule files and records cannot drive the terminal. Every user error, and every refusal
+    of the system (a full disk, a closed output), is one line on standard error and exit code 2;
+    Ctrl-C is exit code 130.
+    """
+    stdout, stderr = sys.stdout, sys.stderr
+    sys.stdout = cast(TextIO, SafeStream(stdout if stdout is not None else _Closed("output")))
+    sys.stderr = cast(TextIO, SafeStream(stderr if stderr is not None else _Closed("error")))
+    try:
+        code = _run(argv)
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _quiet_stdout()
+        except OSError as exc:
+            _quiet_stdout()
+            _report(f"cannot write to standard output: {os_error_text(exc)}")
+            code = EXIT_USAGE
+        return code
+    finally:
+        sys.stdout, sys.stderr = stdout, stderr
+
+
+def _report(message: str) -> None:
+    with contextlib.suppress(OSError, ValueError):  # no standard error: the exit code says it
+        _err(message)
+
+
+def _quiet_stdout() -> None:
+    """Point file descriptor 1 at /dev/null so the interpreter's last flush cannot fail noisily
+    (the recipe of Python's documentation for SIGPIPE)."""
+    real = sys.__stdout__
+    if real is None:
+        return
+    if getattr(sys.stdout, "stream", None) is not sys.__stdout__:
+        return  # not the process's own standard output (a test's capture): leave it alone
+    with contextlib.suppress(OSError, ValueError):
+        fd = real.fileno()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
         code: int = args.run(args)
     except SpecError as exc:
         for d in exc.diagnostics:
-            _err(str(d))
+            _report(str(d))
         return EXIT_USAGE
     except FiveHundredError as exc:
-        _err(str(exc))
+        _report(str(exc))
+        for note in getattr(exc, "__notes__", ()):
+            _report(note)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        _err("interrupted")
+        _report("interrupted")
         return 130
     except BrokenPipeError:
+        _quiet_stdout()
         return 0
+    except OSError as exc:
+        if exc.filename is None:  # standard output (full disk, closed): drop what is buffered
+            _quiet_stdout()
+            _report(f"cannot write: {os_error_text(exc)}")
+        elif exc.filename2 is not None:
+            _report(f"{exc.filename} -> {exc.filename2}: {os_error_text(exc)}")
+        else:
+            _report(f"{exc.filename}: {os_error_text(exc)}")
+        return EXIT_USAGE
+    except RecursionError:
+        _report("the input is nested too deeply to read")
+        return EXIT_USAGE
+    except MemoryError:
+        _report("out of memory")
+        return EXIT_USAGE
     return code
 
 

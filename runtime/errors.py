@@ -10,6 +10,10 @@ callers can catch one class. Messages quote the offending input.
 - :class:`IllegalActionError`: a well-formed action that the rules forbid now; names the seat,
   the action and the rule clause id.
 - :class:`RecordError`: a game record that cannot be replayed (bad JSON, bad deal, ...).
+- :class:`ArgumentError`: an argument of the Python API or the command line that cannot be used
+  (a seat out of range, a variant name that is not a string, a count below 1).
+- :class:`FileError`: a file or folder a command must read or write that cannot be used (a
+  folder where a file is wanted, a missing folder, a read-only or full disk).
 """
 
 from __future__ import annotations
@@ -18,7 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
+    "ArgumentError",
     "Diagnostic",
+    "FileError",
     "FiveHundredError",
     "IllegalActionError",
     "InvalidActionError",
@@ -78,3 +84,11 @@ class IllegalActionError(FiveHundredError):
 
 class RecordError(FiveHundredError):
     """A game record that is malformed or inconsistent with its variant."""
+
+
+class ArgumentError(FiveHundredError):
+    """An argument that cannot be used: wrong type or out of range; the message quotes it."""
+
+
+class FileError(FiveHundredError):
+    """A file or folder that cannot be read or written; the message names it and says why."""

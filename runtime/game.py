@@ -7,12 +7,13 @@ left and decides the winner by the variant's end-of-game rules.
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 from random import Random
 from types import ModuleType
 
-from .errors import InvalidActionError
+from .errors import ArgumentError, InvalidActionError
 from .hand import HandResult, HandState
 from .rules import Rules
 
@@ -27,12 +28,21 @@ def _load_builtin(variant: str) -> Rules:
     return Rules.builtin(variant)
 
 
-def load_rules(name: str) -> Rules:
+def load_rules(name: str | os.PathLike[str]) -> Rules:
     """Rules for a built-in variant id, or for a rule file path (compiled in memory).
 
-    Raises :class:`SpecError` for an unknown variant or a broken rule file.
+    Raises :class:`SpecError` for an unknown variant or a broken rule file, and
+    :class:`ArgumentError` for a name that is neither a string nor a path.
     """
-    looks_like_path = name.endswith((".yaml", ".yml")) or "/" in name or Path(name).is_file()
+    if isinstance(name, os.PathLike):
+        name = os.fspath(name)
+    if not isinstance(name, str):
+        raise ArgumentError(f"load_rules takes a variant id or a rule file path, not {name!r}")
+    try:
+        is_file = Path(name).is_file()
+    except (OSError, ValueError):  # too long a name, a NUL: find_spec says so
+        is_file = False
+    looks_like_path = name.endswith((".yaml", ".yml")) or "/" in name or is_file
     if not looks_like_path:
         try:
             return _load_builtin(name)

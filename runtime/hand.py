@@ -18,7 +18,7 @@ from random import Random
 from typing import Any
 
 from .codes import NT, SUITLESS, SUITS, bits
-from .errors import IllegalActionError, InvalidActionError
+from .errors import ArgumentError, IllegalActionError, InvalidActionError
 from .messages import N_, Explanation
 from .rules import Rules
 
@@ -953,8 +953,13 @@ class HandState:
     # -- views --------------------------------------------------------------------------------
 
     def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see: its own cards, public calls and plays, faced hands. JSON-able."""
+        """What ``seat`` may see: its own cards, public calls and plays, faced hands. JSON-able.
+
+        Raises :class:`ArgumentError` unless ``seat`` is a seat number 0..players-1.
+        """
         r = self.rules
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < r.players:
+            raise ArgumentError(f"observation: a seat is 0..{r.players - 1}, not {seat!r}")
         obs: dict[str, Any] = {
             "variant": r.variant,
             "seat": seat,

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import Diagnostic, SpecError
+from .files import os_error_text
 
 __all__ = ["COMMON_OPTIONS", "new_variant", "starter_text"]
 
@@ -71,6 +72,8 @@ COMMON_OPTIONS: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+#: The longest variant id (the schema's ``maxLength``): it becomes file names.
+MAX_ID_LENGTH = 64
 #: Strings written plain: words starting with a letter, and bid codes such as 7NT or 10D.
 _PLAIN = re.compile(r"^(?:[A-Za-z][A-Za-z0-9_-]*|[0-9]{1,2}(?:S|C|D|H|NT))$")
 #: Plain words other YAML readers (YAML 1.1) take for booleans or null: always quoted.
@@ -251,6 +254,8 @@ def new_variant(name: str, extends: str, output: str | None = None) -> Path:
         raise _fail(
             name, "a variant name is lower-case letters, digits and hyphens (e.g. our-club)"
         )
+    if len(name) > MAX_ID_LENGTH:
+        raise _fail(f"{name[:20]}...", f"a variant name is at most {MAX_ID_LENGTH} characters")
     target = Path(output) if output else Path(f"{name}.yaml")
     if target.suffix != ".yaml":
         raise _fail(str(target), "a rule file's name must end in .yaml")
@@ -280,7 +285,10 @@ def new_variant(name: str, extends: str, output: str | None = None) -> Path:
         target.as_posix() if _SHOWN.fullmatch(target.as_posix()) else None,
     )
 
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{name}-", suffix=".yaml", dir=target.parent)
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{name}-", suffix=".yaml", dir=target.parent)
+    except OSError as exc:
+        raise _fail(str(target), f"cannot write: {os_error_text(exc)}") from None
     tmp = Path(tmp_name)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
@@ -299,6 +307,8 @@ def new_variant(name: str, extends: str, output: str | None = None) -> Path:
         except OSError:  # no hard links here: exclusive create instead
             with target.open("x", encoding="utf-8", newline="\n") as handle:
                 handle.write(text)
+    except OSError as exc:  # a full or read-only disk
+        raise _fail(str(target), f"cannot write: {os_error_text(exc)}") from None
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()

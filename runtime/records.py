@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Iterator
 from typing import Any
 
 from .codes import bits
@@ -11,7 +13,17 @@ from .game import game_winner, load_rules
 from .hand import OVER, HandState
 from .rules import Rules
 
-__all__ = ["hand_from_record", "record_actions", "record_of", "replay", "replay_view"]
+__all__ = [
+    "MAX_RECORD_BYTES",
+    "hand_from_record",
+    "load_records",
+    "parse_record",
+    "read_records",
+    "record_actions",
+    "record_of",
+    "replay",
+    "replay_view",
+]
 
 
 def _cards(rules: Rules, codes: Any, where: str, seen: dict[int, str]) -> int:
@@ -104,6 +116,8 @@ def replay(record: Any) -> HandState:
             state.apply_str(text)
         except FiveHundredError as exc:
             exc.index = index  # type: ignore[attr-defined]
+            if not isinstance(exc, IllegalActionError):
+                exc.action = text if isinstance(text, str) else None  # type: ignore[attr-defined]
             raise
     return state
 
@@ -111,7 +125,7 @@ def replay(record: Any) -> HandState:
 def replay_view(state: HandState) -> dict[str, Any]:
     """The ``replay --json`` object of a (possibly unfinished) hand (DESIGN.md)."""
     r = state.rules
-    obs = state.observation(-1)
+    obs = state.observation(0)  # only its public parts are used
     result = state.result
     if result is None:
         by_side = [0] * r.n_sides
@@ -195,18 +209,128 @@ def record_actions(rules: Rules, actions: list[int]) -> list[str]:
     return out
 
 
-def load_records(text: str, name: str) -> list[Any]:
-    """Records from a ``.json`` (one object) or ``.jsonl`` (one per line) text."""
-    if name.endswith(".jsonl"):
-        out = []
-        for lineno, line in enumerate(text.splitlines(), 1):
-            if line.strip():
-                try:
-                    out.append(json.loads(line))
-                except json.JSONDecodeError as exc:
-                    raise RecordError(f"{name}:{lineno}:{exc.colno}: bad JSON: {exc.msg}") from None
-        return out
+#: The longest line of a ``.jsonl`` (and the largest ``.json`` record) read, in bytes: a record
+#: of the largest variant with every action is a few kilobytes.
+MAX_RECORD_BYTES = 1 << 20
+#: How much of a records file is read at a time.
+_CHUNK = 1 << 16
+
+
+def parse_record(data: bytes | str, name: str, lineno: int | None = None) -> Any:
+    """One record from its JSON text; :class:`RecordError` if it is not UTF-8, not JSON, nested
+    too deeply or holds a number past Python's digit limit. The message starts with the place:
+    ``name:line:column:`` (``lineno``: the line of a ``.jsonl`` the text is)."""
+
+    def where(line: int, col: int) -> str:
+        return f"{name}:{lineno}:{col}" if lineno is not None else f"{name}:{line}:{col}"
+
     try:
-        return [json.loads(text)]
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{where(1, exc.start + 1)}: not UTF-8 text") from None
+    try:
+        return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"{name}:{exc.lineno}:{exc.colno}: bad JSON: {exc.msg}") from None
+        raise RecordError(f"{where(exc.lineno, exc.colno)}: bad JSON: {exc.msg}") from None
+    except RecursionError:
+        raise RecordError(f"{where(1, 1)}: bad JSON: nested too deeply") from None
+    except ValueError:  # an integer with more digits than Python converts
+        limit = sys.get_int_max_str_digits()
+        raise RecordError(
+            f"{where(1, 1)}: bad JSON: a number has more than {limit} digits"
+        ) from None
+
+
+def read_records(name: str) -> Iterator[tuple[int, Any]]:
+    """The records of the file ``name``, read as they come: pairs of the line number (0 for a
+    ``.json`` file, which holds one record) and the record, or the :class:`RecordError` that
+    line gives (bad JSON, a line longer than :data:`MAX_RECORD_BYTES`), its message starting
+    with ``name:line:column:``. Blank lines are skipped.
+
+    The file is read in chunks, so memory stays bounded whatever its size (``/dev/zero``
+    included) and Ctrl-C is never held up. A file that cannot be opened or read raises
+    :class:`RecordError` at once.
+    """
+    try:
+        handle = open(name, "rb")  # noqa: SIM115
+    except OSError as exc:
+        raise RecordError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    with handle:
+        if not name.endswith(".jsonl"):
+            data = _read(handle, name, MAX_RECORD_BYTES + 1)
+            if len(data) > MAX_RECORD_BYTES:
+                yield 0, RecordError(f"{name}: a record is larger than {MAX_RECORD_BYTES} bytes")
+                return
+            try:
+                yield 0, parse_record(data, name)
+            except RecordError as exc:
+                yield 0, exc
+            return
+        yield from _lines(handle, name)
+
+
+def _read(handle: Any, name: str, size: int) -> bytes:
+    try:
+        data: bytes = handle.read(size)
+    except OSError as exc:
+        raise RecordError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    return data
+
+
+def _lines(handle: Any, name: str) -> Iterator[tuple[int, Any]]:
+    lineno = 0
+    pending = b""  # the start of the current line
+    skipping = False  # the current line is too long: its error is out, drop the rest
+    while True:
+        chunk = _read(handle, name, _CHUNK)
+        if not chunk:
+            break
+        start = 0
+        while True:
+            end = chunk.find(b"\n", start)
+            if end < 0:
+                break
+            if skipping:
+                skipping = False
+            elif len(pending) + end - start > MAX_RECORD_BYTES:
+                lineno += 1
+                yield lineno, _too_long(name, lineno)
+            else:
+                lineno += 1
+                yield from _line(lineno, pending + chunk[start:end], name)
+            pending = b""
+            start = end + 1
+        if not skipping:
+            pending += chunk[start:]
+            if len(pending) > MAX_RECORD_BYTES:
+                lineno += 1
+                skipping = True
+                pending = b""
+                yield lineno, _too_long(name, lineno)
+    if pending and not skipping:
+        yield from _line(lineno + 1, pending, name)
+
+
+def _too_long(name: str, lineno: int) -> RecordError:
+    return RecordError(f"{name}:{lineno}: line longer than {MAX_RECORD_BYTES} bytes")
+
+
+def _line(lineno: int, data: bytes, name: str) -> Iterator[tuple[int, Any]]:
+    if not data.strip():
+        return
+    try:
+        yield lineno, parse_record(data, name, lineno)
+    except RecordError as exc:
+        yield lineno, exc
+
+
+def load_records(text: str, name: str) -> list[Any]:
+    """Records from a ``.json`` (one object) or ``.jsonl`` (one per line) text; the first bad
+    one raises :class:`RecordError`."""
+    if name.endswith(".jsonl"):
+        return [
+            parse_record(line, name, lineno)
+            for lineno, line in enumerate(text.splitlines(), 1)
+            if line.strip()
+        ]
+    return [parse_record(text, name)]

@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 
 from fivehundred.generator import build as build_mod
-from fivehundred.generator.build import GENERATED_DIR, build
-from fivehundred.runtime.errors import SpecError
+from fivehundred.generator.build import GENERATED_DIR, LOCK_NAME, build
+from fivehundred.runtime.errors import FileError, SpecError
 
 PREFIX = ".fivehundred-build-"
 
@@ -45,7 +45,7 @@ def snapshot(root: Path) -> dict[str, Any]:
     folders: list[str] = []
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root).as_posix()
-        if "__pycache__" in path.parts:
+        if "__pycache__" in path.parts or path.name == LOCK_NAME:
             continue
         if path.is_dir():
             folders.append(rel)
@@ -62,7 +62,7 @@ def strays(root: Path) -> list[str]:
 def tree(tmp_path: Path) -> Path:
     """A copy of generated/ (without caches)."""
     root = tmp_path / "generated"
-    shutil.copytree(GENERATED_DIR, root, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(GENERATED_DIR, root, ignore=shutil.ignore_patterns("__pycache__", LOCK_NAME))
     return root
 
 
@@ -135,7 +135,7 @@ def test_replace_failing_on_any_call_rolls_back(
     for k in range(1, n + 1):
         with monkeypatch.context() as m:
             fail_on_call(m, "replace", k)
-            with pytest.raises(Boom):
+            with pytest.raises(FileError, match="injected failure"):
                 build(root=root)
         assert snapshot(root) == before, f"replace #{k} of {n} failed and changed the tree"
         assert strays(root) == []
@@ -155,7 +155,7 @@ def test_replace_failing_for_good_still_rolls_back(
     for k in (1, 2, n // 2, n):
         with monkeypatch.context() as m:
             fail_on_call(m, "replace", k, from_then_on=True)
-            with pytest.raises(Boom):
+            with pytest.raises(FileError, match="injected failure"):
                 build(root=root)
         assert snapshot(root) == before, k
         assert strays(root) == []
@@ -170,7 +170,7 @@ def test_removal_failing_rolls_back(
     for k in (1, 2):
         with monkeypatch.context() as m:
             fail_on_call(m, "unlink", k, only=lambda path, *a: str(path) in targets)
-            with pytest.raises(Boom):
+            with pytest.raises(FileError, match="injected failure"):
                 build(root=root)
         assert snapshot(root) == before, k
         assert strays(root) == []
@@ -184,7 +184,7 @@ def test_staging_failure_writes_nothing(
     for k in (1, n // 2, n):
         with monkeypatch.context() as m:
             fail_on_call(m, "fsync", k)
-            with pytest.raises(Boom):
+            with pytest.raises(FileError, match="injected failure"):
                 build(root=root)
         assert snapshot(root) == before, k
         assert strays(root) == []
@@ -199,7 +199,7 @@ def test_new_folders_are_removed_on_rollback(
     written = build(check=True, root=tree).written
     with monkeypatch.context() as m:
         fail_on_call(m, "replace", len(written))
-        with pytest.raises(Boom):
+        with pytest.raises(FileError, match="injected failure"):
             build(root=tree)
     assert snapshot(tree) == before
     assert not (tree / "docs" / "zz").exists()
@@ -280,23 +280,45 @@ def test_a_render_error_writes_nothing(tree: Path, monkeypatch: pytest.MonkeyPat
     assert snapshot(tree) == before
 
 
+def dead_pid() -> int:
+    """The pid of a process that has ended (and been reaped)."""
+    proc = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return int(proc.stdout)
+
+
 def test_strays_of_a_killed_build_are_ignored_by_check_and_swept(
     tree: Path, cached_plan: dict[str, str]
 ) -> None:
+    """Issue 9: the sweep removes only temporaries of ours (prefix, pid, token) whose build is
+    dead; a user's files with the same prefix, and a live build's temporaries, stay."""
     build(root=tree)
+    pid = dead_pid()
     planted = [
-        tree / f"{PREFIX}x1",
-        tree / "rulesets" / f"{PREFIX}abc",
-        tree / "docs" / "en" / f"{PREFIX}bak-123",
+        tree / f"{PREFIX}{pid}-0123456789ab",
+        tree / "rulesets" / f"{PREFIX}{pid}-abcdefabcdef",
+        tree / "docs" / "en" / f"{PREFIX}{pid}-00000000000f.bak",
     ]
-    for path in planted:
+    kept = [
+        tree / f"{PREFIX}notes",  # a user's file
+        tree / "json" / f"{PREFIX}x1",
+        tree / "docs" / "en" / f"{PREFIX}bak-123",
+        tree / "rulesets" / f"{PREFIX}1-0123456789ab",  # pid 1 is alive: not a dead build's
+    ]
+    for path in planted + kept:
         path.write_text("half a file")
     report = build(check=True, root=tree)
     assert not report.changed and report.removed == ()
-    assert all(p.exists() for p in planted)
+    assert all(p.exists() for p in planted + kept)
     report = build(root=tree)
     assert not report.changed
-    assert strays(tree) == []
+    assert strays(tree) == sorted(p.relative_to(tree).as_posix() for p in kept)
+    for path in kept:
+        assert path.read_text() == "half a file"
 
 
 KILLED = """\

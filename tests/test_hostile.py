@@ -190,7 +190,7 @@ def test_python_tags_are_refused_and_never_run(
         ("id: x\nname: [a\n", ["YAML syntax error"]),
         ("id: x\n\tname: y\n", ["YAML syntax error"]),
         ("id: x\n[a]: 1\n", ["mapping keys must be plain text"]),
-        ("id: x\nplayers: " + "9" * 5000 + "\n", ["is too long"]),
+        ("id: x\nplayers: " + "9" * 5000 + "\n", ["is too large"]),
         ("id: x\nname: *nothing\n", ["undefined alias"]),
     ],
 )

@@ -1,0 +1,73 @@
+"""Text made safe for a terminal: control and bidi-override characters shown as escapes.
+
+Rule files and game records are written by other people. Whatever of theirs the command line
+prints (a diagnostic quoting a key, a variant's name in ``show``, an action in a ``replay``
+error, a card in ``play``) must not be able to drive the terminal: an ESC sequence could move the
+cursor, recolour or retitle the window (OSC), a NUL or a carriage return could hide text, and a
+bidi override (U+202E) could show a line in another order than the bytes say.
+
+:func:`printable` shows each such character as a Python-style escape (``\\x1b``, ``\\u202e``);
+tab and newline stay as they are. :func:`json_printable` does the same inside JSON text with JSON
+escapes (``\\u001b``), so the output stays valid JSON that decodes to the original string.
+:class:`SafeStream` applies :func:`printable` to everything written through it: the command line
+wraps standard output and standard error in it, so no verb can forget.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+__all__ = ["UNSAFE", "SafeStream", "json_printable", "printable"]
+
+#: C0 controls except tab and newline, DEL, C1 controls, the line and paragraph separators, and
+#: the bidi embedding, override and isolate controls (the "Trojan Source" characters). The bidi
+#: *marks* (LRM, RLM, ALM) stay: they only attach a direction and right-to-left text uses them.
+UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` with every :data:`UNSAFE` character written as ``\\xNN`` or ``\\uNNNN``."""
+    return UNSAFE.sub(_escape, text) if UNSAFE.search(text) else text
+
+
+def json_printable(text: str) -> str:
+    """JSON text with every :data:`UNSAFE` character written as a JSON escape ``\\uNNNN``.
+
+    Such characters can only stand inside JSON strings, where ``\\uNNNN`` means the same
+    character: the result decodes to exactly what ``text`` decodes to.
+    """
+    return UNSAFE.sub(_json_escape, text) if UNSAFE.search(text) else text
+
+
+class SafeStream:
+    """A text stream that writes :func:`printable` text to ``stream``; the rest is delegated."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        """Write ``text`` with its unsafe characters escaped; returns ``len(text)``."""
+        self.stream.write(printable(text))
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        """Write every line through :meth:`write`."""
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        """Flush the underlying stream."""
+        self.stream.flush()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
