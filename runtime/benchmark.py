@@ -7,7 +7,9 @@ stream, so the two are also a cross-check of each other: ``tests/test_benchmark.
 agree hand by hand.
 
 ``fivehundred bench`` times both on the same
-machine in the same run and prints the ratio; wall-clock numbers are never asserted in tests.
+machine in the same run and prints the ratio; beside it, the two primitives search spends its
+time in: clones per second (``HandState.copy``) and playouts per second (a copy of a position
+of play finished by ``HandState.playout``). Wall-clock numbers are never asserted in tests.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import time
 from random import Random
 from typing import Any
 
-from .hand import HandState, shuffled
+from .hand import PLAY, HandState, shuffled
 from .rules import Rules
 
 __all__ = ["engine_hand", "reference_hand", "run_benchmark"]
@@ -244,8 +246,50 @@ def engine_hand(
     return res.contract, decisions, res.tricks_by_side, res.points
 
 
+def search_positions(rules: Rules, count: int, seed: int) -> list[HandState]:
+    """``count`` random positions of play (auction, discard done; some tricks played), where
+    search spends its time."""
+    rng = Random(seed)
+    out: list[HandState] = []
+    while len(out) < count:
+        state = HandState.new(rules, len(out) % rules.players, rng)
+        while state.phase != PLAY and not state.is_over:
+            legal = state.legal_actions()
+            state.apply_fast(legal[int(rng.random() * len(legal))])
+        for _ in range(int(rng.random() * 4 * rules.players)):
+            if state.is_over:
+                break
+            legal = state.legal_actions()
+            state.apply_fast(legal[int(rng.random() * len(legal))])
+        if not state.is_over:
+            out.append(state)
+    return out
+
+
+def time_search_primitives(
+    rules: Rules, positions: list[HandState], seed: int, rounds: int, copies: int = 50
+) -> tuple[float, float]:
+    """Clones per second (``HandState.copy``) and playouts per second (a copy played to the
+    end by :meth:`HandState.playout`) from ``positions``; best of ``rounds``."""
+    best_copy = best_playout = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for state in positions:
+            for _ in range(copies):
+                state.copy()
+        best_copy = min(best_copy, time.perf_counter() - start)
+        rng = Random(seed)
+        start = time.perf_counter()
+        for state in positions:
+            state.copy().playout(rng)
+        best_playout = min(best_playout, time.perf_counter() - start)
+    n = len(positions)
+    return n * copies / best_copy, n / best_playout
+
+
 def run_benchmark(hands: int = 20000, seed: int = 1, rounds: int = 3) -> dict[str, Any]:
-    """Time the engine and the reference on the same hands; best of ``rounds`` each."""
+    """Time the engine and the reference on the same hands; best of ``rounds`` each. Also the
+    two primitives of search: clones and playouts per second from positions of play."""
     rules = Rules.builtin("australian")
     best_engine = best_reference = float("inf")
     decisions = 0
@@ -261,6 +305,8 @@ def run_benchmark(hands: int = 20000, seed: int = 1, rounds: int = 3) -> dict[st
         for i in range(hands):
             reference_hand(i % 4, rng)
         best_reference = min(best_reference, time.perf_counter() - start)
+    positions = search_positions(rules, max(20, min(2000, hands // 10)), seed)
+    clones, playouts = time_search_primitives(rules, positions, seed, rounds)
     return {
         "variant": "australian",
         "hands": hands,
@@ -269,4 +315,7 @@ def run_benchmark(hands: int = 20000, seed: int = 1, rounds: int = 3) -> dict[st
         "reference_hands_per_second": round(hands / best_reference, 1),
         "engine_microseconds_per_decision": round(1e6 * best_engine / decisions, 3),
         "ratio_engine_to_reference": round(best_reference / best_engine, 3),
+        "positions": len(positions),
+        "clones_per_second": round(clones, 1),
+        "playouts_per_second": round(playouts, 1),
     }

@@ -293,7 +293,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     """Play many hands or games with bots; print a summary."""
     from .bots import BotSpecError, make_bot
     from .game import load_rules
-    from .simulate import MAX_HANDS, progress_bar, simulate
+    from .simulate import CHECK_SAMPLE, MAX_HANDS, progress_bar, simulate
 
     if (args.hands is None) == (args.games is None):
         raise SpecError([_diag("simulate", "give exactly one of --hands N or --games N")])
@@ -329,6 +329,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             bots=bots,
             records=out,
             check=not args.no_check,
+            check_every=1 if args.check_all else CHECK_SAMPLE,
             progress=progress_bar() if show_progress else None,
             max_hands=max_hands,
         )
@@ -513,7 +514,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--records", metavar="OUT.jsonl", help="write every hand's record here")
     p.add_argument("--json", action="store_true", help="print one JSON summary")
-    p.add_argument("--no-check", action="store_true", help="skip the per-hand invariant checks")
+    checks = p.add_mutually_exclusive_group()
+    checks.add_argument(
+        "--no-check", action="store_true", help="skip the invariant checks of finished hands"
+    )
+    checks.add_argument(
+        "--check-all",
+        action="store_true",
+        help="check every hand (default: the first 64 hands, then every 64th)",
+    )
     p.add_argument(
         "--max-hands",
         type=int,

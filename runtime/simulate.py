@@ -1,7 +1,10 @@
 """Simulation: many hands or whole games played by bots, with invariant checks and records.
 
 ``--hands`` plays independent hands from 0-0 (dealer rotating); ``--games`` plays whole games to
-the end. Every finished hand is checked against the invariants below unless ``check`` is off:
+the end. Finished hands are checked against the invariants below unless ``check`` is off:
+every hand with ``check_every=1`` (``--check-all``), or a sample (the command line's default:
+the first :data:`CHECK_SAMPLE` hands and every :data:`CHECK_SAMPLE`-th after them, so that
+checking costs a few per cent of the run instead of half of it):
 
 - cards are conserved: hands, kitty, discards, dead hand and played cards are the deck, once each;
 - every trick holds one card from each active seat, and the tricks add up;
@@ -24,7 +27,10 @@ from .hand import HandState
 from .records import record_of
 from .rules import Rules
 
-__all__ = ["MAX_HANDS", "InvariantError", "Summary", "check_hand", "simulate"]
+__all__ = ["CHECK_SAMPLE", "MAX_HANDS", "InvariantError", "Summary", "check_hand", "simulate"]
+
+#: With sampled checking, the first this many hands are checked, then every this-many-th.
+CHECK_SAMPLE = 64
 
 MAX_HANDS = 10_000
 """Default cap on the hands of one simulated game (``simulate --max-hands``)."""
@@ -163,6 +169,7 @@ def simulate(
     bots: list[str] | None = None,
     records: IO[str] | None = None,
     check: bool = True,
+    check_every: int = 1,
     progress: Callable[[int, int], None] | None = None,
     max_hands: int = MAX_HANDS,
 ) -> Summary:
@@ -170,7 +177,11 @@ def simulate(
 
     A game still without a winner after ``max_hands`` hands is stopped and counted in
     ``Summary.cut_off`` (``games_cut_off``): neither a win nor a game without a winner.
+    With ``check``, hand number ``i`` (from 0) is checked if ``i < check_every`` or
+    ``i % check_every == 0``: ``check_every=1`` checks every hand.
     """
+    if check_every < 1:
+        raise ValueError(f"check_every must be at least 1, not {check_every}")
     if max_hands < 1:
         raise ValueError(f"max_hands must be at least 1, not {max_hands}")
     rng = Random(seed)
@@ -184,11 +195,11 @@ def simulate(
     for i in range(total):
         if hands:
             state = HandState.new(rules, i % rules.players, rng)
-            _play(state, players, rng, summary, records, check)
+            _play(state, players, rng, summary, records, check, check_every)
         else:
             match = Match(rules, rng)
             while match.winner is None and match.hands_played < max_hands:
-                _play(match.hand, players, rng, summary, records, check)
+                _play(match.hand, players, rng, summary, records, check, check_every)
                 match.finish_hand()
             summary.games += 1
             if match.winner is None:
@@ -210,6 +221,7 @@ def _play(
     summary: Summary,
     records: IO[str] | None,
     check: bool,
+    check_every: int,
 ) -> None:
     r = state.rules
     actions: list[int] | None = [] if records is not None else None
@@ -235,7 +247,8 @@ def _play(
             summary.made += 1
         else:
             summary.failed += 1
-    if check:
+    index = summary.hands - 1
+    if check and (check_every == 1 or index < check_every or index % check_every == 0):
         check_hand(state)
         summary.invariant_checks += 1
     if records is not None and actions is not None:

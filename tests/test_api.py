@@ -154,3 +154,23 @@ def test_whole_matches(variant: str) -> None:
     other = match.clone()
     other.play_randomly(Random(4))
     assert (other.scores, other.winner) == (copy.scores, copy.winner)  # the same deals to come
+
+
+def test_copy_copies_every_slot() -> None:
+    """HandState.copy is written out field by field (for speed): it must copy every slot, share
+    nothing mutable, and leave the original alone while the copy plays on."""
+    from fivehundred.runtime.benchmark import search_positions
+    from fivehundred.runtime.hand import HandState
+
+    rules = fivehundred.load("australian").rules
+    for state in search_positions(rules, 20, 1):
+        before = {n: getattr(state, n) for n in HandState.__slots__}
+        frozen = {n: (v[:] if isinstance(v, list) else v) for n, v in before.items()}
+        other = state.copy()
+        for name in HandState.__slots__:
+            value = getattr(other, name)
+            assert value == before[name], name
+            if isinstance(value, list):
+                assert value is not before[name], name
+        other.playout(Random(1))
+        assert {n: getattr(state, n) for n in HandState.__slots__} == frozen

@@ -75,7 +75,7 @@ def test_simulate_json_summary_and_records_replay(capsys, tmp_path):
     records = tmp_path / "out.jsonl"
     code, out, _ = run(
         capsys, "simulate", "australian", "--hands", "200", "--seed", "4",
-        "--records", str(records), "--json",
+        "--records", str(records), "--json", "--check-all",
     )  # fmt: skip
     assert code == 0
     summary = json.loads(out)
@@ -201,12 +201,30 @@ def test_build_check_reports_up_to_date(capsys):
     assert "up to date" in out
 
 
+def test_simulate_checks_a_sample_by_default(capsys):
+    """By default the first 64 hands are checked, then every 64th (hands 64, 128, 192): 67 of
+    200; --check-all checks all, --no-check none, and the two flags exclude each other."""
+    counts = []
+    for flags in ([], ["--check-all"], ["--no-check"]):
+        code, out, _ = run(
+            capsys, "simulate", "australian", "--hands", "200", "--seed", "4", "--json", *flags
+        )
+        assert code == 0
+        counts.append(json.loads(out)["invariant_checks"])
+    assert counts == [67, 200, 0]
+    with pytest.raises(SystemExit):
+        run(capsys, "simulate", "australian", "--hands", "2", "--no-check", "--check-all")
+
+
 def test_bench_prints_a_ratio(capsys):
     code, out, _ = run(capsys, "bench", "--hands", "200", "--rounds", "1", "--json")
     assert code == 0
     data = json.loads(out)
     assert data["ratio_engine_to_reference"] > 0
     assert data["hands"] == 200
+    # Beside the ratio: the primitives of search, from positions of play.
+    assert data["positions"] == 20
+    assert data["clones_per_second"] > 0 and data["playouts_per_second"] > 0
 
 
 def test_every_verb_has_help(capsys):
