@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -76,6 +77,14 @@ def find_spec(name: str) -> Path:
     raise SpecError([Diagnostic(name, 1, 1, f"unknown variant {name!r}{more}")])
 
 
+_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+def _slug(name: str) -> str:
+    """A variant id made from a file name: ``Our Club`` -> ``our-club``."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "variant"
+
+
 @lru_cache(maxsize=1)
 def complete_schema() -> dict[str, Any]:
     """The schema of a complete (resolved) variant: :func:`variant_schema` made strict.
@@ -139,7 +148,23 @@ def check_spec(path: Path) -> CheckedSpec:
     """
     resolved = load_spec_file(path, VARIANTS_DIR)
     file = str(path)
-    problems = check_schema(resolved.data, resolved.marks, complete_schema())
+    problems: list[Diagnostic] = []
+    data = resolved.data
+    ident = data.get("id")
+    if not resolved.marks.has(("id",)) and isinstance(ident, str) and not _ID.fullmatch(ident):
+        # The id comes from the file name (no `id:` line): say so, once, in plain words.
+        problems.append(
+            Diagnostic(
+                file,
+                1,
+                1,
+                f"the file name gives the variant id '{ident}', which is not a variant id "
+                "(lower-case letters, digits and hyphens): add a line such as `id: "
+                f"{_slug(ident)}` or rename the file",
+            )
+        )
+        data = {**data, "id": _slug(ident)}
+    problems += check_schema(data, resolved.marks, complete_schema())
     # Semantic checks skip whatever the schema rejects, so both report at once.
     problems += check_semantics(resolved.data, resolved.marks)
     if problems:

@@ -13,6 +13,8 @@ Schema annotations understood:
 
 - ``"x-clause": "rule.id"`` on any schema node: the diagnostic of an error at or below that node
   (the nearest one along the error's schema path wins) carries the clause id.
+- ``"x-pattern-message": "text"`` on a node with a ``pattern``: the message when the pattern
+  does not match, in plain words (``{value}`` is replaced by the value as written);
 - ``"x-message": "text"`` on a schema node: replaces the generated message for errors of that
   node's own keywords (useful for ``pattern``).
 """
@@ -301,6 +303,9 @@ def _value_message(
     if keyword == "multipleOf":
         return f"{shown} is not a multiple of {show_value(arg)}"
     if keyword == "pattern":
+        words = schema.get("x-pattern-message")
+        if isinstance(words, str):  # plain words instead of a regular expression
+            return words.replace("{value}", shown)
         return f"{shown} does not match the pattern {arg}"
     if keyword == "minLength" and isinstance(value, str):
         return f"{shown} is shorter than {arg} characters"

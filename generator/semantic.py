@@ -595,6 +595,10 @@ def _check_values(c: _Check) -> None:
     if levels is None or strains is None:
         return
     low, high = levels
+    sizes = _deal_sizes(c)
+    # A level beyond the hand is the cause (reported by _check_levels): the rows that follow it
+    # are not reported as well.
+    impossible = sizes is not None and high > sizes[0]
     if isinstance(table, Mapping):
         for strain in strains:
             row = table.get(strain, _MISSING)
@@ -604,7 +608,7 @@ def _check_values(c: _Check) -> None:
                     f"scoring.table has no row for {strain}, so the {strain} bids have no value",
                     "score.table",
                 )
-            elif isinstance(row, list) and len(row) != high - low + 1:
+            elif isinstance(row, list) and len(row) != high - low + 1 and not impossible:
                 c.report(
                     c.where(
                         ("scoring", "table", strain),
@@ -678,6 +682,7 @@ def _check_specials(c: _Check) -> None:
             f"place one above the other (above: {other})",
             "auction.ladder",
         )
+    _check_special_values(c, specials_by_index, seen, {i for i, _ in clashes} | set(pending))
     usable = set(seen)
     for i in pending:
         sp = specials_by_index[i]
@@ -713,6 +718,46 @@ def _check_specials(c: _Check) -> None:
                 f"{code} is placed above '{above}', which is not a bid of this ladder{hint}",
                 "auction.ladder",
             )
+
+
+def _check_special_values(
+    c: _Check,
+    specials: Mapping[int, Mapping[str, Any]],
+    index: Mapping[str, int],
+    unplaced: set[int],
+) -> None:
+    """auction.ladder: a special bid is worth at least as much as the bid directly below it.
+
+    A bid overcalls every bid below it, so one worth less than a bid it overcalls breaks the
+    ladder's order (MIS worth 150 above 7NT, worth 220). Equal values are fine (BMIS 500 above
+    OMIS 500), and so is a special bid worth more than the bids above it (G's misère, 250,
+    sits below 8S, 240).
+    """
+    values = _suit_values(c)
+    if values is None:
+        return
+    worth: dict[str, int] = {code: v for code, (v, _) in values.items()}
+    for code, i in index.items():
+        if _is_int(specials[i].get("value")):
+            worth[code] = specials[i]["value"]
+    suit_order = _suit_codes(c) or []
+    for code, i in index.items():
+        sp = specials[i]
+        above, value = sp.get("above"), sp.get("value")
+        if i in unplaced or not isinstance(above, str) or not _is_int(value):
+            continue
+        below = worth.get(above)
+        if below is None or value >= below:
+            continue
+        fits = [b for b in suit_order if worth[b] <= value]
+        hint = f" (above: {fits[-1]}, worth {worth[fits[-1]]})" if fits else ""
+        c.report(
+            ("auction", "ladder", "special", i, "value"),
+            f"{code} is worth {value} but is placed above {above}, worth {below}: a bid overcalls "
+            f"every bid below it, so it must be worth at least as much; raise its value or "
+            f"place it lower{hint}",
+            "auction.ladder",
+        )
 
 
 def _check_availability(c: _Check) -> None:

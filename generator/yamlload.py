@@ -531,6 +531,17 @@ def _decode(data: str | bytes, filename: str) -> str:
 def _yaml_error(exc: yaml.YAMLError, text: str, filename: str) -> SpecError:
     if isinstance(exc, yaml.MarkedYAMLError) and exc.problem_mark is not None:
         mark = exc.problem_mark
+        lines = text.splitlines()
+        row = lines[mark.line] if 0 <= mark.line < len(lines) else ""
+        tab = row.find("\t", 0, mark.column + 1)
+        if tab >= 0:  # name the tab: the scanner's words ("cannot start any token") hide it
+            return _fail(
+                filename,
+                mark.line + 1,
+                tab + 1,
+                "a tab character here: YAML indents with spaces only, never tabs; "
+                "replace the tab with spaces",
+            )
         message = f"YAML syntax error: {exc.problem or 'invalid YAML'}"
         if exc.context:
             cmark = exc.context_mark

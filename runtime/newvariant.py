@@ -257,8 +257,8 @@ def new_variant(name: str, extends: str, output: str | None = None) -> Path:
     if len(name) > MAX_ID_LENGTH:
         raise _fail(f"{name[:20]}...", f"a variant name is at most {MAX_ID_LENGTH} characters")
     target = Path(output) if output else Path(f"{name}.yaml")
-    if target.suffix != ".yaml":
-        raise _fail(str(target), "a rule file's name must end in .yaml")
+    if target.suffix not in (".yaml", ".yml"):
+        raise _fail(str(target), "a rule file's name must end in .yaml or .yml")
     if target.exists() or target.is_symlink():
         raise _fail(str(target), "already exists; not overwritten (choose another NAME or -o)")
     if not target.resolve().parent.is_dir():
@@ -269,8 +269,8 @@ def new_variant(name: str, extends: str, output: str | None = None) -> Path:
     path_like = extends.endswith((".yaml", ".yml")) or "/" in extends or Path(extends).exists()
     if path_like:
         ref = Path(os.path.relpath(base_path.resolve(), target.resolve().parent)).as_posix()
-        if not ref.endswith(".yaml") or ref.startswith("/"):
-            raise _fail(extends, "a base file must end in .yaml and lie on the same drive")
+        if not ref.endswith((".yaml", ".yml")) or ref.startswith("/"):
+            raise _fail(extends, "a base file must end in .yaml or .yml and lie on the same drive")
     else:
         ref = base.id
     base_data = load_spec_file(base_path, VARIANTS_DIR).data
@@ -286,7 +286,7 @@ def new_variant(name: str, extends: str, output: str | None = None) -> Path:
     )
 
     try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{name}-", suffix=".yaml", dir=target.parent)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{name}-", suffix=target.suffix, dir=target.parent)
     except OSError as exc:
         raise _fail(str(target), f"cannot write: {os_error_text(exc)}") from None
     tmp = Path(tmp_name)

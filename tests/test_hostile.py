@@ -188,7 +188,7 @@ def test_python_tags_are_refused_and_never_run(
         ("- a\n- b\n", ["expected a mapping at the top level, got a list"]),
         ("id: x\n---\nid: y\n", ["a single YAML document"]),
         ("id: x\nname: [a\n", ["YAML syntax error"]),
-        ("id: x\n\tname: y\n", ["YAML syntax error"]),
+        ("id: x\n\tname: y\n", ["a tab character here", "spaces only"]),
         ("id: x\n[a]: 1\n", ["mapping keys must be plain text"]),
         ("id: x\nplayers: " + "9" * 5000 + "\n", ["is too large"]),
         ("id: x\nname: *nothing\n", ["undefined alias"]),

@@ -663,3 +663,32 @@ def test_a_house_can_switch_from_table_to_formula(tmp_path: Path) -> None:
             "  formula: {first: {S: 40, C: 60, D: 80, H: 100, NT: 120}, step: 100}\n",
         )
     )
+
+
+# -- the ladder's order and the cause first (issue 10) -------------------------------------------
+
+
+def test_special_worth_less_than_the_bid_it_overcalls(tmp_path: Path) -> None:
+    """auction.ladder: MIS worth 150 placed above 7NT (220) would overcall bids worth more;
+    refused at the value, with the place that fits (7S, 140)."""
+    found = specials(tmp_path, "- {bid: MIS, kind: misere, value: 150, above: 7NT}\n")
+    at(one(found), 6, 43, "auction.ladder", "MIS is worth 150", "above 7NT, worth 220", "7S")
+    # Equal to the bid below is fine (BMIS 500 above OMIS 500), and so is more than the bid
+    # above (G's MIS 250 below 8S 240): the built-in australian compiles.
+    compiles(write(tmp_path, "extends: australian\nname: Same\n", "same.yaml"))
+    # A special bid below another special bid is compared with that bid's value.
+    found = specials(
+        tmp_path,
+        """\
+        - {bid: OMIS, kind: misere, value: 500, above: 10D}
+        - {bid: BMIS, kind: misere, value: 400, above: OMIS}
+        """,
+    )
+    at(one(found), 7, 44, "auction.ladder", "BMIS is worth 400", "above OMIS, worth 500")
+
+
+def test_level_beyond_the_hand_is_reported_first_and_alone(tmp_path: Path) -> None:
+    """11 tricks with 10-card hands: the cause (auction.ladder), not five consequences about
+    the score table's rows."""
+    found = house(tmp_path, "auction:\n  ladder:\n    levels: {from: 6, to: 11}\n")
+    at(one(found), 4, 27, "auction.ladder", "a bid of 11 tricks can never be made")

@@ -545,3 +545,72 @@ def test_builtin_variants_have_no_warnings(variant: str) -> None:
 
     checked = check_spec(find_spec(variant))
     assert checked.warnings == ()
+
+
+# -- schema and command line agree (issue 10) --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        (
+            "      - {bid: mis, kind: misere, value: 250, above: 7NT}\n",
+            "'mis' is not a special bid code",
+        ),
+        ("      - {bid: MIS, value: 250, above: 7nt}\n", "'7nt' is not a bid code"),
+    ],
+)
+def test_malformed_bid_codes_in_plain_words(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, line: str, words: str
+) -> None:
+    house = tmp_path / "house.yaml"
+    house.write_text(
+        "extends: australian\nauction:\n  ladder:\n    special:\n      replace:\n  " + line,
+        encoding="utf-8",
+    )
+    code, _, err = run(capsys, "validate", str(house))
+    assert code == 2
+    messages = [parse(e)["message"] for e in err]
+    assert any(m.startswith(words) and "capital" in m for m in messages), messages
+    assert not any("pattern" in m or "^[" in m for m in messages), messages
+
+
+def test_yml_is_accepted_wherever_yaml_is(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "new", "club", "--extends", "australian", "-o", "club.yml")
+    assert code == 0, err
+    (tmp_path / "ours.yml").write_text("extends: club.yml\nname: Ours\n", encoding="utf-8")
+    code, out, err = run(capsys, "validate", "club.yml", "ours.yml")
+    assert code == 0 and err == [], err
+    assert "ours.yml: ok (ours:" in out and "extends club:" in out
+    code, _, err = run(capsys, "new", "more", "--extends", "ours.yml", "-o", "more.yml")
+    assert code == 0, err
+    schema = yaml.safe_load(SCHEMA_FILE.read_text(encoding="utf-8"))
+    from jsonschema import Draft202012Validator
+
+    validator = Draft202012Validator(schema)
+    assert not list(validator.iter_errors({"extends": "../house/ours.yml"}))
+
+
+def test_missing_id_means_the_file_name_for_schema_and_cli(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """No `id:` line: the schema does not ask for one and the CLI takes the file name; a file
+    name that is no id is reported once, in plain words, with the line to add."""
+    from jsonschema import Draft202012Validator
+
+    schema = yaml.safe_load(SCHEMA_FILE.read_text(encoding="utf-8"))
+    assert not list(Draft202012Validator(schema).iter_errors({"extends": "australian"}))
+    good = tmp_path / "our-club.yaml"
+    good.write_text("extends: australian\nname: Ours\n", encoding="utf-8")
+    assert compile_spec(good).id == "our-club"
+    bad = tmp_path / "Our Club.yaml"
+    bad.write_text("extends: australian\nname: Ours\n", encoding="utf-8")
+    code, _, err = run(capsys, "validate", str(bad))
+    assert code == 2 and len(err) == 1
+    found = parse(err[0])
+    assert (found["line"], found["col"]) == ("1", "1")
+    assert "file name gives the variant id 'Our Club'" in found["message"]
+    assert "id: our-club" in found["message"] and "pattern" not in found["message"]

@@ -387,3 +387,24 @@ def test_fuzz_bytes_only_spec_errors(raw: bytes) -> None:
         assert exc.diagnostics
     else:
         assert isinstance(data, dict)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "col"),
+    [
+        ("players: 4\nauction:\n\tladder: 1\n", 3, 1),  # a tab indents a key
+        ("a:\n  b:\n  \tc: 1\n", 3, 3),  # spaces then a tab
+        ("special:\n\t- {bid: MIS}\n", 2, 1),  # a tab indents a list item
+    ],
+)
+def test_tabs_are_named_as_tabs(text: str, line: int, col: int) -> None:
+    """A tab in the indentation is reported as a tab at its own column, not as the scanner's
+    "found character that cannot start any token"."""
+    d = only_error(text)
+    assert (d.line, d.col) == (line, col)
+    assert "a tab character here" in d.message and "spaces" in d.message
+    assert "cannot start any token" not in d.message
+
+
+def test_tabs_inside_values_and_as_separators_are_fine() -> None:
+    assert load('name: "a\tb"\nplayers:\t4\n') == {"name": "a\tb", "players": 4}
