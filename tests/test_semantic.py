@@ -29,7 +29,7 @@ AUSTRALIAN_TEXT = AUSTRALIAN.read_text(encoding="utf-8")
 #: The score table of australian.yaml, as text.
 TABLE_TEXT = AUSTRALIAN_TEXT[AUSTRALIAN_TEXT.index("  table:") : AUSTRALIAN_TEXT.index("  overtr")]
 
-#: The australian special bids, to be repeated by files that change one of them (lists replace).
+#: The australian special bids, as a file that replaces the whole list (``replace:``) gives them.
 SPECIALS = """\
 - {bid: MIS, kind: misere, value: 250, above: 7NT, available: {after_bid_of: 7}}
 - {bid: OMIS, kind: misere, open: after-first-trick, value: 500, above: 10D}

@@ -614,3 +614,23 @@ def test_missing_id_means_the_file_name_for_schema_and_cli(
     assert (found["line"], found["col"]) == ("1", "1")
     assert "file name gives the variant id 'Our Club'" in found["message"]
     assert "id: our-club" in found["message"] and "pattern" not in found["message"]
+
+
+def test_starter_file_uncommenting_one_special_bid_keeps_the_others(tmp_path: Path) -> None:
+    """The trap of issue 10: uncommenting `special:` and the MIS line of a starter file to
+    change MIS's value kept only MIS. Special bids now merge by bid: OMIS and BMIS stay."""
+    from fivehundred.runtime.newvariant import new_variant
+
+    path = new_variant("club", "australian", str(tmp_path / "club.yaml"))
+    lines = path.read_text(encoding="utf-8").splitlines()
+    wanted = ("# auction:", "#   ladder:", "#     special:", "#       - {bid: MIS,")
+    out = []
+    for line in lines:
+        if line.startswith(wanted):
+            line = line[2:].split("  #")[0].rstrip()
+            line = line.replace("value: 250", "value: 230")
+        out.append(line)
+    path.write_text("\n".join(out) + "\n", encoding="utf-8")
+    rs = compile_spec(path)
+    specials = {b.code: b.value for b in rs.ladder if b.kind != "suit"}
+    assert specials == {"MIS": 230, "OMIS": 500, "BMIS": 500}
