@@ -255,16 +255,20 @@ def _extract_rule_files(catalog: Catalog, files: Sequence[Path]) -> None:
             if isinstance(source, str) and normalise(source) and source not in SOURCE_LETTERS:
                 comment = "rule-author text: a source a variant follows"
                 _add(catalog, normalise(source), (where, marks.value(("sources", i))[0]), [comment])
-        for i, choice in enumerate(data.get("choices") or []):
+        choices = data.get("choices") or []
+        at: tuple[str, ...] = ("choices",)
+        if isinstance(choices, dict):  # `choices: {replace: [...]}` in a house file
+            choices, at = choices.get("replace") or [], ("choices", "replace")
+        for i, choice in enumerate(choices if isinstance(choices, list) else []):
             text = choice.get("text") if isinstance(choice, dict) else None
             if isinstance(text, str) and normalise(text):
                 comment = f"rule-author text: a choice about the rule {choice.get('clause')}"
-                line = marks.value(("choices", i, "text"))[0]
+                line = marks.value((*at, i, "text"))[0]
                 _add(catalog, normalise(text), (where, line), [comment])
             source = choice.get("source") if isinstance(choice, dict) else None
             if isinstance(source, str) and normalise(source) and source not in SOURCE_LETTERS:
                 comment = "rule-author text: the source of a choice"
-                line = marks.value(("choices", i, "source"))[0]
+                line = marks.value((*at, i, "source"))[0]
                 _add(catalog, normalise(source), (where, line), [comment])
         if data.get("extends"):
             # differences are clause ids (the book shows those clauses' sentences); any other

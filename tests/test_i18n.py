@@ -388,3 +388,18 @@ def test_update_round_trips_changed_messages(tmp_path: Path) -> None:
     if shutil.which("msgfmt"):
         done = subprocess.run(["msgfmt", "--check", "-o", "/dev/null", str(path)])
         assert done.returncode == 0
+
+
+def test_choices_under_replace_are_extracted(tmp_path: Path) -> None:
+    """A house file may write `choices: {replace: [...]}`: its texts are author text too."""
+    path = tmp_path / "house.yaml"
+    path.write_text(
+        "extends: australian\nchoices:\n  replace:\n"
+        "    - {clause: play.misere-ends, source: Our club, text: We play it out.}\n",
+        encoding="utf-8",
+    )
+    catalog = Catalog()
+    i18n._extract_rule_files(catalog, [path])
+    text = catalog.get("We play it out.")
+    assert text is not None and text.locations[0][1] == 4
+    assert catalog.get("Our club") is not None
