@@ -22,14 +22,14 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..runtime.errors import Diagnostic, FileError, SpecError
 from ..runtime.files import os_error_text
-from .docs import render_html, render_index, render_markdown
-from .i18n import languages
+from .docs import book_messages, render_html, render_index, render_markdown
+from .i18n import Gap, gaps, languages, load_translations
 from .model import Ruleset
 from .pipeline import SPECS_DIR, VARIANTS_DIR, compile_spec
 from .render import module_name, render_json, render_module
@@ -42,6 +42,7 @@ __all__ = [
     "build",
     "build_lock",
     "compile_builtins",
+    "incomplete_books",
     "plan_outputs",
 ]
 
@@ -63,6 +64,9 @@ class BuildReport:
     written: tuple[str, ...]
     removed: tuple[str, ...]
     unchanged: int
+    #: Rule books their catalogue translates in part (language -> variant ids): built with an
+    #: "incomplete translation" banner and linked from nowhere.
+    incomplete: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def changed(self) -> bool:
@@ -111,18 +115,49 @@ def plan_outputs() -> dict[str, str]:
         source = path.relative_to(SPECS_DIR.parent).as_posix()
         files[f"rulesets/{module_name(variant)}.py"] = render_module(rs, source)
         files[f"json/{variant}.json"] = render_json(rs)
-    # the rule books: every variant in every language with a catalogue, Markdown and HTML
+    # the rule books: every variant in every language with a catalogue, Markdown and HTML. A
+    # book its catalogue does not translate whole carries an "incomplete translation" banner
+    # and is linked from nowhere (neither from the other books nor from the index).
     langs = languages()
+    for lang in langs:
+        load_translations(lang)  # a broken catalogue stops the build before anything renders
+    missing: dict[tuple[str, str], list[Gap]] = {}
+    complete: dict[str, list[str]] = {}
+    for variant in ids:
+        keys = book_messages(rulesets[variant][1])
+        for lang in langs:
+            missing[lang, variant] = gaps(lang, keys)
+        complete[variant] = [lang for lang in langs if not missing[lang, variant]]
     for lang in langs:
         for variant in ids:
             rs = rulesets[variant][1]
-            others = [(code, f"../{code}/{variant}") for code in langs if code != lang]
-            files[f"docs/{lang}/{variant}.md"] = render_markdown(rs, lang, languages=others)
-            files[f"docs/{lang}/{variant}.html"] = render_html(rs, lang, languages=others)
+            others = [(code, f"../{code}/{variant}") for code in complete[variant] if code != lang]
+            gap = missing[lang, variant]
+            files[f"docs/{lang}/{variant}.md"] = render_markdown(
+                rs, lang, languages=others, missing=gap
+            )
+            files[f"docs/{lang}/{variant}.html"] = render_html(
+                rs, lang, languages=others, missing=gap
+            )
     books = [(variant, rulesets[variant][1].name) for variant in ids]
-    files["docs/index.html"] = render_index(books, langs, "html")
-    files["docs/index.md"] = render_index(books, langs, "md")
+    files["docs/index.html"] = render_index(books, langs, "html", complete)
+    files["docs/index.md"] = render_index(books, langs, "md", complete)
     return files
+
+
+#: The mark of a rule book that its catalogue translates in part (rulebook.html.j2).
+_BANNER = '<p class="incomplete" role="note">'
+
+
+def incomplete_books(files: dict[str, str]) -> dict[str, tuple[str, ...]]:
+    """The rule books among ``files`` (:func:`plan_outputs`) that carry the "incomplete
+    translation" banner: language -> variant ids."""
+    out: dict[str, list[str]] = {}
+    for rel, text in sorted(files.items()):
+        parts = rel.split("/")
+        if len(parts) == 3 and parts[0] == "docs" and rel.endswith(".html") and _BANNER in text:
+            out.setdefault(parts[1], []).append(parts[2].removesuffix(".html"))
+    return {lang: tuple(sorted(variants)) for lang, variants in out.items()}
 
 
 def _existing(root: Path) -> Iterator[Path]:
@@ -219,7 +254,7 @@ def build(
             for p in _existing(root)
             if p.relative_to(root).as_posix() not in files and not p.name.startswith(_TMP_PREFIX)
         )
-        report = BuildReport(tuple(written), tuple(removed), unchanged)
+        report = BuildReport(tuple(written), tuple(removed), unchanged, incomplete_books(files))
         if check:
             return report
         try:

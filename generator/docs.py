@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import gettext
 import re
-from collections.abc import Sequence
+import threading
+from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NoReturn
@@ -32,13 +33,23 @@ from ..runtime.codes import SUIT_SYMBOLS, SUITS
 from ..runtime.errors import FiveHundredError
 from .balancebook import book_context
 from .clauses import CLAUSE_IDS
-from .i18n import language_name, load_translations, normalise, text_direction
+from .i18n import (
+    SOURCE_LETTERS,
+    Gap,
+    gaps,
+    language_name,
+    load_translations,
+    normalise,
+    text_direction,
+)
 from .model import Clause, Ruleset
 
 __all__ = [
     "KNOWN_TERMS",
     "SECTIONS",
     "RuleBookError",
+    "book_gaps",
+    "book_messages",
     "card_text",
     "make_environment",
     "md_text",
@@ -239,7 +250,14 @@ def make_environment(
         text = t.gettext(normalise(value)) if normalise(value) else ""
         return escape(_oneline(text)) if html else md_text(text)
 
+    def source(value: object) -> Any:
+        # the letters G, T and P are the sources' names, not text to translate
+        if str(value) in SOURCE_LETTERS:
+            return escape(str(value)) if html else md_text(value)
+        return author(value)
+
     env.filters["author"] = author
+    env.filters["source"] = source
     env.filters["oneline"] = _oneline
     env.filters["md_text"] = md_text
     if html:
@@ -277,7 +295,58 @@ def _check_terms(rs: Ruleset) -> dict[str, str]:
     return terms
 
 
-def _context(rs: Ruleset, lang: str, languages: Sequence[tuple[str, str]] | None) -> dict[str, Any]:
+class _Recording(gettext.NullTranslations):
+    """English, noting every message asked for as a ``(context, msgid)`` pair."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: dict[tuple[str | None, str], None] = {}
+
+    def gettext(self, message: str) -> str:
+        self.seen[(None, message)] = None
+        return message
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        self.seen[(None, msgid1)] = None
+        return msgid1 if n == 1 else msgid2
+
+    def pgettext(self, context: str, message: str) -> str:
+        self.seen[(context, message)] = None
+        return message
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        self.seen[(context, msgid1)] = None
+        return msgid1 if n == 1 else msgid2
+
+
+_RECORDING = _Recording()
+_RECORDING_LOCK = threading.Lock()
+
+
+def book_messages(rs: Ruleset) -> tuple[tuple[str | None, str], ...]:
+    """Every message (``(context, msgid)``) the rule book of ``rs`` uses, in either format, in
+    the order first used; the same in every language (the branches depend on the rules only).
+    Author text counts: it is translated through the catalogue like the template's sentences.
+    """
+    with _RECORDING_LOCK:
+        _RECORDING.seen = {}
+        for fmt in FORMATS:
+            _render(rs, "en", _RECORDING, fmt, None, None)
+        return tuple(_RECORDING.seen)
+
+
+def book_gaps(rs: Ruleset, lang: str) -> list[Gap]:
+    """The messages of the rule book of ``rs`` that ``lang`` does not translate: the book shows
+    them in English. English, and a language that translates them all, have none."""
+    return gaps(lang, book_messages(rs)) if lang != "en" else []
+
+
+def _context(
+    rs: Ruleset,
+    lang: str,
+    languages: Sequence[tuple[str, str]] | None,
+    missing: Sequence[Gap] | None = None,
+) -> dict[str, Any]:
     """Everything the templates need besides ``rs``: data only, never prose."""
     sections: dict[str, list[Clause]] = {name: [] for name in SECTIONS}
     for clause in rs.clauses:
@@ -333,6 +402,7 @@ def _context(rs: Ruleset, lang: str, languages: Sequence[tuple[str, str]] | None
         "team_list": ["{" + ", ".join(str(seat) for seat in team) + "}" for team in rs.teams],
         "differences": _differences(rs),
         "balance": book_context(rs, lang),
+        "untranslated": len(missing or ()),
     }
 
 
@@ -368,9 +438,12 @@ def _render(
     translations: gettext.NullTranslations | None,
     fmt: str,
     languages: Sequence[tuple[str, str]] | None,
+    missing: Sequence[Gap] | None,
 ) -> str:
     env = _environment(_translations(lang, translations), fmt)
-    text = env.get_template(TEMPLATES[fmt]).render(_context(rs, lang, languages))
+    if missing is None and translations is None and lang != "en":
+        missing = book_gaps(rs, lang)
+    text = env.get_template(TEMPLATES[fmt]).render(_context(rs, lang, languages, missing))
     lines = [line.rstrip() for line in text.splitlines()]
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n") + "\n"
 
@@ -381,21 +454,24 @@ def render_markdown(
     translations: gettext.NullTranslations | None = None,
     *,
     languages: Sequence[tuple[str, str]] | None = None,
+    missing: Sequence[Gap] | None = None,
 ) -> str:
     """The rule book of ``rs`` as GitHub-flavoured Markdown.
 
     ``translations`` supplies the language ``lang``; when None, English for ``en`` and the
     catalogue of ``lang`` otherwise (:func:`~fivehundred.generator.i18n.load_translations`).
     ``languages``, pairs of a language code and the path of that language's book without its
-    extension, adds a line of links to them. The output is deterministic, has no trailing spaces
-    and ends with exactly one newline. Every clause of ``rs`` appears as a paragraph or list item
-    starting with ``<a id="CLAUSE"></a>``. Raises :class:`RuleBookError` when a clause, option
-    value or term has no text.
+    extension, adds a line of links to them. ``missing``, the messages the language does not
+    translate (:func:`book_gaps`; computed when None and ``translations`` is None), puts an
+    "incomplete translation" banner at the top of the book. The output is deterministic, has
+    no trailing spaces and ends with exactly one newline. Every clause of ``rs`` appears as a
+    paragraph or list item starting with ``<a id="CLAUSE"></a>``. Raises
+    :class:`RuleBookError` when a clause, option value or term has no text.
     """
-    out = _render(rs, lang, translations, "md", languages)
-    missing = [c.id for c in rs.clauses if f'<a id="{c.id}"></a>' not in out]
-    if missing:
-        raise RuleBookError(f"the rule book lost clauses: {', '.join(missing)}")
+    out = _render(rs, lang, translations, "md", languages, missing)
+    lost = [c.id for c in rs.clauses if f'<a id="{c.id}"></a>' not in out]
+    if lost:
+        raise RuleBookError(f"the rule book lost clauses: {', '.join(lost)}")
     return out
 
 
@@ -405,6 +481,7 @@ def render_html(
     translations: gettext.NullTranslations | None = None,
     *,
     languages: Sequence[tuple[str, str]] | None = None,
+    missing: Sequence[Gap] | None = None,
 ) -> str:
     """The rule book of ``rs`` as one self-contained HTML page (inline CSS, print styles).
 
@@ -412,21 +489,32 @@ def render_html(
     language; every card, bid and clause code in it is isolated left to right. Every clause of
     ``rs`` is an element with the clause id as its ``id``.
     """
-    out = _render(rs, lang, translations, "html", languages)
-    missing = [c.id for c in rs.clauses if f'<li id="{c.id}"' not in out]
-    if missing:
-        raise RuleBookError(f"the rule book lost clauses: {', '.join(missing)}")
+    out = _render(rs, lang, translations, "html", languages, missing)
+    lost = [c.id for c in rs.clauses if f'<li id="{c.id}"' not in out]
+    if lost:
+        raise RuleBookError(f"the rule book lost clauses: {', '.join(lost)}")
     return out
 
 
-def render_index(books: Sequence[tuple[str, str]], langs: Sequence[str], fmt: str = "html") -> str:
+def render_index(
+    books: Sequence[tuple[str, str]],
+    langs: Sequence[str],
+    fmt: str = "html",
+    complete: Mapping[str, Collection[str]] | None = None,
+) -> str:
     """The index of every rule book: ``books`` are (variant id, name) pairs; ``fmt`` md or html.
 
-    Links are relative: ``<lang>/<variant>.<fmt>`` (the layout of generated/docs/).
+    Links are relative: ``<lang>/<variant>.<fmt>`` (the layout of generated/docs/). With
+    ``complete`` (variant id -> the languages that translate its whole book) only those books
+    are linked; a language with no complete book gets no column.
     """
     env = _environment(load_translations("en"), fmt)
     rows = [(variant, name) for variant, name in books]
-    langs_info = [(code, language_name(code), text_direction(code)) for code in langs]
-    text = env.get_template(f"index.{fmt}.j2").render(books=rows, languages=langs_info)
+    done = {variant: set(complete[variant]) if complete else set(langs) for variant, _ in rows}
+    shown = [code for code in langs if any(code in done[variant] for variant, _ in rows)]
+    langs_info = [(code, language_name(code), text_direction(code)) for code in shown]
+    text = env.get_template(f"index.{fmt}.j2").render(
+        books=rows, languages=langs_info, complete=done
+    )
     lines = [line.rstrip() for line in text.splitlines()]
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n") + "\n"

@@ -53,11 +53,14 @@ __all__ = [
     "LOCALES_DIR",
     "PLURAL_FORMS",
     "POT_FILE",
+    "CatalogueError",
     "Coverage",
+    "Gap",
     "TranslationError",
     "catalogue_problems",
     "coverage",
     "extract_catalog",
+    "gaps",
     "language_name",
     "languages",
     "load_translations",
@@ -130,6 +133,17 @@ _CREATION = re.compile(rb'^"POT-Creation-Date: [^"\n]*"\n', re.M)
 
 class TranslationError(FiveHundredError):
     """A language without a catalogue, or a catalogue that cannot be read."""
+
+
+class CatalogueError(TranslationError):
+    """A catalogue whose translations cannot be used (a broken or unknown placeholder...).
+
+    ``problems`` are ``file.po:line: message`` lines; the message is all of them, one a line.
+    """
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems: tuple[str, ...] = tuple(problems)
+        super().__init__("\n".join(self.problems))
 
 
 # -- languages ---------------------------------------------------------------------------------
@@ -508,6 +522,74 @@ def coverage(
     return out
 
 
+@dataclass(frozen=True)
+class Gap:
+    """A message a book or the engine needs that a catalogue does not translate (yet)."""
+
+    context: str | None
+    msgid: str
+    #: ``untranslated`` (empty, or a plural form empty), ``fuzzy``, or ``missing`` (not in the
+    #: catalogue at all: run ``fivehundred i18n update``; or author text of a rule file that is
+    #: not built in)
+    state: str
+    #: The catalogue, as shown to the user, and the line of the message in it (None when
+    #: missing).
+    file: str
+    line: int | None
+
+    def __str__(self) -> str:
+        """``file.po:line: state: 'msgid'``, as compilers and editors show a position."""
+        context = f" (context {self.context!r})" if self.context else ""
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.state}: {self.msgid!r}{context}"
+
+
+@lru_cache(maxsize=32)
+def _states(
+    path: Path, lang: str, mtime_ns: int
+) -> dict[tuple[str | None, str], tuple[str, int | None]]:
+    catalog = read_catalog(path, lang)
+    out: dict[tuple[str | None, str], tuple[str, int | None]] = {}
+    for message in catalog:
+        if not message.id:
+            continue
+        if is_translated(message, catalog.num_plurals):
+            state = "translated"
+        else:
+            state = "fuzzy" if message.fuzzy else "untranslated"
+        out[message_key(message)] = (state, message.lineno)
+    return out
+
+
+def gaps(
+    lang: str,
+    keys: Iterable[tuple[str | None, str]] | None = None,
+    locales: Path | None = None,
+    pot: Path | None = None,
+) -> list[Gap]:
+    """The messages among ``keys`` (``(context, msgid)`` pairs; default: every message of the
+    template) that ``lang`` does not translate, in catalogue order (missing ones last).
+
+    English has no gaps. A fuzzy message or one with an empty form is shown in English.
+    """
+    if lang == "en":
+        return []
+    path = po_path(lang, locales)
+    if not path.is_file():
+        raise TranslationError(f"no catalogue for language {lang!r}")
+    states = _states(path, lang, path.stat().st_mtime_ns)
+    if keys is None:
+        template = read_catalog(pot or POT_FILE)
+        keys = [message_key(m) for m in template if m.id]
+    out = []
+    for context, msgid in dict.fromkeys(keys):
+        state, line = states.get((context, msgid), ("missing", 0))
+        if state != "translated":
+            out.append(Gap(context, msgid, state, _rel(path), line or None))
+    out.sort(key=lambda g: (g.line is None, g.line or 0))
+    return out
+
+
 # -- checks ------------------------------------------------------------------------------------
 
 _PLACEHOLDER = re.compile(r"%(?:\(([^)]*)\))?[#0 +-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?([a-zA-Z%])?")
@@ -519,6 +601,15 @@ _NON_LATIN_DIGITS = re.compile("[\u0660-\u0669\u06f0-\u06f9\u0966-\u096f]")
 def placeholders(text: str) -> list[str]:
     """The named placeholders of a message (``%(name)s``), in order; ``%%`` is not one."""
     return [m.group(1) for m in _PLACEHOLDER.finditer(text) if m.group(2) != "%" and m.group(1)]
+
+
+def _conversions(text: str) -> dict[str, str]:
+    """Each named placeholder's conversion letter (``%(count)s`` -> ``{"count": "s"}``)."""
+    return {
+        m.group(1): m.group(2) or ""
+        for m in _PLACEHOLDER.finditer(text)
+        if m.group(1) and m.group(2) != "%"
+    }
 
 
 def _formatted(message: Message) -> bool:
@@ -543,19 +634,32 @@ def message_problems(message: Message, nplurals: int, where: str = "") -> list[s
     if plural and any(texts) and len(texts) != nplurals:
         problems.append(f"{label}: {len(texts)} plural forms, the header says {nplurals}")
     params = dict.fromkeys(known, 1)
+    conversions: dict[str, str] = {}
+    for m in msgids:
+        conversions.update(_conversions(str(m)))
     for i, text in enumerate(texts):
         if not text:
             continue
         form = f"{label}, msgstr[{i}]" if plural else label
         names = set(placeholders(text))
-        if _formatted(message):
+        if names - known:
+            problems.append(f"{form}: unknown placeholder(s) {sorted(names - known)}")
+        elif _formatted(message):
             try:
                 text % params
             except (KeyError, ValueError, TypeError) as exc:
                 problems.append(f"{form}: broken placeholder ({type(exc).__name__}: {exc})")
                 continue
-        if names - known:
-            problems.append(f"{form}: unknown placeholder(s) {sorted(names - known)}")
+        changed = sorted(
+            f"%({name}){kind}"
+            for name, kind in _conversions(text).items()
+            if name in conversions and kind != conversions[name]
+        )
+        if changed:
+            problems.append(
+                f"{form}: placeholder(s) {', '.join(changed)} converted otherwise than in the "
+                "English (keep the letter after the parenthesis)"
+            )
         need = known - COUNTERS if plural else known
         if need - names:
             problems.append(f"{form}: missing placeholder(s) {sorted(need - names)}")
@@ -564,17 +668,25 @@ def message_problems(message: Message, nplurals: int, where: str = "") -> list[s
     return problems
 
 
-def catalogue_problems(lang: str, locales: Path | None = None) -> list[str]:
-    """Every problem of the translated messages of ``lang`` (fuzzy ones included)."""
+def catalogue_problems(lang: str, locales: Path | None = None, *, fuzzy: bool = True) -> list[str]:
+    """Every problem of the translated messages of ``lang``, each ``file.po:line: message``;
+    with ``fuzzy=False`` only those of the messages the books and the engine use (a fuzzy
+    message, or one with an empty form, is shown in English, so its stale placeholders harm
+    nothing yet)."""
     path = po_path(lang, locales)
+    return list(_problems(path, lang, path.stat().st_mtime_ns, fuzzy))
+
+
+@lru_cache(maxsize=32)
+def _problems(path: Path, lang: str, mtime_ns: int, fuzzy: bool) -> tuple[str, ...]:
     catalog = read_catalog(path, lang)
-    where = f"{_rel(path)}: "
+    where = _rel(path)
     out = []
     for message in catalog:
-        if message.id:
-            line = f"{where[:-2]}:{message.lineno}: " if message.lineno else where
+        if message.id and (fuzzy or is_translated(message, catalog.num_plurals)):
+            line = f"{where}:{message.lineno}: " if message.lineno else f"{where}: "
             out.extend(message_problems(message, catalog.num_plurals, line))
-    return out
+    return tuple(out)
 
 
 # -- loading -----------------------------------------------------------------------------------
@@ -584,7 +696,9 @@ def load_translations(lang: str, locales: Path | None = None) -> gettext.NullTra
     """The translations of ``lang``, compiled in memory from its PO file.
 
     English returns :class:`gettext.NullTranslations`. Fuzzy messages and messages with an empty
-    form are left out, so they show in English rather than empty.
+    form are left out, so they show in English rather than empty. A translated message with a
+    broken, unknown or missing placeholder raises :class:`CatalogueError` (one
+    ``file.po:line: message`` per problem): nothing is ever rendered from such a catalogue.
     """
     if lang == "en":
         return _ENGLISH
@@ -597,6 +711,9 @@ def load_translations(lang: str, locales: Path | None = None) -> gettext.NullTra
 
 @lru_cache(maxsize=32)
 def _load(path: Path, lang: str, mtime_ns: int) -> gettext.NullTranslations:
+    problems = _problems(path, lang, mtime_ns, False)
+    if problems:
+        raise CatalogueError(problems)
     catalog = read_catalog(path, lang)
     for message in list(catalog):
         if message.id and not is_translated(message, catalog.num_plurals):

@@ -89,6 +89,12 @@ def cmd_build(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         _err("interrupted: generated/ is as it was")
         return 130
+    for lang, variants in report.incomplete.items():
+        _err(
+            f"{lang}: {len(variants)} rule book(s) translated in part, built with an "
+            f'"incomplete translation" banner and linked from nowhere '
+            f"(see `fivehundred i18n status --lang {lang}`)"
+        )
     if args.check:
         if report.changed:
             for rel in report.written:
@@ -139,12 +145,21 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_docs(args: argparse.Namespace) -> int:
     """Render a variant's rule book (Markdown or one HTML page) in any language."""
-    from ..generator.docs import render_html, render_markdown
+    from ..generator.docs import book_gaps, book_messages, render_html, render_markdown
     from ..generator.i18n import load_translations
 
     translations = load_translations(args.lang)
     render = render_html if args.format == "html" else render_markdown
-    _write_out(args.output, render(_ruleset(args.variant), args.lang, translations))
+    rs = _ruleset(args.variant)
+    missing = book_gaps(rs, args.lang)
+    if missing:
+        _err(
+            f"{args.lang}: {len(missing)} of the {len(book_messages(rs))} messages of this rule "
+            f"book are not translated and fall back to English (the book says so at the top):"
+        )
+        for gap in missing:
+            _err(f"  {gap}")
+    _write_out(args.output, render(rs, args.lang, translations, missing=missing))
     return 0
 
 
@@ -163,22 +178,67 @@ def cmd_i18n(args: argparse.Namespace) -> int:
         for lang, what in i18n.update_catalogues(args.lang):
             print(f"specs/locales/{lang}/LC_MESSAGES/{i18n.DOMAIN}.po: {what}")
     else:
-        complete = True
-        print(
-            f"{'lang':<6} {'translated':>10} {'total':>6} {'coverage':>9} "
-            f"{'fuzzy':>6} {'empty':>6} {'missing':>8}"
-        )
-        for c in i18n.coverage(args.lang):
+        return _i18n_status(args)
+    return 0
+
+
+def _i18n_status(args: argparse.Namespace) -> int:
+    """``i18n status``: coverage per language; with ``--lang`` or ``--book`` also every message
+    that is not translated (``file.po:line: state: 'msgid'``); problems on standard error.
+
+    Exit (with ``--check``): 2 when a translated message is broken (a placeholder...), 1 when a
+    catalogue is incomplete, else 0. Without ``--check``: 2 on a broken message, else 0.
+    """
+    from ..generator import i18n
+
+    print(
+        f"{'lang':<6} {'translated':>10} {'total':>6} {'coverage':>9} "
+        f"{'fuzzy':>6} {'empty':>6} {'missing':>8}"
+    )
+    complete = True
+    books: list[tuple[str, Any]] = []
+    if args.book:
+        from ..generator.docs import book_messages
+
+        books = [(name, book_messages(_ruleset(name))) for name in args.book]
+    langs = [c.lang for c in i18n.coverage(args.lang)]
+    for c in i18n.coverage(args.lang):
+        if not books:
             complete = complete and c.translated == c.total
+        print(
+            f"{c.lang:<6} {c.translated:>10} {c.total:>6} {c.percent:>8.1f}% "
+            f"{c.fuzzy:>6} {c.untranslated:>6} {c.missing:>8}"
+        )
+    for name, keys in books:
+        for lang in langs:
+            gaps = i18n.gaps(lang, keys)
+            complete = complete and not gaps
             print(
-                f"{c.lang:<6} {c.translated:>10} {c.total:>6} {c.percent:>8.1f}% "
-                f"{c.fuzzy:>6} {c.untranslated:>6} {c.missing:>8}"
+                f"\n{lang} {name}: {len(keys) - len(gaps)} of the {len(keys)} messages of this "
+                f"rule book translated, {len(gaps)} shown in English"
             )
-        problems = [p for c in i18n.coverage(args.lang) for p in i18n.catalogue_problems(c.lang)]
-        for problem in problems:
+            for gap in gaps:
+                print(f"  {gap}")
+    if args.lang and not books:
+        for lang in langs:
+            gaps = i18n.gaps(lang)
+            if gaps:
+                print(f"\n{lang}: {len(gaps)} message(s) not translated")
+            for gap in gaps:
+                print(f"  {gap}")
+    broken = False
+    for lang in langs:
+        used = i18n.catalogue_problems(lang, fuzzy=False)
+        broken = broken or bool(used)
+        for problem in used:
             _err(problem)
-        if args.check and (problems or not complete):
-            return 1
+        for problem in i18n.catalogue_problems(lang):
+            if problem not in used:
+                _err(f"{problem} (a fuzzy message: fix it when you review it)")
+    if broken:
+        return EXIT_USAGE
+    if args.check and not complete:
+        return 1
     return 0
 
 
@@ -598,11 +658,23 @@ def _parser() -> argparse.ArgumentParser:
         help="extract: write specs/locales/messages.pot; update: merge it into the catalogues "
         "(creating those of new --lang codes); status: coverage per language",
     )
-    p.add_argument("--lang", action="append", metavar="LL", help="only this language (repeatable)")
+    p.add_argument(
+        "--lang",
+        action="append",
+        metavar="LL",
+        help="only this language (repeatable); status: also list its untranslated messages",
+    )
+    p.add_argument(
+        "--book",
+        action="append",
+        metavar="VARIANT",
+        help="status: the messages this variant's rule book needs, per language (repeatable)",
+    )
     p.add_argument(
         "--check",
         action="store_true",
-        help="extract: exit 1 if messages.pot is stale; status: exit 1 unless all complete",
+        help="extract: exit 1 if messages.pot is stale; status: exit 1 unless complete "
+        "(exit 2 on a broken message, with or without --check)",
     )
     p.set_defaults(run=cmd_i18n)
 

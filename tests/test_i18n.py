@@ -162,14 +162,15 @@ def _message(msgid: str | tuple[str, str], msgstr: str | tuple[str, ...], **kw: 
     [
         ("It is worth %(count)s points.", "Het is %(count)s punten waard.", None),
         ("It is worth %(count)s points.", "Het is %(count) punten waard.", "broken"),
-        ("It is worth %(count)s points.", "Het is %(cuont)s punten waard.", "broken"),
+        ("It is worth %(count)s points.", "Het is %(cuont)s punten waard.", "unknown"),
+        ("It is worth %(count)s points.", "Het is %(count)d punten waard.", "converted"),
         ("It is worth %(count)s points.", "Het is punten waard.", "missing"),
         ("Sources: %(sources)s.", "Bronnen: %(sources)s (100%).", "broken"),
         ("Play", "Spel 100%", "broken"),  # templates always %-format
         ("It is worth %(count)s points.", "يساوي %(count)s \u0665 نقاط", "digits"),
         (("%(num)s card", "%(num)s cards"), ("%(num)s kaart", "%(num)s kaarten"), None),
         (("%(num)s card", "%(num)s cards"), ("één kaart", "%(num)s kaarten"), None),
-        (("%(num)s card", "%(num)s cards"), ("%(num)s kaart", "%(nmu)s kaarten"), "broken"),
+        (("%(num)s card", "%(num)s cards"), ("%(num)s kaart", "%(nmu)s kaarten"), "unknown"),
         (("%(num)s card", "%(num)s cards"), ("%(num)s kaart",), "plural forms"),
         (
             ("%(suit)s (%(count)s card)", "%(suit)s (%(count)s cards)"),
@@ -183,7 +184,7 @@ def test_message_problems(msgid: object, msgstr: object, problem: str | None) ->
     if problem is None:
         assert problems == []
     else:
-        assert len(problems) == 1 and problem in problems[0], problems
+        assert problems and problem in problems[0], problems
 
 
 def test_author_text_is_never_formatted() -> None:
@@ -403,3 +404,193 @@ def test_choices_under_replace_are_extracted(tmp_path: Path) -> None:
     text = catalog.get("We play it out.")
     assert text is not None and text.locations[0][1] == 4
     assert catalog.get("Our club") is not None
+
+
+# -- the translator's workflow: half a language is never published silently --------------------
+
+
+@pytest.fixture
+def with_german(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The project's catalogues plus a German one that translates a few messages only."""
+    locales = tmp_path / "locales"
+    shutil.copytree(i18n.LOCALES_DIR, locales)
+    i18n.update_catalogues(["de"], locales=locales)
+    path = i18n.po_path("de", locales)
+    catalog = i18n.read_catalog(path, "de")
+    catalog["Players and deck"].string = "Spieler und Karten"
+    catalog["Dealing"].string = "Geben"
+    path.write_bytes(i18n._po_bytes(catalog))
+    monkeypatch.setattr(i18n, "LOCALES_DIR", locales)
+    return locales
+
+
+def test_partial_language_is_built_with_a_banner_and_linked_from_nowhere(
+    with_german: Path,
+) -> None:
+    from fivehundred.generator.build import incomplete_books, plan_outputs
+
+    files = plan_outputs()
+    variants = sorted(compile_builtins())
+    assert incomplete_books(files) == {"de": tuple(variants)}
+    for variant in variants:
+        md, html = files[f"docs/de/{variant}.md"], files[f"docs/de/{variant}.html"]
+        assert "## Spieler und Karten" in md  # what is translated shows
+        assert re.search(r"^> \*\*This translation is incomplete: \d+ messages", md, re.M)
+        assert '<p class="incomplete" role="note">This translation is incomplete' in html
+    linked = [rel for rel, text in files.items() if "de/" in text and not rel.startswith("docs/de")]
+    linked += [rel for rel, text in files.items() if re.search(r"\.\./de/|\"de/|\(de/", text)]
+    assert linked == [], linked
+    # the complete languages still link each other, and no complete book has a banner
+    nb = files["docs/nb/australian.md"]
+    assert "(../ar/australian.md)" in nb and "incomplete" not in nb
+    assert "[HTML](nb/australian.html)" in files["docs/index.md"]
+    assert "Deutsch" not in files["docs/index.md"] + files["docs/index.html"]
+
+
+def test_docs_says_what_falls_back_to_english(
+    with_german: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["docs", "australian", "--lang", "de"]) == 0
+    out, err = capsys.readouterr()
+    first, *listed = err.splitlines()
+    rs = compile_builtins()["australian"][1]
+    from fivehundred.generator.docs import book_messages
+
+    total = len(book_messages(rs))
+    assert re.match(rf"de: {total - 2} of the {total} messages .* fall back to English", first)
+    assert len(listed) == total - 2
+    line = re.compile(r"  \S+/de/LC_MESSAGES/fivehundred\.po:\d+: untranslated: ['\"]")
+    assert all(line.match(x) for x in listed), listed
+    assert not any("'Players and deck'" in x or "'Dealing'" in x for x in listed)
+    assert "'The contractor leads to the first trick.'" in err
+    assert "This translation is incomplete" in out and "## Spieler und Karten" in out
+    # a complete language says nothing
+    assert main(["docs", "australian", "--lang", "nb"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_status_lists_what_a_book_needs(
+    with_german: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["i18n", "status", "--lang", "de", "--book", "sans-kitty", "--check"]) == 1
+    out = capsys.readouterr().out
+    assert re.search(
+        r"^de sans-kitty: 2 of the (\d+) messages of this rule book translated", out, re.M
+    )
+    assert "untranslated: 'Play'" in out and "untranslated: 'Dealing'" not in out
+    assert "Sans kitty" in out or "sans kitty" in out  # the variant's own messages are listed
+    # without --book: every untranslated message of the template, with its line
+    assert main(["i18n", "status", "--lang", "de"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^de: \d+ message\(s\) not translated$", out, re.M)
+    assert re.search(r"^  \S+fivehundred\.po:\d+: untranslated: 'a bid must be higher", out, re.M)
+    # complete languages pass the check, with their books
+    assert main(["i18n", "status", "--lang", "nb", "--book", "sans-kitty", "--check"]) == 0
+
+
+def _break_placeholder(locales: Path, lang: str, msgid: str, broken: str) -> int:
+    path = i18n.po_path(lang, locales)
+    catalog = i18n.read_catalog(path, lang)
+    message = catalog[msgid]
+    message.string = broken
+    path.write_bytes(i18n._po_bytes(catalog))
+    return int(i18n.read_catalog(path, lang)[msgid].lineno)
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        "Spillet spilles til %(cont)s poeng.",  # unknown name
+        "Spillet spilles til %(count) poeng.",  # no conversion
+        "Spillet spilles til %(count)d%  poeng.",  # a lone percent sign
+        "Spillet spilles til %(count)r poeng.",  # another conversion
+    ],
+)
+def test_broken_placeholder_is_a_diagnostic_everywhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], broken: str
+) -> None:
+    from fivehundred.generator import build as build_module
+
+    locales = tmp_path / "locales"
+    shutil.copytree(i18n.LOCALES_DIR, locales)
+    msgid = "The game is played to %(count)s point."
+    line = _break_placeholder(locales, "nb", msgid, broken)
+    catalog = i18n.read_catalog(i18n.po_path("nb", locales), "nb")
+    catalog[msgid].string = (broken, broken)
+    i18n.po_path("nb", locales).write_bytes(i18n._po_bytes(catalog))
+    line = int(i18n.read_catalog(i18n.po_path("nb", locales), "nb")[msgid].lineno)
+    monkeypatch.setattr(i18n, "LOCALES_DIR", locales)
+    out_root = tmp_path / "generated"
+    monkeypatch.setattr(build_module, "GENERATED_DIR", out_root)
+    where = re.compile(rf"^\S+/nb/LC_MESSAGES/fivehundred\.po:{line}: msgid 'The game is played")
+    for argv in (
+        ["i18n", "status", "--check"],
+        ["i18n", "status"],
+        ["docs", "australian", "--lang", "nb"],
+        ["docs", "australian", "--lang", "nb", "--format", "html"],
+        ["replay", str(_illegal_record(tmp_path)), "--lang", "nb"],
+        ["build"],
+        ["build", "--check"],
+    ):
+        assert main(argv) == 2, argv
+        out, err = capsys.readouterr()
+        lines = err.splitlines()
+        assert lines and all(where.match(x) for x in lines), (argv, err)
+        assert "Traceback" not in err and "jinja" not in err.lower()
+        assert len(lines) == 2  # both plural forms, one line each
+        assert "<!DOCTYPE" not in out and "##" not in out
+    assert not out_root.exists()  # nothing was built from it
+    # another language still renders
+    assert main(["docs", "australian", "--lang", "da"]) == 0
+
+
+def test_a_fuzzy_message_with_a_stale_placeholder_blocks_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """msgmerge keeps the old translation of a changed message as a fuzzy suggestion: its
+    placeholders may be stale; it is reported but used nowhere."""
+    locales = tmp_path / "locales"
+    shutil.copytree(i18n.LOCALES_DIR, locales)
+    path = i18n.po_path("nb", locales)
+    catalog = i18n.read_catalog(path, "nb")
+    message = catalog["The game is played to %(count)s point."]
+    message.string = ("Spillet spilles til %(target)s poeng.",) * 2
+    message.flags.add("fuzzy")
+    path.write_bytes(i18n._po_bytes(catalog))
+    monkeypatch.setattr(i18n, "LOCALES_DIR", locales)
+    assert main(["docs", "australian", "--lang", "nb"]) == 0
+    out, err = capsys.readouterr()
+    assert "The game is played to 500 points." in out  # English, with the banner
+    assert "untranslated" not in err and "fuzzy: 'The game is played to" in err
+    assert main(["i18n", "status", "--lang", "nb", "--check"]) == 1
+    err = capsys.readouterr().err
+    assert "unknown placeholder(s) ['target']" in err and "a fuzzy message" in err
+
+
+def test_build_says_which_books_are_incomplete(
+    with_german: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from fivehundred.generator import build as build_module
+
+    monkeypatch.setattr(build_module, "GENERATED_DIR", tmp_path / "generated")
+    assert main(["build"]) == 0
+    err = capsys.readouterr().err
+    n = len(compile_builtins())
+    assert re.match(rf"de: {n} rule book\(s\) translated in part, .*linked from nowhere", err)
+    assert (tmp_path / "generated/docs/de/australian.html").is_file()
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGS])
+def test_markdown_language_links_are_a_paragraph_of_their_own(lang: str) -> None:
+    """The line of links, the summary and the intro are separate paragraphs."""
+    rs = compile_builtins()["misere-230"][1]
+    md = render_markdown(rs, lang, languages=[("xx", "../xx/misere-230")])
+    blocks = md.split("\n\n")
+    links = next(b for b in blocks if "(../xx/misere-230.md)" in b)
+    assert "\n" not in links.strip(), links
+    assert rs.summary is not None
+    summary = next(b for b in blocks if b is not links and b.strip() and not b.startswith("#"))
+    assert "(../xx/" not in summary
