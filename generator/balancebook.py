@@ -16,14 +16,15 @@ from __future__ import annotations
 import importlib
 import json
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from babel.numbers import format_decimal
+from babel import Locale, UnknownLocaleError
+from babel.numbers import get_decimal_symbol
 
 from ..runtime.balance import (
     DEFAULT_MAX_HANDS,
-    ENDINGS,
     BalanceError,
     Study,
     compare,
@@ -153,12 +154,22 @@ def write_summaries(
     return [summary_path(v) for v in wanted]
 
 
+#: Parsed summaries by path, with the file's modification time and size when read.
+_SUMMARIES: dict[Path, tuple[int, int, Any]] = {}
+
+
 def load_summary(variant: str, folder: Path | None = None) -> dict[str, Any] | None:
     """The committed summary of ``variant``, or None when there is none (or it is unreadable
     or of another layout: the book then says that no summary has been computed)."""
     path = (folder or SUMMARY_DIR) / f"{variant}.json"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        stat = path.stat()
+        cached = _SUMMARIES.get(path)
+        if cached is not None and cached[:2] == (stat.st_mtime_ns, stat.st_size):
+            data = cached[2]
+        else:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            _SUMMARIES[path] = (stat.st_mtime_ns, stat.st_size, data)
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("format") != SUMMARY_FORMAT:
@@ -169,9 +180,23 @@ def load_summary(variant: str, folder: Path | None = None) -> dict[str, Any] | N
 # -- what the rule-book template gets ---------------------------------------------------------
 
 
+@lru_cache(maxsize=32)
+def _decimal_symbol(lang: str) -> str:
+    """The decimal separator of a rule-book language (``,`` in Dutch); ``.`` where Babel does
+    not know the language."""
+    try:
+        return str(get_decimal_symbol(Locale.parse(lang.replace("-", "_"))))
+    except (UnknownLocaleError, ValueError, TypeError):
+        return "."
+
+
 def _dec(x: float, lang: str, signed: bool = False) -> str:
-    pattern = "+0.0;-0.0" if signed else "0.0"
-    return str(format_decimal(x, format=pattern, locale=lang.replace("-", "_")))
+    """One decimal, the language's decimal separator (formatting by hand: Babel's general
+    formatter would cost the build a second for the few hundred figures of every book)."""
+    text = f"{x:+.1f}" if signed else f"{x:.1f}"
+    if text in ("-0.0", "+0.0"):
+        text = "0.0"  # a zero has no sign
+    return text.replace(".", _decimal_symbol(lang))
 
 
 def _pct(x: float, lang: str, signed: bool = False) -> str:
@@ -200,16 +225,31 @@ def book_context(rs: Ruleset, lang: str, folder: Path | None = None) -> dict[str
     data = load_summary(rs.id, folder)
     if data is None:
         return {"state": "missing", "command": command}
-    if data.get("rules") != rules_fingerprint(rs.tables()):
+    if data.get("rules") != _fingerprint(rs):
         return {"state": "stale", "command": command}
     try:
-        context = _context(data, [c.id for c in rs.clauses], lang)
+        context = _context(data, [c.id for c in rs.clauses], set(rs.differences), lang)
     except (KeyError, TypeError, ValueError, AttributeError):
         return {"state": "missing", "command": command}  # another layout: as if none
     return {"state": "ok", **context, "command": command}
 
 
-def _context(data: dict[str, Any], clause_ids: Sequence[str], lang: str) -> dict[str, Any]:
+#: The last ruleset fingerprinted, per variant id: a build renders each book in 12 forms.
+_FINGERPRINTS: dict[str, tuple[Ruleset, str]] = {}
+
+
+def _fingerprint(rs: Ruleset) -> str:
+    cached = _FINGERPRINTS.get(rs.id)
+    if cached is not None and cached[0] is rs:
+        return cached[1]
+    value = rules_fingerprint(rs.tables())
+    _FINGERPRINTS[rs.id] = (rs, value)
+    return value
+
+
+def _context(
+    data: dict[str, Any], clause_ids: Sequence[str], changed: set[str], lang: str
+) -> dict[str, Any]:
     figs = data["figures"]
     kinds = [{"key": k, **_fig(v, lang, True)} for k, v in figs["kinds"].items() if v["k"]]
     made = [
@@ -241,42 +281,47 @@ def _context(data: dict[str, Any], clause_ids: Sequence[str], lang: str) -> dict
         "compare": None,
     }
     if data.get("against"):
-        out["compare"] = _compare(data, clause_ids, lang)
+        out["compare"] = _compare(data, clause_ids, changed, lang)
     return out
 
 
-#: The rows of the comparison table: (group, key or None for every key, shown when).
-_COMPARE_ROWS: tuple[tuple[str, str | None], ...] = (
-    ("game", "hands_per_game"),
-    ("make_rate", "all"),
-    ("make_rate", None),
-    ("points", "contractor"),
-    ("points", "opponents"),
-    ("kinds", None),
-    ("endings", None),
-    ("clauses", None),
+#: Rows of the comparison table shown whether or not they differ.
+_ALWAYS: frozenset[tuple[str, str]] = frozenset(
+    {
+        ("game", "hands_per_game"),
+        ("make_rate", "all"),
+        ("points", "contractor"),
+        ("points", "opponents"),
+    }
 )
+#: The groups of the comparison table, in order.
+_COMPARE_GROUPS = ("game", "make_rate", "points", "kinds", "endings", "clauses")
 
 
-def _compare(data: dict[str, Any], clause_ids: Sequence[str], lang: str) -> dict[str, Any]:
+def _compare(
+    data: dict[str, Any], clause_ids: Sequence[str], changed: set[str], lang: str
+) -> dict[str, Any]:
+    """The comparison with the base: the headline figures, every figure that differs
+    significantly, and the clauses this variant changes (reached or not)."""
     against = data["against"]
     mine, theirs, diffs = data["figures"], against["figures"], against["differences"]
     rows = []
-    for group, only in _COMPARE_ROWS:
-        keys = [only] if only else list(diffs.get(group, {}))
-        for key in keys:
-            if only is None and group == "make_rate" and (key == "all" or key.isdigit()):
-                continue  # per level: in the table above; misères only here
+    omitted = 0
+    for group in _COMPARE_GROUPS:
+        for key, d in diffs.get(group, {}).items():
             a = theirs.get(group, {}).get(key)
             b = mine.get(group, {}).get(key)
-            d = diffs.get(group, {}).get(key)
-            if d is None or (a is None and b is None):
+            if a is None and b is None:
                 continue
             if group == "clauses" and ("/" in key or key not in clause_ids):
                 continue
+            significant = bool(d.get("significant"))
+            if not (
+                significant or (group, key) in _ALWAYS or (group == "clauses" and key in changed)
+            ):
+                omitted += 1
+                continue
             percent = "k" in (a or b or {})
-            if percent and not ((a or {}).get("k") or (b or {}).get("k")):
-                continue  # zero on both sides: nothing to compare
             f = _pct if percent else _dec
             diff = d.get("diff")
             rows.append(
@@ -286,7 +331,7 @@ def _compare(data: dict[str, Any], clause_ids: Sequence[str], lang: str) -> dict
                     "this": _fig(b or {}, lang, percent)["value"],
                     "base": _fig(a or {}, lang, percent)["value"],
                     "diff": DASH if diff is None else f(diff, lang, True),
-                    "significant": bool(d.get("significant")),
+                    "significant": significant,
                 }
             )
-    return {"base": against["variant"], "rows": rows, "endings": list(ENDINGS)}
+    return {"base": against["variant"], "rows": rows, "omitted": omitted}

@@ -299,9 +299,17 @@ def text_report(studies: Sequence[Study]) -> str:
 
 
 def _md_cell(text: str) -> str:
+    """Author text (a variant's name or id) made safe for Markdown."""
     from ..generator.docs import md_text
 
     return md_text(text)
+
+
+def _md_own(text: str) -> str:
+    """Our own text (figures, labels): only what would break a table cell is escaped."""
+    for raw, safe in (("\\", "\\\\"), ("|", "\\|"), ("*", "\\*"), ("<", "&lt;"), (">", "&gt;")):
+        text = text.replace(raw, safe)
+    return text
 
 
 def markdown_report(studies: Sequence[Study]) -> str:
@@ -313,7 +321,7 @@ def markdown_report(studies: Sequence[Study]) -> str:
         "",
         _md_cell(head[1]) + ".",
         "",
-        _md_cell(head[2]) + ".",
+        _md_own(head[2]) + ".",
         "",
         "![Contracts, by bid](contracts.svg)",
         "",
@@ -328,11 +336,11 @@ def markdown_report(studies: Sequence[Study]) -> str:
         cols = ["", studies[0].rules.variant]
         align = "|---|---:|"
     for title, rows in _rows(studies):
-        lines += ["", f"## {_md_cell(title)}", ""]
+        lines += ["", f"## {_md_own(title)}", ""]
         lines.append("| " + " | ".join(_md_cell(c) for c in cols) + " |")
         lines.append(align)
         for row in rows:
-            lines.append("| " + " | ".join(_md_cell(c) for c in row) + " |")
+            lines.append("| " + " | ".join(_md_own(c) for c in row) + " |")
     return "\n".join(lines) + "\n"
 
 

@@ -597,17 +597,19 @@ def _parser() -> argparse.ArgumentParser:
         help="balance study: whole games by bots; what the rules do to the game",
         description="Play whole games of a variant with bots and report contracts, make "
         "rates, points, game length and endings, seat advantage and the rule clauses reached, "
-        "each with a 95%% confidence interval; --against compares two variants on the same "
+        "each with a 95% confidence interval; --against compares two variants on the same "
         "deals. --write refreshes the committed summaries the rule books read.",
     )
     p.add_argument("variant", metavar="VARIANT|FILE", nargs="*", help="(--write: default all)")
     p.add_argument("--against", metavar="VARIANT|FILE", help="compare with this variant")
-    p.add_argument("--games", type=int, help="games per variant")
-    p.add_argument("--bots", help="bot name, or one per seat comma-separated (heuristic)")
-    p.add_argument("--seed", type=int, default=1, help="master seed (1)")
-    p.add_argument("--workers", type=int, help="processes on this machine (all cores)")
+    p.add_argument("--games", type=int, metavar="N", help="whole games per variant")
+    p.add_argument(
+        "--bots", metavar="NAME", help="bot name, or one per seat comma-separated (heuristic)"
+    )
+    p.add_argument("--seed", type=int, default=1, metavar="S", help="master seed (1)")
+    p.add_argument("--workers", type=int, metavar="K", help="processes on this machine (all cores)")
     p.add_argument("--ray", metavar="ADDRESS", help="run as Ray tasks: a cluster address, or local")
-    p.add_argument("--max-hands", type=int, help="cut a game off after this many hands (200)")
+    p.add_argument("--max-hands", type=int, metavar="M", help="cut a game off after M hands (200)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--out", metavar="DIR", help="write report.md, report.json and SVG charts")
     p.add_argument(

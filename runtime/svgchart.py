@@ -131,9 +131,11 @@ def bar_chart(
     """
     n_cat, n_ser = len(categories), max(1, len(series))
     group = max(22.0, 10.0 + 16.0 * n_ser)
-    left, right, top, bottom = 62, 20, 56 + 16 * max(0, n_ser - 1), 70
+    longest = max((len(c) for c in categories), default=1)
+    # rotated labels need about 5 px of height per character, then a line for the note
+    left, right, top, bottom = 62, 20, 56 + 16 * max(0, n_ser - 1), 36 + int(5.2 * longest)
     width = int(left + right + max(360, group * n_cat))
-    height = 340 + top - 56
+    height = 270 + top - 56 + bottom
     plot_w, plot_h = width - left - right, height - top - bottom
     values = [
         v for _, bars in series for b in bars for v in (b.value, b.high) if v is not None and v == v
