@@ -274,15 +274,24 @@ def cmd_replay(args: argparse.Namespace) -> int:
             view = replay_view(replay(record))
         except FiveHundredError as exc:
             failed += 1
-            error = _error_object(exc, translations)
             where = f"{name}:{number}" if number else name
-            _replay_failed(args.json, error, f"{where}: {error['message']}")
+            _replay_failed(
+                args.json, _error_object(exc, translations), _human(exc, where, translations)
+            )
             continue
         if args.json:
             print(json_printable(json.dumps(view, ensure_ascii=False)))
         else:
             _print_replay(view)
     return EXIT_USAGE if failed else 0
+
+
+def _human(exc: FiveHundredError, where: str, translations: Any) -> str:
+    """Plain ``replay``'s one line for a record that failed: place, action index, message."""
+    if isinstance(exc, IllegalActionError):
+        return f"{where}: {_illegal_line(exc, translations)}"
+    index = getattr(exc, "index", None)
+    return f"{where}: action {index}: {exc}" if index is not None else f"{where}: {exc}"
 
 
 def _replay_failed(as_json: bool, error: dict[str, Any], line: str) -> None:
@@ -293,22 +302,20 @@ def _replay_failed(as_json: bool, error: dict[str, Any], line: str) -> None:
 
 
 def _error_object(exc: FiveHundredError, translations: Any) -> dict[str, Any]:
-    """The ``replay --json`` error object: index and action (None for a broken record), the
-    rule's clause id (None unless the rules forbid the action) and the one-line message."""
+    """The ``replay --json`` error object: the action's index and text (None for a broken
+    record), the rule's clause id (None unless the rules forbid the action) and the message: for
+    an illegal action the reason the rule gives (in the language of ``--lang``), else the
+    error's own sentence."""
     index = getattr(exc, "index", None)
     if isinstance(exc, IllegalActionError):
-        return {
-            "index": index,
-            "action": exc.action,
-            "clause": exc.clause,
-            "message": _illegal_line(exc, translations),
-        }
-    at = f"action {index}: " if index is not None else ""
+        explanation = exc.explanation
+        reason = explanation.text(translations) if explanation is not None else exc.reason
+        return {"index": index, "action": exc.action, "clause": exc.clause, "message": reason}
     return {
         "index": index,
         "action": getattr(exc, "action", None),
         "clause": None,
-        "message": f"{at}{exc}",
+        "message": str(exc),
     }
 
 

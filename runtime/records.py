@@ -117,7 +117,7 @@ def replay(record: Any) -> HandState:
         except FiveHundredError as exc:
             exc.index = index  # type: ignore[attr-defined]
             if not isinstance(exc, IllegalActionError):
-                exc.action = text if isinstance(text, str) else None  # type: ignore[attr-defined]
+                exc.action = text  # type: ignore[attr-defined]
             raise
     return state
 

@@ -28,10 +28,10 @@ from fivehundred.generator import build as build_mod
 from fivehundred.generator.build import LOCK_NAME, BuildInterrupted, BuildReport, build, build_lock
 from fivehundred.generator.i18n import _add
 from fivehundred.runtime.cli import main
-from fivehundred.runtime.errors import ArgumentError, FiveHundredError
+from fivehundred.runtime.errors import ArgumentError, FiveHundredError, IllegalActionError
 from fivehundred.runtime.game import load_rules
 from fivehundred.runtime.hand import HandState
-from fivehundred.runtime.records import MAX_RECORD_BYTES
+from fivehundred.runtime.records import MAX_RECORD_BYTES, replay
 from fivehundred.runtime.terminal import json_printable, printable
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -641,6 +641,9 @@ def test_a_broken_line_is_reported_on_its_line_and_the_run_goes_on(
     assert failed[99]["index"] is None and "deal" in failed[99]["message"]
     assert failed[120]["index"] == 1 and failed[120]["clause"].startswith("auction.")
     assert failed[120]["action"] == illegal["actions"][1]
+    with pytest.raises(IllegalActionError) as info:
+        replay(illegal)
+    assert failed[120]["message"] == info.value.reason, "the rule's reason, nothing around it"
     assert all(set(e) == {"index", "action", "clause", "message"} for e in failed.values())
     assert rows[199]["variant"] == "australian", "the run went on after the errors"
     # plain replay: the same errors, one line each on stderr, every good record printed
