@@ -291,7 +291,15 @@ def _human(exc: FiveHundredError, where: str, translations: Any) -> str:
     if isinstance(exc, IllegalActionError):
         return f"{where}: {_illegal_line(exc, translations)}"
     index = getattr(exc, "index", None)
-    return f"{where}: action {index}: {exc}" if index is not None else f"{where}: {exc}"
+    text = _one_line(exc)
+    return f"{where}: action {index}: {text}" if index is not None else f"{where}: {text}"
+
+
+def _one_line(exc: FiveHundredError) -> str:
+    """An error's message on one line: a rule file's several problems joined by ``; ``."""
+    if isinstance(exc, SpecError):
+        return "; ".join(str(d) for d in exc.diagnostics)
+    return str(exc)
 
 
 def _replay_failed(as_json: bool, error: dict[str, Any], line: str) -> None:
@@ -315,7 +323,7 @@ def _error_object(exc: FiveHundredError, translations: Any) -> dict[str, Any]:
         "index": index,
         "action": getattr(exc, "action", None),
         "clause": None,
-        "message": str(exc),
+        "message": _one_line(exc),
     }
 
 

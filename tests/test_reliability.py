@@ -731,3 +731,44 @@ def test_replay_of_an_endless_jsonl_is_bounded_and_ctrl_c_ends_it(tmp_path: Path
     code, kib = err.split()[-2:]
     assert int(code) == 130
     assert int(kib) < 200 * 1024
+
+
+# -- more of the same, found while probing -----------------------------------------------------
+
+
+def test_new_on_a_read_only_or_full_disk_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tempfile
+
+    target = tmp_path / "club.yaml"
+    for error in (errno.EROFS, errno.ENOSPC):
+
+        def refuse(*args: Any, error: int = error, **kwargs: Any) -> Any:
+            raise OSError(error, os.strerror(error))
+
+        with monkeypatch.context() as m:
+            m.setattr(tempfile, "mkstemp", refuse)
+            line = refused(capsys, "new", "club", "--extends", "australian", "-o", str(target))
+        assert line == f"{target}:1:1: cannot write: {os.strerror(error).lower()}"
+        assert not target.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_simulate_records_onto_a_full_device(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    full = device(tmp_path, "full", 7)
+    line = refused(capsys, "simulate", "australian", "--hands", "50", "--records", str(full))
+    assert line == f"{full}: cannot write: no space left on device"
+
+
+def test_replay_of_a_folder_and_of_a_record_naming_a_broken_rule_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert refused(capsys, "replay", str(tmp_path)).startswith(f"{tmp_path}: cannot read:")
+    spec = tmp_path / "broken.yaml"
+    spec.write_text("id: broken\nextends: australian\nname: x\nplayers: 9\nteams: 7\n")
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(record(variant=str(spec))))
+    line = refused(capsys, "replay", str(path))
+    assert line.startswith(f"{path}: {spec}:") and "; " in line, "every problem, on one line"
