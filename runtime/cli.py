@@ -259,7 +259,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     line) and the run goes on. Exit 2 at the end if any failed.
     """
     from ..generator.i18n import load_translations
-    from .records import read_records, replay, replay_view
+    from .records import error_object, read_records, replay, replay_view
 
     translations = load_translations(args.lang)
     name = args.record
@@ -276,7 +276,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             failed += 1
             where = f"{name}:{number}" if number else name
             _replay_failed(
-                args.json, _error_object(exc, translations), _human(exc, where, translations)
+                args.json, error_object(exc, translations), _human(exc, where, translations)
             )
             continue
         if args.json:
@@ -291,15 +291,10 @@ def _human(exc: FiveHundredError, where: str, translations: Any) -> str:
     if isinstance(exc, IllegalActionError):
         return f"{where}: {_illegal_line(exc, translations)}"
     index = getattr(exc, "index", None)
-    text = _one_line(exc)
+    from .records import one_line
+
+    text = one_line(exc)
     return f"{where}: action {index}: {text}" if index is not None else f"{where}: {text}"
-
-
-def _one_line(exc: FiveHundredError) -> str:
-    """An error's message on one line: a rule file's several problems joined by ``; ``."""
-    if isinstance(exc, SpecError):
-        return "; ".join(str(d) for d in exc.diagnostics)
-    return str(exc)
 
 
 def _replay_failed(as_json: bool, error: dict[str, Any], line: str) -> None:
@@ -307,24 +302,6 @@ def _replay_failed(as_json: bool, error: dict[str, Any], line: str) -> None:
         print(json_printable(json.dumps({"error": error}, ensure_ascii=False)))
     else:
         _err(line)
-
-
-def _error_object(exc: FiveHundredError, translations: Any) -> dict[str, Any]:
-    """The ``replay --json`` error object: the action's index and text (None for a broken
-    record), the rule's clause id (None unless the rules forbid the action) and the message: for
-    an illegal action the reason the rule gives (in the language of ``--lang``), else the
-    error's own sentence."""
-    index = getattr(exc, "index", None)
-    if isinstance(exc, IllegalActionError):
-        explanation = exc.explanation
-        reason = explanation.text(translations) if explanation is not None else exc.reason
-        return {"index": index, "action": exc.action, "clause": exc.clause, "message": reason}
-    return {
-        "index": index,
-        "action": getattr(exc, "action", None),
-        "clause": None,
-        "message": _one_line(exc),
-    }
 
 
 #: How ``replay`` reports an illegal action, in the language of ``--lang``.

@@ -8,15 +8,23 @@ from collections.abc import Iterator
 from typing import Any
 
 from .codes import bits
-from .errors import FiveHundredError, IllegalActionError, InvalidActionError, RecordError
+from .errors import (
+    FiveHundredError,
+    IllegalActionError,
+    InvalidActionError,
+    RecordError,
+    SpecError,
+)
 from .game import game_winner, load_rules
 from .hand import OVER, HandState
 from .rules import Rules
 
 __all__ = [
     "MAX_RECORD_BYTES",
+    "error_object",
     "hand_from_record",
     "load_records",
+    "one_line",
     "parse_record",
     "read_records",
     "record_actions",
@@ -120,6 +128,37 @@ def replay(record: Any) -> HandState:
                 exc.action = text  # type: ignore[attr-defined]
             raise
     return state
+
+
+def one_line(exc: FiveHundredError) -> str:
+    """An error's message on one line: a rule file's several problems joined by ``; ``."""
+    if isinstance(exc, SpecError):
+        return "; ".join(str(d) for d in exc.diagnostics)
+    return str(exc)
+
+
+def error_object(exc: FiveHundredError, translations: Any = None) -> dict[str, Any]:
+    """The ``replay --json`` error object of a record that failed with ``exc``.
+
+    ``index`` and ``action``: the offending action's position in ``actions`` and its text (None
+    for a broken record); ``clause``: the rule's clause id when the rules forbid the action, else
+    None; ``message``: for an illegal action the reason the rule gives (translated by
+    ``translations``, a gettext object, when given), else the error's own sentence, one line.
+    """
+    index = getattr(exc, "index", None)
+    if isinstance(exc, IllegalActionError):
+        explanation = exc.explanation
+        if explanation is not None and translations is not None:
+            reason = explanation.text(translations)
+        else:
+            reason = exc.reason
+        return {"index": index, "action": exc.action, "clause": exc.clause, "message": reason}
+    return {
+        "index": index,
+        "action": getattr(exc, "action", None),
+        "clause": None,
+        "message": one_line(exc),
+    }
 
 
 def replay_view(state: HandState) -> dict[str, Any]:
