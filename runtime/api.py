@@ -28,7 +28,9 @@ from typing import Any
 from .bots import RandomBot
 from .codes import bits
 from .errors import (
+    ArgumentError,
     Diagnostic,
+    FileError,
     FiveHundredError,
     IllegalActionError,
     InvalidActionError,
@@ -49,7 +51,9 @@ from .tensors import (
 
 __all__ = [
     "TERMINAL",
+    "ArgumentError",
     "Diagnostic",
+    "FileError",
     "FiveHundredError",
     "Game",
     "HandResult",
@@ -225,14 +229,14 @@ class Game:
     def _check_seat(self, seat: object, what: str) -> None:
         n = self.rules.players
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
-            raise InvalidActionError(f"{what} must be a seat 0..{n - 1}, got {seat!r}")
+            raise ArgumentError(f"{what} must be a seat 0..{n - 1}, got {seat!r}")
 
     def deal_from_order(self, cards: list[int], dealer: int = 0) -> State:
         """A hand dealt from a card order (card indexes, the first to the dealer's left)."""
         self._check_seat(dealer, "dealer")
         r = self.rules
         if sorted(cards) != list(range(r.n_cards)):
-            raise InvalidActionError(f"a deal must hold each of the {r.n_cards} cards once")
+            raise ArgumentError(f"a deal must hold each of the {r.n_cards} cards once")
         hands, kitty, dead = deal_cards(r, dealer, list(cards))
         return State(self, HandState(r, dealer, hands, kitty, dead))
 

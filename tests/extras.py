@@ -27,3 +27,12 @@ def require(module: str, extra: str) -> ModuleType:
             f"{module} is not installed ({how}; FIVEHUNDRED_REQUIRE_EXTRAS=1 makes this fail)",
             allow_module_level=True,
         )
+
+
+def readme_python(heading: str, index: int = 0) -> str:
+    """The ``index``-th fenced ```python block of the README section under ``heading``."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = text.split(f"\n{heading}\n", 1)[1].split("\n## ", 1)[0]
+    return section.split("```python\n")[index + 1].split("```", 1)[0]

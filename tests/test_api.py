@@ -132,8 +132,10 @@ def test_observation_and_masks(game: fivehundred.Game) -> None:
     assert [a for a, on in enumerate(mask) if on] == state.legal_actions()
     obs = state.observation(1)
     assert obs["seat"] == 1 and "legal" in obs and "legal" not in state.observation(2)
-    with pytest.raises(InvalidActionError):
+    with pytest.raises(fivehundred.ArgumentError):
         state.observation(4)
+    with pytest.raises(fivehundred.ArgumentError):
+        game.new_hand(dealer=True)
     assert state.information_state_string(1) != state.information_state_string(2)
 
 
@@ -174,3 +176,21 @@ def test_copy_copies_every_slot() -> None:
                 assert value is not before[name], name
         other.playout(Random(1))
         assert {n: getattr(state, n) for n in HandState.__slots__} == frozen
+
+
+def test_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's Python API example runs as written, and says what it claims."""
+    from extras import readme_python
+
+    code = readme_python("## Python API")
+    assert "# 4, 172, (1046,)" in code
+    namespace: dict[str, object] = {}
+    exec(compile(code, "README.md", "exec"), namespace)
+    game = fivehundred.load("australian")
+    assert (game.num_players, game.num_distinct_actions, game.observation_shape) == (
+        4,
+        172,
+        (1046,),
+    )
+    assert game.information_state_shape == (3005,)
+    assert "fivehundred.State" in capsys.readouterr().out

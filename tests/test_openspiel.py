@@ -129,3 +129,11 @@ def test_ismcts_plays_against_our_heuristic_bots() -> None:
     assert result is not None
     assert state.returns() == [float(result.points[s % 2]) for s in range(4)]
     assert asked["ismcts"] >= 5 and asked["heuristic"] >= 5
+
+
+def test_readme_example_runs() -> None:
+    from extras import readme_python
+
+    namespace: dict[str, Any] = {}
+    exec(compile(readme_python("## OpenSpiel and PettingZoo", 0), "README.md", "exec"), namespace)
+    assert namespace["game"].num_players() == 4  # american

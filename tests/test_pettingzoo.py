@@ -56,3 +56,9 @@ def test_illegal_action_is_an_error() -> None:
         e.step(0)  # a card during the auction
     with pytest.raises(ValueError, match="episode"):
         env(episode="season")
+
+
+def test_readme_example_runs() -> None:
+    from extras import readme_python
+
+    exec(compile(readme_python("## OpenSpiel and PettingZoo", 1), "README.md", "exec"), {})

@@ -9,7 +9,9 @@ outputs) and ``fivehundred.specs`` (the built-in rule files).
 
 from fivehundred.runtime.api import (
     TERMINAL,
+    ArgumentError,
     Diagnostic,
+    FileError,
     FiveHundredError,
     Game,
     HandResult,
@@ -26,7 +28,9 @@ __version__ = "0.1.0"
 
 __all__ = [
     "TERMINAL",
+    "ArgumentError",
     "Diagnostic",
+    "FileError",
     "FiveHundredError",
     "Game",
     "HandResult",
