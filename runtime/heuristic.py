@@ -222,10 +222,20 @@ def misere_danger(rules: Rules, hand: int, opponents: int) -> list[tuple[float, 
 # -- the bot -------------------------------------------------------------------------------------
 
 
+#: Tricks the heuristic adds to its estimates when bidding: whole Australian games between
+#: heuristic bots showed the hand evaluation alone bids too little (+0.6 won 57% of 400 games
+#: against +0; +1.0 and +0.3 against +0.6 were within the noise).
+BOLDNESS = 0.5
+
+
 class HeuristicBot:
     """Rule-of-thumb bidding and play from the seat's own view (see the module docstring)."""
 
     name = "heuristic"
+
+    def __init__(self, boldness: float = BOLDNESS) -> None:
+        #: Tricks added to every bid's estimate (negative: more cautious).
+        self.boldness = boldness
 
     def choose(self, state: HandState, rng: Random) -> int:
         """A legal action of the seat to move."""
@@ -242,7 +252,7 @@ class HeuristicBot:
             return Decision(legal[0], "the only legal action")
         view = view_of(state, seat)
         if state.phase == AUCTION:
-            return choose_bid(view, legal, heuristic_judge(view))
+            return choose_bid(view, legal, heuristic_judge(view, self.boldness))
         if state.phase == KITTY:
             return _take_or_sans(view)
         if state.phase == PARTNER:
@@ -284,8 +294,9 @@ def allowance(rules: Rules, level: int, with_kitty: bool = True) -> float:
 BidJudge = Callable[[int, bool], "str | None"]
 
 
-def heuristic_judge(view: SeatView) -> BidJudge:
-    """The heuristic bot's judge of bids: hand evaluation plus partners' and kitty allowance."""
+def heuristic_judge(view: SeatView, boldness: float = 0.0) -> BidJudge:
+    """The heuristic bot's judge of bids: hand evaluation plus partners' and kitty allowance
+    (plus ``boldness`` tricks)."""
     r = view.rules
     hand = view.hand
     own = [hand_tricks(r, hand, s) for s in range(5)]
@@ -300,7 +311,7 @@ def heuristic_judge(view: SeatView) -> BidJudge:
 
     def expect(i: int) -> float:
         strain, level = r.bid_strain[i], r.bid_level[i]
-        mine = own[strain] + allowance(r, level)
+        mine = own[strain] + allowance(r, level) + boldness
         if strain in shown:
             partner = shown[strain] - allowance(r, shown[strain])
             mine = max(mine, partner + own[strain] + allowance(r, level) - allowance(r, 0, False))

@@ -36,18 +36,34 @@ __all__ = ["SearchBot"]
 
 
 class SearchBot:
-    """Determinized playouts in the play phase; heuristic bidding and discards."""
+    """Bids by playing sampled deals out; plays the last tricks by determinized playouts."""
 
     name = "search"
 
-    def __init__(self, samples: int = 16, seconds: float | None = None) -> None:
+    def __init__(
+        self,
+        samples: int = 8,
+        seconds: float | None = None,
+        *,
+        bid_samples: int | None = None,
+        discard: bool = False,
+        prior: float = 10.0,
+        horizon: int = 6,
+    ) -> None:
         if samples < 1:
             raise ValueError(f"search needs at least 1 sample per decision, not {samples}")
         self.samples = samples
         self.seconds = seconds
         self.heuristic = HeuristicBot()
+        #: Search the play only when at most this many tricks are left: earlier, with most
+        #: cards unseen, sampled deals are too far from the truth to beat the heuristic.
+        self.horizon = horizon
+        #: Points per hand by which a card must beat the heuristic's choice in the samples.
+        self.prior = prior
+        #: Deals per discard evaluation (0: discard as the heuristic bot does).
+        self.discard_samples = samples if discard else 0
         #: Deals per bid evaluation (0: bid as the heuristic bot does).
-        self.bid_samples = max(2, samples // 2)
+        self.bid_samples = samples if bid_samples is None else bid_samples
         self._judged: tuple[tuple[int, int, tuple[tuple[int, int], ...]], BidJudge] | None = None
         self._plan: tuple[tuple[int, int], int, str] | None = None
 
@@ -63,16 +79,18 @@ class SearchBot:
             else:
                 side = r.side_of_seat[view.seat]
                 totals = [0.0] * len(options)
-                for _ in range(self.bid_samples):
+                for _ in range(self.discard_samples):
                     world = sample_world(state, view, rng)
                     for k, (drop, _) in enumerate(options):
                         w = world.copy()
                         for c in bits(drop):
                             w.apply_fast(r.DISCARD + c)
                         totals[k] += _rollout(w, self.heuristic, side)
+                # The heuristic's own choice (first) unless another is clearly better.
+                totals[0] += _PREFER_FIRST * self.discard_samples
                 k = max(range(len(options)), key=lambda k: (totals[k], -k))
                 mask = options[k][0]
-                avg = totals[k] / self.bid_samples
+                avg = totals[k] / self.discard_samples
                 why = f"{options[k][1]} (best of {len(options)} discards played out: {avg:+.0f})"
             self._plan = (key, mask, why)
         _, mask, why = self._plan
@@ -105,9 +123,11 @@ class SearchBot:
                 return Decision(legal[0], "the only legal call")
             view = view_of(state, state.to_move)
             return choose_bid(view, legal, self._judge(state, view, rng))
-        if state.phase == DISCARD:
+        if state.phase == DISCARD and self.discard_samples:
             return self._discard(state, rng)
         if state.phase != PLAY:
+            return self.heuristic.decide(state)
+        if state.rules.hand_size - state.n_tricks > self.horizon:
             return self.heuristic.decide(state)
         legal = state.legal_actions()
         seat = state.controller(state.to_move)
@@ -130,8 +150,12 @@ class SearchBot:
             done += 1
             if deadline is not None and done >= 2 and time.perf_counter() > deadline:
                 break
+        # The heuristic's own card unless another one is clearly better in the samples.
+        preferred = self.heuristic.decide(state).action
+        if preferred in totals:
+            totals[preferred] += self.prior * done
         best = max(candidates, key=lambda a: (totals[a], -candidates.index(a)))
-        avg = totals[best] / done
+        avg = totals[best] / done - (self.prior if best == preferred else 0.0)
         return Decision(best, f"best average score ({avg:+.0f}) over {done} sampled deals")
 
 
@@ -157,7 +181,7 @@ def _simulated_judge(
             lowest.setdefault(r.bid_strain[i], i)
         elif misere < 0 and r.bid_partner[i] != "both-hands" and r.bid_open[i] == "no":
             misere = i
-    strains = [st for st, i in lowest.items() if own[st] >= top - 2]
+    strains = [st for st, i in lowest.items() if own[st] >= top - 1.5]
     drops = r.discard_count if r.kitty_take else 0
     if misere >= 0 and len(misere_danger(r, view.hand, 2)) > drops + 1:
         misere = -1
@@ -183,7 +207,7 @@ def _simulated_judge(
             if misere < 0 or not misere_made:
                 return fallback(i, strict)
             p = sum(misere_made) / len(misere_made)
-            need = 0.9 if r.bid_open[i] != "no" or r.bid_partner[i] == "both-hands" else 0.7
+            need = 0.9 if r.bid_open[i] != "no" or r.bid_partner[i] == "both-hands" else 0.75
             if p >= need:
                 return f"misère made in {p:.0%} of {len(misere_made)} sampled deals"
             return None
@@ -193,7 +217,7 @@ def _simulated_judge(
         level = r.bid_level[i] + strict
         got = tricks[st]
         p = sum(t >= level for t in got) / len(got)
-        if p >= 0.6 + 0.05 * (level - low):
+        if p >= _BID_P + _BID_P_STEP * (level - low):
             return f"made in {p:.0%} of {len(got)} sampled deals played out"
         return None
 
@@ -260,6 +284,14 @@ def _likely_world(
     assert best is not None
     return best
 
+
+#: The share of sampled deals in which a contract must be made to bid it, at the lowest level,
+#: and how much more per level above.
+_BID_P = 0.5
+_BID_P_STEP = 0.05
+
+#: Points per hand by which another discard must beat the heuristic's choice.
+_PREFER_FIRST = 15.0
 
 #: Deals drawn per sample when looking for one that agrees with the auction.
 _TRIES = 8
