@@ -20,7 +20,8 @@ from fivehundred.runtime.duel import duel, wilson
 from fivehundred.runtime.game import Match, load_rules
 from fivehundred.runtime.hand import AUCTION, PLAY, HandState
 from fivehundred.runtime.rules import Rules
-from fivehundred.runtime.seatview import played_by, view_of
+from fivehundred.runtime.search import distinct_actions
+from fivehundred.runtime.seatview import played_by, sample_world, view_of
 from fivehundred.runtime.simulate import simulate
 
 ALL_VARIANTS = sorted(
@@ -224,3 +225,68 @@ def test_duel_deals_the_same_cards_to_both_seatings():
     duel(load_rules("australian"), "heuristic", "random", 4, seed=5, on_hand=seen)
     assert first[0] == first[1] and first[2] == first[3]
     assert first[0] != first[2]
+
+
+def test_sampled_deals_keep_what_the_seat_knows():
+    """Every sampled deal keeps the seat's own cards, the cards played and faced, each hidden
+    seat's number of cards, and deals no seat a card of a suit it has shown out of."""
+    checked = 0
+    for state in _positions("australian", 40, seed=8):
+        if state.phase != PLAY or not state.tricks:
+            continue
+        seat = state.controller(state.to_move)
+        view = view_of(state, seat)
+        for k in range(5):
+            world = sample_world(state, view, Random(k))
+            assert world.hands[seat] == state.hands[seat]
+            assert world.tricks == state.tricks and world.trick == state.trick
+            cards = world.dead | world.discarded  # the kitty was taken: in a hand now
+            for s in range(4):
+                assert world.hands[s].bit_count() == state.hands[s].bit_count()
+                assert not world.hands[s] & cards
+                cards |= world.hands[s]
+                for suit in bits(view.voids[s]):
+                    assert not world.hands[s] & world.masks[suit], (s, suit)
+            assert cards | view.played == (1 << state.rules.n_cards) - 1
+            checked += 1
+    assert checked >= 50
+
+
+def test_search_tries_each_group_of_equivalent_cards_once():
+    """Cards of one suit with no unseen card between them are one candidate; every legal card
+    dropped has a kept card of its group."""
+    for state in _positions("australian", 60, seed=12):
+        if state.phase != PLAY:
+            continue
+        seat = state.controller(state.to_move)
+        view = view_of(state, seat)
+        legal = state.legal_actions()
+        kept = distinct_actions(view, state.to_move, legal)
+        assert set(kept) <= set(legal) and kept
+        hidden = view.unseen
+        for a in set(legal) - set(kept):
+            twins = [
+                b
+                for b in kept
+                if b < state.rules.JOKER_LEAD
+                and state.suit_of[b] == state.suit_of[a]
+                and not any(
+                    hidden >> c & 1
+                    and state.suit_of[c] == state.suit_of[a]
+                    and min(state.power[a], state.power[b])
+                    < state.power[c]
+                    < max(state.power[a], state.power[b])
+                    for c in range(state.rules.n_cards)
+                )
+            ]
+            assert twins, state.rules.action_str(a)
+
+
+def test_readme_bots_example_runs():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Bots", 1)[1]
+    code = section.split("```python", 1)[1].split("```", 1)[0]
+    namespace: dict[str, object] = {}
+    exec(compile(code, "README.md (Bots)", "exec"), namespace)
+    state = namespace["state"]
+    assert isinstance(state, HandState) and state.is_over
