@@ -216,8 +216,8 @@ def _simulated_judge(
 
     def judge(i: int, strict: bool) -> str | None:
         if r.bid_kind[i] == "misere":
-            if misere < 0 or not misere_made:
-                return fallback(i, strict)
+            if misere < 0 or len(misere_made) < _MISERE_SAMPLES:
+                return fallback(i, strict)  # too few deals to trust with 250 points or more
             p = sum(misere_made) / len(misere_made)
             need = 0.9 if r.bid_open[i] != "no" or r.bid_partner[i] == "both-hands" else 0.75
             if p >= need:
@@ -301,6 +301,9 @@ def _likely_world(
 #: and how much more per level above.
 _BID_P = 0.5
 _BID_P_STEP = 0.05
+
+#: Fewer deals than this judge a misère by the heuristic's hand evaluation instead.
+_MISERE_SAMPLES = 8
 
 #: Points per hand by which another discard must beat the heuristic's choice.
 _PREFER_FIRST = 15.0

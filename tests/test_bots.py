@@ -11,7 +11,7 @@ import json
 from random import Random
 
 import pytest
-from variant_helpers import ROOT
+from variant_helpers import ROOT, act, deal_with
 
 from fivehundred.runtime.bots import BOTS, HeuristicBot, make_bot
 from fivehundred.runtime.cli import main
@@ -290,3 +290,37 @@ def test_readme_bots_example_runs():
     exec(compile(code, "README.md (Bots)", "exec"), namespace)
     state = namespace["state"]
     assert isinstance(state, HandState) and state.is_over
+
+
+@pytest.mark.parametrize("bot_name", ["heuristic", "search:8"])
+def test_bots_bid_a_strong_trump_hand_and_not_high_on_a_weak_one(bot_name):
+    """Seat 1 (first to call) holds joker, both bowers and long hearts with side aces: it bids
+    hearts. Holding middling cards of every suit (no tricks, no misère) the heuristic passes and
+    search bids no more than the lowest level (its sampled deals make a 6 about half the time
+    on the kitty and an average partner)."""
+    rules = load_rules("australian")
+    strong = deal_with(rules, 0, {1: "JK JH JD AH KH QH 10H AS AC AD"})
+    a = make_bot(bot_name).choose(strong, Random(1))
+    assert rules.action_str(a).endswith("H"), rules.action_str(a)
+    weak = deal_with(rules, 0, {1: "9S 10S QS 9C 10C 8D 9D 10D 9H 10H"})
+    a = make_bot(bot_name).choose(weak, Random(1))
+    if bot_name == "heuristic":
+        assert a == rules.PASS
+    else:
+        assert a == rules.PASS or rules.bid_level[a - rules.BID] == 6
+
+
+def test_heuristic_discards_keep_trumps_and_void_a_short_suit():
+    """Contractor in hearts after the kitty: the discard drops no trump and no ace, and voids
+    the side suit it holds two small cards of (to ruff it)."""
+    rules = load_rules("australian")
+    state = deal_with(rules, 0, {1: "JK JH JD AH KH QH 5S 6S AC 8D", "kitty": "9H 7C 9D"})
+    act(state, "7H, pass, pass, pass, pass")  # the last pass: no raise of its own bid
+    bot = HeuristicBot()
+    dropped = []
+    while state.phase_name == "discard":
+        a = bot.choose(state, Random(0))
+        dropped.append(rules.deck[a - rules.DISCARD])
+        state.apply(a)
+    assert len(dropped) == 3 and "5S" in dropped and "6S" in dropped
+    assert not {"JK", "JH", "JD", "AH", "KH", "QH", "9H", "AC"} & set(dropped)
