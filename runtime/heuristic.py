@@ -678,9 +678,7 @@ class _Context:
         contractor_side = bool(v.allies >> self.mover & 1)
         under = [a for a in cards if self.key(self.card(a)) < v.best_key]
         if contractor_side:
-            if v.allies >> v.best_seat & 1:
-                # Our own card wins so far (both hands played): keep under it if we can.
-                pass
+            # Under the winning card, even our own (both hands played): every trick counts.
             if under:
                 return Decision(
                     max(under, key=lambda a: t.power[self.card(a)]),
