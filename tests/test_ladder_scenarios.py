@@ -124,7 +124,9 @@ def test_auction_misere_without_a_7_bid_g(tmp_path: Path) -> None:
         {"bid": "OMIS", "open": "after-first-trick", "value": 500, "above": "10D"},
         {"bid": "BMIS", "blind": True, "value": 500, "above": "OMIS"},
     ]
-    r = overlay_rules("australian", {"auction": {"ladder": {"special": special}}}, tmp_path, "m")
+    r = overlay_rules(
+        "australian", {"auction": {"ladder": {"special": {"replace": special}}}}, tmp_path, "m"
+    )
     state = auction(r)
     assert "MIS" in bids(state)
     state.apply_str("MIS")
@@ -205,7 +207,9 @@ def test_auction_open_misere_520_overcalled_by_nothing_t(tmp_path: Path) -> None
         {"bid": "MIS", "value": 250, "above": "7NT", "available": {"after_bid_of": 7}},
         {"bid": "OMIS", "open": "from-start", "value": 520, "above": "10NT"},
     ]
-    r = overlay_rules("australian", {"auction": {"ladder": {"special": special}}}, tmp_path, "o")
+    r = overlay_rules(
+        "australian", {"auction": {"ladder": {"special": {"replace": special}}}}, tmp_path, "o"
+    )
     assert r.bid_codes[-1] == "OMIS"
     state = auction(r, "10NT")
     assert bids(state) == ["OMIS"]
@@ -239,7 +243,9 @@ def test_auction_open_misere_after_8_needs_misere_after_7_t(tmp_path: Path) -> N
         },
     ]
     with pytest.raises(SpecError) as info:
-        overlay_rules("australian", {"auction": {"ladder": {"special": special}}}, tmp_path, "x")
+        overlay_rules(
+            "australian", {"auction": {"ladder": {"special": {"replace": special}}}}, tmp_path, "x"
+        )
     assert any(d.clause == "auction.open-misere" for d in info.value.diagnostics)
 
 
