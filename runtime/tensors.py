@@ -125,12 +125,17 @@ def _history_specs(r: Rules) -> list[tuple[str, tuple[int, ...], str]]:
     ]
 
 
-_CACHE: dict[tuple[int, str], TensorLayout] = {}
+#: Layouts by what they depend on: (kind, players, cards, bids, hand size, sides).
+_CACHE: dict[tuple[str, int, int, int, int, int], TensorLayout] = {}
+
+
+def _key(rules: Rules, kind: str) -> tuple[str, int, int, int, int, int]:
+    return (kind, rules.players, rules.n_cards, rules.n_bids, rules.hand_size, rules.n_sides)
 
 
 def observation_layout(rules: Rules) -> TensorLayout:
     """The sections of a variant's observation tensor."""
-    key = (id(rules), "obs")
+    key = _key(rules, "obs")
     if key not in _CACHE:
         _CACHE[key] = _layout(_observation_specs(rules))
     return _CACHE[key]
@@ -138,7 +143,7 @@ def observation_layout(rules: Rules) -> TensorLayout:
 
 def information_state_layout(rules: Rules) -> TensorLayout:
     """The sections of a variant's information-state tensor (the observation's come first)."""
-    key = (id(rules), "info")
+    key = _key(rules, "info")
     if key not in _CACHE:
         _CACHE[key] = _layout(_observation_specs(rules) + _history_specs(rules))
     return _CACHE[key]

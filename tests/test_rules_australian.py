@@ -385,6 +385,25 @@ def test_kitty_take(deal, act, illegal):
     assert codes_of(state.rules, state.discarded) == ["5S", "6S", "8H"]
 
 
+def test_kitty_discard_one_card_per_action(deal, act, illegal):
+    """kitty.take (G, P, T; RULES.md §7), as the engine numbers it: the contractor discards as
+    many cards as the kitty holds, one card per action, in any order; until the last one he may
+    do nothing else, and the cards he has put away are his alone to see."""
+    state = deal("S")
+    act(state, "6H, pass, pass, pass, pass, discard 8H")
+    assert state.phase_name == "discard" and state.to_move == 1
+    assert "8H" not in seat_cards(state, 1) and len(legal_strs(state)) == 12
+    why = illegal(state, "JK", "kitty.take")
+    assert "discard 2 cards" in why.reason
+    illegal(state, "discard 8H", "kitty.take")  # put away already
+    illegal(state, "discard 7H 6H 5S", "kitty.take")  # three more: only two are left to discard
+    assert state.observation(1)["discarded"] == ["8H"]
+    assert "discarded" not in state.observation(0)
+    act(state, "discard 7H 6H")  # the rest of the discard at once, as records write it
+    assert state.phase_name == "play"
+    assert codes_of(state.rules, state.discarded) == ["6H", "7H", "8H"]
+
+
 # -- trumps -------------------------------------------------------------------------------------
 
 
