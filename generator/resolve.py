@@ -209,6 +209,9 @@ def _index(marks: Marks) -> tuple[_Index, dict[KeyPath, Mark], dict[KeyPath, Mar
 
 
 def _short(value: object) -> str:
+    """A value for a note, at most about 40 characters (a long text is cut inside its quotes)."""
+    if isinstance(value, str) and len(value) > 36:
+        value = value[:33] + "..."
     text = json.dumps(value, ensure_ascii=False, default=str)
     return text if len(text) <= 40 else text[:37] + "..."
 
