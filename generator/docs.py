@@ -129,7 +129,10 @@ def md_text(value: object) -> str:
     backslash-escaped; ``& < >`` become HTML entities; a leading ``#``, ``-``, ``+``, ``=`` or
     ``1.`` is escaped so the text cannot start a heading, list or rule.
     """
-    text = _oneline(str(value))
+    return _md_escape(_oneline(str(value)))
+
+
+def _md_escape(text: str) -> str:
     out = "".join(_MD_ESCAPES.get(ch, ch) for ch in text)
     out = _LEADING_MARKER.sub(r"\\\1", out)
     return _LEADING_ORDERED.sub(r"\1\\\2", out)
@@ -161,6 +164,33 @@ def _fail(message: str) -> NoReturn:
 #: the bidi embedding, override and isolate controls, which could reorder the rest of a line
 #: ("Trojan Source"). Each is shown as the replacement character instead.
 _CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+#: Stand-ins for LEFT-TO-RIGHT ISOLATE and POP DIRECTIONAL ISOLATE while a book renders: only
+#: the isolating filters write them (in pairs), input never carries them (:func:`_clean`), and
+#: :func:`_render` turns them into U+2066 and U+2069 at the end, so that the controls filter
+#: of ``oneline`` never sees a real isolate of ours.
+_LRI, _PDI = "\ue000", "\ue001"
+_MARKERS = re.compile("[\ue000\ue001]")
+#: A run of left-to-right material inside right-to-left text: codes, bids, numbers with their
+#: sign, references (``7 NT (220)``, ``±230``, ``RULES.md §13``, ``10S``): words of Latin
+#: letters and digits, each maybe signed or in parentheses, separated by single spaces. A run
+#: never starts or ends with punctuation of the sentence around it.
+_TOKEN = r"[0-9A-Za-z§](?:[0-9A-Za-z§._\\/-]*[0-9A-Za-z§])?"
+_ITEM = rf"(?:[±+\u2212-]?{_TOKEN}|\({_TOKEN}\))"
+_LTR_RUN = re.compile(rf"(?<![0-9A-Za-z]){_ITEM}(?: {_ITEM})*")
+
+
+def _clean(text: str) -> str:
+    """Input text without our isolate stand-ins."""
+    return _MARKERS.sub("\ufffd", text)
+
+
+def isolate_runs(text: str) -> str:
+    """``text`` with every left-to-right run (:data:`_LTR_RUN`) between isolate stand-ins."""
+    return _LTR_RUN.sub(lambda m: _LRI + m.group(0) + _PDI, _clean(text))
+
+
+def _isolated(text: str) -> str:
+    return _LRI + text + _PDI
 
 
 def _oneline(text: Any) -> Any:
@@ -182,7 +212,7 @@ def _card_html(code: str) -> Markup:
 
 
 def _ltr_html(value: object, cls: str = "code") -> Markup:
-    return Markup('<bdi dir="ltr" class="{}">{}</bdi>').format(cls, _oneline(value))
+    return Markup('<bdi dir="ltr" class="{}">{}</bdi>').format(cls, _clean(_oneline(value)))
 
 
 def _suit_html(code: str) -> Markup:
@@ -246,23 +276,47 @@ def make_environment(
     else:
         env.install_gettext_translations(t, newstyle=True)  # type: ignore[attr-defined]
 
-    def author(value: object) -> Any:
-        text = t.gettext(normalise(value)) if normalise(value) else ""
-        return escape(_oneline(text)) if html else md_text(text)
+    @jinja2.pass_context
+    def author(ctx: Any, value: object) -> Any:
+        # in a right-to-left book, codes, bids and signed numbers in the text are isolated
+        text = _clean(_oneline(t.gettext(normalise(value)) if normalise(value) else ""))
+        if ctx.get("dir") != "rtl":
+            return escape(text) if html else _md_escape(text)
+        text = isolate_runs(text)
+        if not html:
+            return _md_escape(text)
+        # in HTML a run is an element, kept on one line
+        return Markup(
+            str(escape(text))
+            .replace(_LRI, '<bdi dir="ltr" class="run">')
+            .replace(_PDI, "</bdi>")
+        )
 
-    def source(value: object) -> Any:
+    @jinja2.pass_context
+    def source(ctx: Any, value: object) -> Any:
         # the letters G, T and P are the sources' names, not text to translate
         if str(value) in SOURCE_LETTERS:
             return escape(str(value)) if html else md_text(value)
-        return author(value)
+        return author(ctx, value)
+
+    def rtl_md(func: Any) -> Any:
+        """A Markdown filter whose output is isolated left to right in a right-to-left book."""
+
+        @jinja2.pass_context
+        def wrapped(ctx: Any, value: Any) -> Any:
+            out = func(value)
+            return _isolated(out) if ctx.get("dir") == "rtl" and str(out) else out
+
+        return wrapped
 
     env.filters["author"] = author
     env.filters["source"] = source
     env.filters["oneline"] = _oneline
     env.filters["md_text"] = md_text
     if html:
-        env.filters["text"] = lambda v: escape(_oneline(v))
+        env.filters["text"] = lambda v: escape(_clean(_oneline(v)))
         env.filters["code"] = _ltr_html
+        env.filters["ltr"] = lambda v: v
         env.filters["num"] = lambda v: _ltr_html(v, "num") if str(v).startswith("-") else v
         env.filters["figure"] = lambda v: _ltr_html(v, "num")
         env.filters["idcode"] = lambda v: Markup('<code dir="ltr">{}</code>').format(v)
@@ -270,13 +324,16 @@ def make_environment(
         env.filters["cards"] = lambda codes: Markup(" ").join(_card_html(c) for c in codes)
         env.filters["suit"] = _suit_html
     else:
-        env.filters["text"] = md_text
-        env.filters["code"] = md_text
-        env.filters["num"] = str
-        env.filters["figure"] = str  # formatted by us (generator/balancebook.py): digits only
-        env.filters["idcode"] = _safe_id
-        env.filters["card"] = card_text
-        env.filters["cards"] = lambda codes: " ".join(card_text(c) for c in codes)
+        # in a right-to-left book every code, card and signed number is isolated left to right
+        # (Unicode LRI ... PDI), as <bdi dir="ltr"> does in HTML
+        env.filters["text"] = lambda v: md_text(_clean(str(v)))
+        env.filters["code"] = rtl_md(lambda v: md_text(_clean(str(v))))
+        env.filters["ltr"] = rtl_md(str)
+        env.filters["num"] = rtl_md(str)
+        env.filters["figure"] = rtl_md(str)  # formatted by us (generator/balancebook.py)
+        env.filters["idcode"] = rtl_md(_safe_id)
+        env.filters["card"] = rtl_md(card_text)
+        env.filters["cards"] = rtl_md(lambda codes: " ".join(card_text(c) for c in codes))
         env.filters["suit"] = lambda code: SUIT_SYMBOLS[code]
     env.tests["prefixed"] = lambda value, prefix: str(value).startswith(prefix)
     env.globals["fail"] = _fail
@@ -445,7 +502,8 @@ def _render(
         missing = book_gaps(rs, lang)
     text = env.get_template(TEMPLATES[fmt]).render(_context(rs, lang, languages, missing))
     lines = [line.rstrip() for line in text.splitlines()]
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n") + "\n"
+    text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n") + "\n"
+    return text.replace(_LRI, "\u2066").replace(_PDI, "\u2069")
 
 
 def render_markdown(

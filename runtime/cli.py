@@ -243,8 +243,15 @@ def _i18n_status(args: argparse.Namespace) -> int:
 
 
 def _write_out(output: str | None, text: str) -> None:
+    """Write a generated document (a rule book, a rule file) to ``output`` or standard output.
+
+    The document is written as it is, past the terminal-safe wrapper of standard output: a
+    right-to-left rule book holds balanced Unicode isolates (LRI ... PDI) of ours around its
+    codes and numbers, which must reach a redirected file intact; any control character of
+    the author's was already neutralised by the book's filters (generator/docs.py).
+    """
     if output is None or output == "-":
-        sys.stdout.write(text)
+        getattr(sys.stdout, "stream", sys.stdout).write(text)
         return
     from .files import write_output
 

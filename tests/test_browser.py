@@ -349,3 +349,56 @@ def test_prints_to_a4_pdf(browser: Any, books: Path) -> None:
         page.close()
     assert pdf.startswith(b"%PDF")
     assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) >= 2
+
+
+# -- bidi: author text and signed numbers in a right-to-left book -----------------------------
+
+_CHAR_BOXES = """(needle) => {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const out = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const at = node.data.indexOf(needle);
+        if (at < 0) continue;
+        const r = document.createRange(), boxes = [];
+        for (let i = at; i < at + needle.length; i++) {
+            if (needle[i - at] === ' ') continue;
+            r.setStart(node, i); r.setEnd(node, i + 1);
+            const b = r.getBoundingClientRect();
+            boxes.push({ch: needle[i - at], left: b.left, top: b.top});
+        }
+        out.push(boxes);
+    }
+    return out;
+}"""
+
+
+@pytest.mark.parametrize(
+    ("variant", "needles"),
+    [
+        ("misere-230", ["±230", "7 NT (220)", "9 NT (420)", "±430", "RULES.md §13"]),
+        ("australian", ["-500"]),
+        ("double-nullo", ["10 NT"]),
+        ("six-handed-2v2v2-65", ["2v2v2"]),
+    ],
+)
+def test_arabic_author_text_keeps_codes_and_signed_numbers_intact(
+    browser: Any, books: Path, variant: str, needles: list[str]
+) -> None:
+    """Issue 13: in the Arabic misère-230 book "«±230»" showed as "«230±»" and "7 NT (220)"
+    split apart. Each of these, in the author's text, reads left to right, character by
+    character, on one line, at a phone's width and a desktop's."""
+    for width in (PHONE_WIDTH, 1000):
+        page = _open(browser, books / "ar" / f"{variant}.html", width=width)
+        try:
+            assert page.evaluate("() => getComputedStyle(document.body).direction") == "rtl"
+            for needle in needles:
+                found = page.evaluate(_CHAR_BOXES, needle)
+                assert found, f"{needle!r} is not in ar/{variant}.html"
+                for boxes in found:
+                    lefts = [b["left"] for b in boxes]
+                    assert lefts == sorted(lefts) and len(set(lefts)) == len(lefts), (
+                        f"{needle!r} is not laid out left to right at {width}px: {boxes}"
+                    )
+                    assert len({round(b["top"]) for b in boxes}) == 1, f"{needle!r} wraps"
+        finally:
+            page.close()

@@ -594,3 +594,30 @@ def test_markdown_language_links_are_a_paragraph_of_their_own(lang: str) -> None
     assert rs.summary is not None
     summary = next(b for b in blocks if b is not links and b.strip() and not b.startswith("#"))
     assert "(../xx/" not in summary
+
+
+def test_rtl_markdown_isolates_codes_and_signed_numbers() -> None:
+    """Issue 13 (bidi): in a right-to-left Markdown book every code, card, signed number and
+    left-to-right run of the author's text sits between LRI (U+2066) and PDI (U+2069); isolates
+    are balanced; a left-to-right book has none."""
+    rulesets = compile_builtins()
+    md = render_markdown(rulesets["misere-230"][1], "ar")
+    for run in ("±230", "7 NT (220)", "±430", "RULES.md §13", "`misere-230`", "7NT", "8S"):
+        assert f"\u2066{run}\u2069" in md, run
+    assert "\u2066**auction.misere**\u2069" in md
+    aus = render_markdown(rulesets["australian"][1], "ar")
+    assert "\u2066-500\u2069" in aus and re.search("\u2066[^\u2069]*10♥[^\u2069]*\u2069", aus)
+    for book in (md, aus):
+        depth = 0
+        for ch in book:
+            depth += {"\u2066": 1, "\u2069": -1}.get(ch, 0)
+            assert 0 <= depth <= 1
+        assert depth == 0
+    assert not re.search("[\u2066-\u2069]", render_markdown(rulesets["misere-230"][1], "nb"))
+
+
+def test_author_isolates_cannot_be_forged() -> None:
+    """Author text cannot smuggle in an isolate or our stand-ins for them."""
+    from fivehundred.generator.docs import isolate_runs
+
+    assert isolate_runs("a\ue000b\ue001") == "\ue000a\ue001\ufffd\ue000b\ue001\ufffd"
