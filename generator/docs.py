@@ -287,9 +287,7 @@ def make_environment(
             return _md_escape(text)
         # in HTML a run is an element, kept on one line
         return Markup(
-            str(escape(text))
-            .replace(_LRI, '<bdi dir="ltr" class="run">')
-            .replace(_PDI, "</bdi>")
+            str(escape(text)).replace(_LRI, '<bdi dir="ltr" class="run">').replace(_PDI, "</bdi>")
         )
 
     @jinja2.pass_context
