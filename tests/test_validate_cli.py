@@ -634,3 +634,20 @@ def test_starter_file_uncommenting_one_special_bid_keeps_the_others(tmp_path: Pa
     rs = compile_spec(path)
     specials = {b.code: b.value for b in rs.ladder if b.kind != "suit"}
     assert specials == {"MIS": 230, "OMIS": 500, "BMIS": 500}
+
+
+def test_five_handed_calling_a_card_no_longer_says_choose_a_partner(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 10's example: a five-handed house file calling a card inherited "the contractor
+    chooses one partner" (summary and seats.partner choice). Both are stale: warned, and the
+    book leaves them out."""
+    from fivehundred.generator.docs import render_markdown
+
+    house = tmp_path / "call.yaml"
+    house.write_text("extends: five-handed\nname: Call\npartner:\n  call: card\n", encoding="utf-8")
+    code, out, err = run(capsys, "validate", str(house))
+    assert code == 0 and out.rstrip().endswith("; 2 warnings")
+    assert [parse(e)["clause"] for e in err] == ["seats.partner", None]
+    book = render_markdown(compile_spec(house))
+    assert "chooses one partner" not in book and "chooses one" not in book
