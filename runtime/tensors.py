@@ -16,7 +16,7 @@ the seat never saw, or a partner it has not been told of (``tests/test_tensors.p
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import prod
 
 from .codes import bits
@@ -55,12 +55,13 @@ class TensorLayout:
 
     sections: tuple[Section, ...]
     size: int
+    by_name: dict[str, Section] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.by_name.update((s.name, s) for s in self.sections)
 
     def __getitem__(self, name: str) -> Section:
-        for section in self.sections:
-            if section.name == name:
-                return section
-        raise KeyError(name)
+        return self.by_name[name]
 
     def describe(self) -> str:
         """One line per section: offset, shape, name and meaning."""
@@ -167,7 +168,7 @@ def information_state_tensor(state: HandState, seat: int) -> list[float]:
 
 
 def _set(out: list[float], layout: TensorLayout, name: str, *index: int) -> None:
-    section = layout[name]
+    section = layout.by_name[name]
     flat = 0
     for i, dim in zip(index, section.shape, strict=True):
         flat = flat * dim + i
@@ -175,7 +176,7 @@ def _set(out: list[float], layout: TensorLayout, name: str, *index: int) -> None
 
 
 def _set_mask(out: list[float], layout: TensorLayout, name: str, mask: int, row: int = -1) -> None:
-    section = layout[name]
+    section = layout.by_name[name]
     base = section.offset + (row * section.shape[-1] if row >= 0 else 0)
     for c in bits(mask):
         out[base + c] = 1.0

@@ -194,3 +194,17 @@ def test_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert game.information_state_shape == (3005,)
     assert "fivehundred.State" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("variant", builtin_ids())
+def test_max_hand_length_bounds_every_hand(variant: str) -> None:
+    """OpenSpiel's max_game_length: no hand takes more actions than game.max_hand_length."""
+    game = fivehundred.load(variant)
+    rng = Random(6)
+    longest = 0
+    for n in range(60):
+        state = game.new_hand(rng=rng, dealer=n % game.num_players)
+        state.playout(rng)
+        longest = max(longest, len(state.history()))
+    assert 0 < longest <= game.max_hand_length
+    assert game.max_hand_length < 3 * longest  # a bound, not a wild guess
