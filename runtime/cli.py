@@ -130,9 +130,12 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def _ruleset(name: str):  # type: ignore[no-untyped-def]
-    from ..generator.pipeline import compile_spec, find_spec
+    from ..generator.pipeline import check_spec, find_spec
 
-    return compile_spec(find_spec(name))
+    checked = check_spec(find_spec(name))
+    for warning in checked.warnings:  # stale inherited prose: left out, and said so
+        _err(str(warning))
+    return checked.ruleset
 
 
 def cmd_show(args: argparse.Namespace) -> int:

@@ -651,3 +651,13 @@ def test_five_handed_calling_a_card_no_longer_says_choose_a_partner(
     assert [parse(e)["clause"] for e in err] == ["seats.partner", None]
     book = render_markdown(compile_spec(house))
     assert "chooses one partner" not in book and "chooses one" not in book
+
+
+def test_docs_of_a_file_with_stale_prose_says_so_on_stderr(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    house = tmp_path / "house.yaml"
+    house.write_text("extends: australian\nauction: {raise_own_bid: false}\n", encoding="utf-8")
+    code, out, err = run(capsys, "docs", str(house))
+    assert code == 0 and "# " in out
+    assert len(err) == 2 and all(": warning: " in e for e in err)
