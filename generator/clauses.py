@@ -100,7 +100,7 @@ def clauses_for(rs: Ruleset) -> tuple[Clause, ...]:
         out["auction.inkles"] = {"bidders": rs.inkles[0], "level": rs.inkles[1]}
     if rs.procedure == "rounds":
         out["auction.pass-final"] = {}
-    out["auction.end"] = {"procedure": rs.procedure}
+    out["auction.end"] = {"procedure": rs.procedure, "raise_own_bid": rs.raise_own_bid}
     if rs.procedure == "rounds":
         out["auction.raise-own-bid"] = {"allowed": rs.raise_own_bid}
     for bid in misere_bids:

@@ -100,14 +100,13 @@ def reference_hand(dealer: int, rng: Random) -> tuple[int, int, tuple[int, int],
                 hands[(dealer + k) % 4] |= 1 << c
             pos += packet
     decisions = 0
-    # Auction: rounds, a pass is final, the last bidder may raise once.
+    # Auction: rounds, a pass is final, over when all but one have passed after a bid.
     seat = (dealer + 1) % 4
     passed = 0
     called = 0
     high = -1
     high_seat = -1
     max_level = 0
-    final = False
     while True:
         legal = [_PASS]
         for i in range(high + 1, len(_LADDER)):
@@ -124,17 +123,11 @@ def reference_hand(dealer: int, rng: Random) -> tuple[int, int, tuple[int, int],
         else:
             high, high_seat = action - _BID, seat
             max_level = max(max_level, _LADDER[high][0])
-        if final:
-            break
         unpassed = 15 & ~passed
         if not unpassed:
             break
         if high >= 0 and unpassed == 1 << high_seat:
-            if action == _PASS:
-                final = True
-                seat = high_seat
-                continue
-            break
+            break  # all but one have passed after a bid (T, G; no raising one's own bid)
         seat = (seat + 1) % 4
         while passed >> seat & 1:
             seat = (seat + 1) % 4

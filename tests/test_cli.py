@@ -248,7 +248,7 @@ def test_every_verb_has_help(capsys):
 def test_diff_lists_a_changed_rule(capsys, tmp_path):
     house = tmp_path / "club.yaml"
     house.write_text(
-        f"extends: {AUSTRALIAN}\nid: club\nauction:\n  raise_own_bid: false\n", encoding="utf-8"
+        f"extends: {AUSTRALIAN}\nid: club\nauction:\n  raise_own_bid: true\n", encoding="utf-8"
     )
     code, out, _ = run(capsys, "diff", "australian", str(house))
     assert code == 0

@@ -291,9 +291,9 @@ def test_md_text(raw: str, escaped: str) -> None:
         ("deal.first-dealer", {"deal.first_dealer": "draw"}, "at random", "the joker lowest"),
         (
             "auction.raise-own-bid",
-            {"auction.raise_own_bid": False},
-            "may still raise",
+            {"auction.raise_own_bid": True},
             "may not raise",
+            "may still raise",
         ),
         (
             "end.must-bid-to-win",
@@ -390,7 +390,7 @@ def test_three_handed_single_round() -> None:
     assert "3 cards to the widow" in clause_line(text, "deal.packets")
     assert '<a id="auction.raise-own-bid">' not in text
     assert '<a id="auction.pass-final">' not in text
-    assert "- auction.raise-own-bid (source: G)" in text  # a choice about a missing clause
+    assert "- auction.raise-own-bid (source: T)" in text  # a choice about a missing clause
     assert "  - ♠ Spades (8 cards): A K Q J 10 9 8 7" in text
 
 

@@ -417,7 +417,7 @@ def test_check_hand_sans_kitty(tmp_path: Path) -> None:
     """G (``kitty.sans``): a contractor who plays sans kitty leaves the kitty untouched and
     discards nothing; ``check_hand`` accepts such a hand, and its sans bonus."""
     rules = overlay_rules("australian", {"auction": {"sans_kitty": {"bonus": 50}}}, tmp_path, "s")
-    state = _played(deal_with(rules, 0, {1: STRONG}), "7NT, pass, pass, pass, pass, sans")
+    state = _played(deal_with(rules, 0, {1: STRONG}), "7NT, pass, pass, pass, sans")
     assert state.sans and state.discarded == 0
     res = state.result
     assert res is not None and res.made
@@ -431,7 +431,7 @@ def test_check_hand_overtricks(tmp_path: Path) -> None:
     overlay = {"scoring": {"overtricks": 10, "slam": {"value": 0, "below": 0}}}
     rules = overlay_rules("australian", overlay, tmp_path, "o")
     state = deal_with(rules, 0, {1: STRONG, "kitty": "4D 5D 6D"})
-    state = _played(state, "6NT, pass, pass, pass, pass, discard 4D 5D 6D")
+    state = _played(state, "6NT, pass, pass, pass, discard 4D 5D 6D")
     res = state.result
     assert res is not None
     extra = res.tricks_by_side[1] - 6
@@ -447,7 +447,7 @@ def test_check_hand_partners_of_the_hand(tmp_path: Path) -> None:
     overlay = {"teams": "none", "partner": {"call": "choose"}}
     rules = overlay_rules("australian", overlay, tmp_path, "p")
     state = deal_with(rules, 0, {3: STRONG, 1: "4D 5D 6D 4H 5H 6H 7H 5S 6S 7S"})
-    state = _played(state, "6NT, pass, pass, pass, pass, discard 4D 5D 6D, partner 3")
+    state = _played(state, "6NT, pass, pass, pass, discard 4D 5D 6D, partner 3")
     res = state.result
     assert res is not None
     assert res.made and res.allies == (1, 3) and state.tricks_won[1] < 6

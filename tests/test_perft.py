@@ -29,6 +29,9 @@ LADDER.insert(LADDER.index("7NT") + 1, "MIS")
 LADDER.insert(LADDER.index("10D") + 1, "OMIS")
 LADDER.insert(LADDER.index("OMIS") + 1, "BMIS")
 MISERES = {"MIS", "OMIS", "BMIS"}
+# T and G: the auction ends as soon as all but one player have passed after a bid; raising one's
+# own bid then (T's option "raise own bid", G's variations) is off in australian.
+RAISE_OWN_BID = False
 
 
 def level(bid: str) -> int:
@@ -169,7 +172,7 @@ class Naive:
             elif not left:
                 self.phase = "over"
             elif self.high is not None and left == {self.high_seat}:
-                if action == "pass":  # the others have all passed: his final call
+                if RAISE_OWN_BID and action == "pass":  # the others have passed: a final call
                     self.final = True
                     self.to_move = self.high_seat
                 else:
@@ -262,20 +265,20 @@ POSITIONS = {
     # Deal S after three passes: seat 0 bids (or throws in) and discards.
     "auction-three-passes": ("S", 0, "pass, pass, pass"),
     # Deal B, 6H by seat 1, at the opening lead after the discard.
-    "hearts-opening-lead": ("B", 0, "6H, pass, pass, pass, pass, discard 5S 5C 6C"),
+    "hearts-opening-lead": ("B", 0, "6H, pass, pass, pass, discard 5S 5C 6C"),
     # Deal C, 6NT by seat 1 who holds the joker: nominate and JK:s leads multiply.
-    "nt-joker-contractor": ("C", 0, "6NT, pass, pass, pass, pass, discard QC QD QH"),
+    "nt-joker-contractor": ("C", 0, "6NT, pass, pass, pass, discard QC QD QH"),
     # Deal C after four tricks that led S C D H: the joker waits for the last trick.
     "nt-all-suits-led": (
         "C",
         0,
-        "6NT, pass, pass, pass, pass, discard QC QD QH, AS, 5S, 8S, 10S, AC, 5C, 8C, 10C, "
+        "6NT, pass, pass, pass, discard QC QD QH, AS, 5S, 8S, 10S, AC, 5C, 8C, 10C, "
         "AD, 4D, 6D, 9D, AH, 4H, 6H, 9H",
     ),
     # Deal D, seat 1's misère: partner 3 sits out; seat 0 holds the joker and no club.
-    "misere-opponent-joker": ("D", 0, "7S, pass, pass, pass, MIS, discard JS JC QD"),
+    "misere-opponent-joker": ("D", 0, "7S, 7NT, pass, pass, MIS, pass, discard JS JC QD"),
     # Deal D, seat 0's misère with the joker: nominate, and the forced joker ends the hand.
-    "misere-contractor-joker": ("D", 0, "7S, pass, pass, MIS, pass, pass, discard JS JC QD"),
+    "misere-contractor-joker": ("D", 0, "7S, pass, pass, MIS, pass, discard JS JC QD"),
 }
 
 

@@ -33,7 +33,7 @@ TRICKS_S = [  # (leader, cards in playing order, winner)
     (1, "5S KC KD KS", 0),
     (0, "AS 6S AC AD", 0),
 ]
-AUCTION_S = ["6H", "pass", "pass", "pass", "pass"]
+AUCTION_S = ["6H", "pass", "pass", "pass"]
 ACTIONS_S = (
     AUCTION_S + ["discard 8H 7H 6H"] + [c for _, cards, _ in TRICKS_S for c in cards.split()]
 )
@@ -74,7 +74,6 @@ EXPECTED_AUCTION = [
     {"seat": 2, "call": "pass", "inkle": False},
     {"seat": 3, "call": "pass", "inkle": False},
     {"seat": 0, "call": "pass", "inkle": False},
-    {"seat": 1, "call": "pass", "inkle": False},
 ]
 
 
@@ -142,7 +141,7 @@ def test_record_of(rules):
             "kitty": sorted(kitty.split(), key=order),
         },
         "scores": [0, 0],
-        "actions": [*AUCTION_S, "discard 6H 7H 8H", *ACTIONS_S[6:]],
+        "actions": [*AUCTION_S, "discard 6H 7H 8H", *ACTIONS_S[len(AUCTION_S) + 1 :]],
     }
 
 
@@ -162,10 +161,11 @@ def test_replay_misere_lost_early():
     rec = record(
         [
             "7S",
-            "pass",
+            "7NT",
             "pass",
             "pass",
             "MIS",
+            "pass",
             "discard JS JC QD",
             "AC",
             "5C",
@@ -194,14 +194,14 @@ def test_replay_misere_lost_early():
     assert "next" not in view
     with pytest.raises(IllegalActionError) as info:
         replay({**rec, "actions": rec["actions"] + ["9D"]})
-    assert (info.value.index, info.value.clause) == (12, "end.continue")
+    assert (info.value.index, info.value.clause) == (13, "end.continue")
 
 
 def test_replay_joker_lead_names_its_suit():
     """Deal C, 6NT by seat 1: JK:D is led and recorded as such; seat 2 follows diamonds."""
     hands, kitty = DEAL_C
     rec = record(
-        ["6NT", "pass", "pass", "pass", "pass", "discard QC QD QH", "JK:D", "4D", "6D", "9D", "AS"],
+        ["6NT", "pass", "pass", "pass", "discard QC QD QH", "JK:D", "4D", "6D", "9D", "AS"],
         deal={"hands": [h.split() for h in hands], "kitty": kitty.split()},
     )
     view = replay_view(replay(rec))
@@ -359,12 +359,12 @@ def test_illegal_action_names_index_and_clause():
     assert info.value.clause == "auction.higher"
     with pytest.raises(IllegalActionError) as info:
         replay(record([*AUCTION_S, "discard 8H 7H 6H", "JK", "5C", "4D", "AS"]))
-    assert info.value.index == 9
+    assert info.value.index == 8
     assert info.value.seat == 0
     assert info.value.clause == "play.follow-suit"
     with pytest.raises(IllegalActionError) as info:
         replay(record([*AUCTION_S, "discard 8H 7H"]))
-    assert (info.value.index, info.value.clause) == (5, "kitty.take")
+    assert (info.value.index, info.value.clause) == (4, "kitty.take")
 
 
 def test_malformed_action_names_index():
@@ -381,3 +381,65 @@ def test_replay_does_not_touch_the_record():
     before = copy.deepcopy(rec)
     replay(rec)
     assert rec == before
+
+
+# -- a whole hand as source T's app records it -----------------------------------------------------
+
+#: A deal of australian in the shape of a hand played on T's online app: seat 1 passes, seat 2
+#: bids 6C, seats 3 and 0 pass, and the auction is over (auction.end: "until three players have
+#: passed after a non-pass bid", T; G: "until all but one player has passed"). No fifth call.
+T_HAND_DEAL = {
+    "hands": [
+        ["8S", "7S", "6S", "5S", "JH", "10H", "9H", "8H", "7H", "6H"],
+        ["AD", "JD", "10D", "9D", "8D", "7D", "6D", "5D", "4D", "5H"],
+        ["JK", "JC", "JS", "AC", "KC", "QC", "10C", "9C", "KD", "QD"],
+        ["7C", "8C", "AS", "KS", "QS", "10S", "9S", "AH", "KH", "QH"],
+    ],
+    "kitty": ["5C", "6C", "4H"],
+}
+T_HAND_TRICKS = [  # (leader, cards in playing order, winner); clubs are trumps
+    (2, "JK 7C 5S 4D", 2),  # seat 3 must follow trumps with a club
+    (2, "JC 8C 6S 5D", 2),
+    (2, "JS 9S 7S 6D", 2),  # the left bower is a trump; seat 3 is now void in trumps
+    (2, "AC 10S 8S 7D", 2),
+    (2, "KC QS 6H 8D", 2),
+    (2, "QC KS 7H 9D", 2),
+    (2, "10C AS 8H 10D", 2),
+    (2, "9C QH 9H JD", 2),
+    (2, "KD KH 10H AD", 1),  # seat 1 follows diamonds with the ace
+    (1, "5H QD AH JH", 3),  # seat 2, void in hearts, throws QD; seat 3's AH wins
+]
+T_HAND_ACTIONS = (
+    ["pass", "6C", "pass", "pass", "discard 4H 5C 6C"]
+    + [c for _, cards, _ in T_HAND_TRICKS for c in cards.split()]
+)
+
+
+def test_auction_end_whole_hand_as_t_records_it():
+    """auction.end (T, G): a whole Australian hand from T's app replays: pass, 6C, pass, pass,
+    the discard, ten tricks. By hand: side 0 (seats 0, 2) takes 8 tricks, 6C made scores 60 (no
+    slam, no overtricks), the opponents 10 a trick: 20."""
+    rec = record(T_HAND_ACTIONS, deal=T_HAND_DEAL)
+    view = replay_view(replay(rec))
+    assert view["auction"] == [
+        {"seat": 1, "call": "pass", "inkle": False},
+        {"seat": 2, "call": "6C", "inkle": False},
+        {"seat": 3, "call": "pass", "inkle": False},
+        {"seat": 0, "call": "pass", "inkle": False},
+    ]
+    assert view["contract"] == {"bid": "6C", "seat": 2, "side": 0}
+    assert [(t["leader"], t["winner"]) for t in view["tricks"]] == [
+        (leader, winner) for leader, _, winner in T_HAND_TRICKS
+    ]
+    assert view["hand"] == {
+        "complete": True,
+        "made": True,
+        "tricks_by_side": [8, 2],
+        "points": [60, 20],
+    }
+    assert view["scores"] == [60, 20] and view["winner"] is None
+    # The auction is over after the fourth call: a fifth call (the old "raise own bid" pass) is
+    # refused, citing the kitty exchange that comes next.
+    with pytest.raises(IllegalActionError) as info:
+        replay(record(["pass", "6C", "pass", "pass", "pass"], deal=T_HAND_DEAL))
+    assert (info.value.index, info.value.seat, info.value.clause) == (4, 2, "kitty.take")

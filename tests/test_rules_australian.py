@@ -16,10 +16,10 @@ import sys
 from random import Random
 
 import pytest
-from conftest import apply_all, codes_of, legal_strs
+from conftest import DEALS, apply_all, build_hand, codes_of, legal_strs
 
 from fivehundred.runtime.errors import IllegalActionError
-from fivehundred.runtime.game import Match, first_dealer, game_winner
+from fivehundred.runtime.game import Match, first_dealer, game_winner, load_rules
 from fivehundred.runtime.hand import HandResult, HandState, deal_cards
 
 # The whole opening ladder (no bid yet): MIS is missing (nobody has bid 7), BMIS is there (a first
@@ -108,7 +108,7 @@ LINE_S_SLAM = [
 
 def hearts_hand(deal, act, bid: str, discard: str, scores=None) -> HandState:
     state = deal("S", scores=scores)
-    act(state, [bid, "pass", "pass", "pass", "pass", f"discard {discard}"])
+    act(state, [bid, "pass", "pass", "pass", f"discard {discard}"])
     return state
 
 
@@ -247,24 +247,36 @@ def test_auction_pass_final(deal, act):
 
 
 def test_auction_end(deal, act):
-    """ "Continues round the table until all but one have passed after a bid" (G, T; §6); with
-    raising allowed the last bidder has his final call first (test_auction_raise_own_bid)."""
+    """ "Continues round the table until all but one have passed after a bid" (G main text; T:
+    "until three players have passed after a non-pass bid"; §6): the auction closes at once."""
     state = deal("S")
     act(state, "6S, 7S, pass, pass")  # seat 1 6S, seat 2 7S, seats 3 and 0 pass
     assert state.phase_name == "auction" and state.to_move == 1
-    act(state, "pass")  # seat 1 passes: only seat 2 is left
-    assert state.phase_name == "auction" and state.to_move == 2  # the final call
-    act(state, "pass")
+    act(state, "pass")  # seat 1 passes: only seat 2 is left, and the auction is over
     assert state.phase_name == "discard"
     assert state.contract == state.rules.bid_index["7S"]
     assert state.contractor == 2 and state.to_move == 2
 
 
-def test_auction_raise_own_bid(deal, act, illegal):
-    """ "The highest bidder may raise his own bid after the others have passed" (T; G lists "you
-    may not raise" as a variation; RULES.md §6, spec choice auction.raise-own-bid): one final
-    call."""
+def test_auction_raise_own_bid_off(deal, act, illegal):
+    """auction.raise-own-bid is off in australian (T's option "raise own bid", G's variations;
+    spec choice auction.raise-own-bid): after three passes the bidder has no further call."""
     state = deal("S")
+    act(state, "6S, pass, pass, pass")
+    assert state.phase_name == "discard" and state.contractor == 1
+    illegal(state, "7S", "kitty.take")
+
+
+@pytest.fixture(scope="module")
+def raising_rules():
+    """The house variant that turns raise_own_bid on (T's option "raise own bid: yes")."""
+    return load_rules("raise-own-bid")
+
+
+def test_auction_raise_own_bid(raising_rules, act, illegal):
+    """ "Yes lets the highest bidder raise his bid after the three others have passed" (T's
+    option; house file raise-own-bid): one final call."""
+    state = build_hand(raising_rules, 0, *_deal_s())
     act(state, "6S, pass, pass, pass")
     assert state.to_move == 1 and state.phase_name == "auction"
     # Not MIS (nobody bid 7), not BMIS (not his first call).
@@ -278,13 +290,19 @@ def test_auction_raise_own_bid(deal, act, illegal):
     assert state.rules.bid_codes[state.contract] == "8H" and state.contractor == 1
 
 
-def test_auction_raise_own_bid_then_done(deal, act):
-    """The final call may also be a pass: the standing bid is the contract (RULES.md §6)."""
-    state = deal("S")
+def test_auction_raise_own_bid_then_done(raising_rules, act):
+    """The final call may also be a pass: "Pass keeps the same bid" (T); the standing bid is the
+    contract."""
+    state = build_hand(raising_rules, 0, *_deal_s())
     act(state, "6S, 7S, pass, pass, pass")  # seat 1 passes after seat 2's 7S
-    assert state.to_move == 2
+    assert state.to_move == 2 and state.phase_name == "auction"
     act(state, "pass")
     assert state.rules.bid_codes[state.contract] == "7S" and state.contractor == 2
+
+
+def _deal_s():
+    hands, kitty = DEALS["S"]
+    return list(hands), kitty
 
 
 def test_auction_all_pass(deal, act, illegal):
@@ -353,7 +371,7 @@ def test_kitty_take(deal, act, illegal):
     """ "The contractor takes the kitty without showing it and discards as many cards, kitty cards
     allowed" (G, P, T; RULES.md §7)."""
     state = deal("S")
-    act(state, "6H, pass, pass, pass, pass")
+    act(state, "6H, pass, pass, pass")
     assert state.phase_name == "discard" and state.to_move == 1
     # Deck order: spades, clubs, diamonds, hearts, joker.
     assert seat_cards(state, 1) == [
@@ -412,7 +430,7 @@ def test_trump_order(rules, deal, act):
     A K Q 10 9 ..." (G, T, P; RULES.md §4). Deal B, hearts: JH led, JD and JK forced; JK wins;
     later QD 9H JD 7D: JD (left bower) over 9H, both trumps over the led QD."""
     state = deal("B")
-    act(state, "6H, pass, pass, pass, pass, discard 5S 5C 6C")
+    act(state, "6H, pass, pass, pass, discard 5S 5C 6C")
     first = state.copy()
     tricks(first, ["JH JD JK 4H >3"])
     tricks(state, ["4D 5D 8D AD >0", "QD 9H JD 7D >2"])
@@ -428,7 +446,7 @@ def test_trump_left_bower(deal, act):
     """ "The other jack of the same colour (left bower) belongs to the trump suit for every
     purpose" (G, T, P; RULES.md §4). Hearts trump, deal B: seat 2 holds JD and 5D, no heart."""
     state = deal("B")
-    act(state, "6H, pass, pass, pass, pass, discard 5S 5C 6C")
+    act(state, "6H, pass, pass, pass, discard 5S 5C 6C")
     # A heart lead: JD is seat 2's only heart, so it must be played.
     lead_heart = state.copy()
     apply_all(lead_heart, "JH")
@@ -450,7 +468,7 @@ def test_trump_left_bower_cites_clause(deal, act, illegal):
     """With hearts trump, 5D on a heart lead while holding JD, or JD on a diamond lead while
     holding 5D, is illegal because of the left bower rule (RULES.md §4)."""
     state = deal("B")
-    act(state, "6H, pass, pass, pass, pass, discard 5S 5C 6C")
+    act(state, "6H, pass, pass, pass, discard 5S 5C 6C")
     heart = apply_all(state.copy(), "JH")
     diamond = apply_all(state.copy(), "4D")
     # Both are illegal whatever the clause (these asserts hold today) ...
@@ -467,7 +485,7 @@ def test_joker_trump(deal, act, illegal):
     is the last trump, and cannot be played to a plain-suit lead while holding a card of that
     suit" (P; RULES.md §7). Deal B, hearts; seat 3 holds JK, no heart, and QC KC AC."""
     state = deal("B")
-    act(state, "6H, pass, pass, pass, pass, discard 5S 5C 6C")
+    act(state, "6H, pass, pass, pass, discard 5S 5C 6C")
     heart = state.copy()
     act(heart, "JH, JD")
     assert legal_strs(heart) == ["JK"]  # the last (only) trump must be played
@@ -489,7 +507,7 @@ def test_joker_trump(deal, act, illegal):
 def test_joker_trump_cites_clause(deal, act, illegal):
     """The joker's obligations in a trump contract come from joker.trump (RULES.md §7)."""
     state = deal("B")
-    act(state, "6H, pass, pass, pass, pass, discard 5S 5C 6C")
+    act(state, "6H, pass, pass, pass, discard 5S 5C 6C")
     club = state.copy()
     act(club, "4D, 5D, 8D, AD, QD, 9H, JD, 7D, 7C")
     act(state, "JH, JD")
@@ -504,7 +522,7 @@ def test_play_misere_partner(deal, act):
     """ "In misère, open misère and blind misère the contractor's partner does not play" (G, T;
     RULES.md §7). Deal M: seat 1's misère; seat 3 never moves and every trick has three cards."""
     state = deal("M")
-    act(state, "7S, pass, pass, pass, MIS, discard KH AH JK")
+    act(state, "7S, 7NT, pass, pass, MIS, pass, discard KH AH JK")
     assert state.sitting_out == 1 << 3
     movers = set()
     while not state.is_over:
@@ -531,7 +549,7 @@ def test_play_misere_partner(deal, act):
 def test_play_opening_lead(deal, act, illegal):
     """ "The contractor leads to the first trick" (G, P, T; RULES.md §7)."""
     state = deal("S")
-    act(state, "pass, pass, 6D, pass, pass")  # seat 3's 6D; his final call is a pass
+    act(state, "pass, pass, 6D, pass")  # seat 3's 6D: the others have passed
     assert state.contractor == 3
     act(state, "discard 8H 7H 6H")
     assert state.phase_name == "play" and state.to_move == 3
@@ -547,7 +565,7 @@ def test_play_follow_suit(deal, act, illegal):
     illegal(state, "7S", "play.follow-suit")
     illegal(state, "AS", "play.follow-suit")
     b = deal("B")
-    act(b, "6H, pass, pass, pass, pass, discard 5S 5C 6C, 4D, 5D")
+    act(b, "6H, pass, pass, pass, discard 5S 5C 6C, 4D, 5D")
     assert legal_strs(b) == ["6D", "7D", "8D"]
     illegal(b, "QC", "play.follow-suit")
     illegal(b, "4H", "play.follow-suit")  # not seat 3's card
@@ -558,7 +576,7 @@ def test_play_trick_winner(deal, act):
     Deal B, hearts: trick 1 4D 5D 8D AD (no trump: AD); trick 2 QD 9H JD 7D (trumps 9H and JD:
     JD, the left bower, is the higher)."""
     state = deal("B")
-    act(state, "6H, pass, pass, pass, pass, discard 5S 5C 6C")
+    act(state, "6H, pass, pass, pass, discard 5S 5C 6C")
     tricks(state, ["4D 5D 8D AD >0", "QD 9H JD 7D >2"])
     assert state.tricks_won == [1, 0, 1, 0]
     s = hearts_hand(deal, act, "6H", "8H 7H 6H")
@@ -569,7 +587,7 @@ def test_play_trick_winner(deal, act):
 def test_play_next_lead(deal, act):
     """ "The winner of a trick leads to the next" (G, P, T; RULES.md §7)."""
     state = deal("B")
-    act(state, "6H, pass, pass, pass, pass, discard 5S 5C 6C, 4D, 5D, 8D, AD")
+    act(state, "6H, pass, pass, pass, discard 5S 5C 6C, 4D, 5D, 8D, AD")
     assert state.to_move == 0 and state.trick == []
     act(state, "QD, 9H, JD, 7D")
     assert state.to_move == 2
@@ -623,7 +641,7 @@ def test_play_misere_ends(deal, act, illegal):
     later can change the score." Deal D, seat 1's misère: seat 0 wins trick 1 with the forced
     joker, then seat 1 must follow 4D with KD or AD and wins trick 2."""
     state = deal("D")
-    act(state, "7S, pass, pass, pass, MIS, discard JS JC QD")
+    act(state, "7S, 7NT, pass, pass, MIS, pass, discard JS JC QD")
     tricks(state, ["AC 5C JK >0"])
     assert not state.is_over
     act(state, "4D")
@@ -645,7 +663,7 @@ def test_joker_no_trumps_wins(deal, act):
     """ "It wins any trick it is played to" (T, G, P; RULES.md §8). Deal D, 6NT by seat 1:
     trick 2 AC 5C 8C JK: seat 0, void in clubs, plays JK and wins over AC."""
     state = deal("D")
-    act(state, "6NT, pass, pass, pass, pass, discard JS JC QD")
+    act(state, "6NT, pass, pass, pass, discard JS JC QD")
     tricks(state, ["AS 7S 9S 5S >1", "AC 5C 8C JK >0"])
     assert state.to_move == 0
 
@@ -654,7 +672,7 @@ def test_joker_no_trumps_follow(deal, act, illegal):
     """ "It may be played to another suit's lead only when void in that suit" (T, G; RULES.md §8);
     and at no trumps a void player need not play it (G). Deal D, 6NT by seat 1."""
     state = deal("D")
-    act(state, "6NT, pass, pass, pass, pass, discard JS JC QD, AS, 7S, 9S")
+    act(state, "6NT, pass, pass, pass, discard JS JC QD, AS, 7S, 9S")
     assert legal_strs(state) == ["5S", "6S"]
     illegal(state, "JK", "joker.no-trumps.follow")
     act(state, "5S, AC, 5C, 8C")
@@ -666,7 +684,7 @@ def test_joker_no_trumps_nominate(deal, act, illegal):
     """ "The contractor holding the joker may name its suit before play; it is then the highest
     card of that suit" (G; RULES.md §8). Deal C, 6NT by seat 1."""
     state = deal("C")
-    act(state, "6NT, pass, pass, pass, pass, discard QC QD QH")
+    act(state, "6NT, pass, pass, pass, discard QC QD QH")
     assert legal_strs(state)[-4:] == ["nominate S", "nominate C", "nominate D", "nominate H"]
     act(state, "nominate H")
     assert state.to_move == 1 and state.n_tricks == 0
@@ -676,7 +694,7 @@ def test_joker_no_trumps_nominate(deal, act, illegal):
     tricks(state, ["JK 4H 6H 9H >1"])  # a heart lead: everyone follows hearts
     # Too late to nominate once play has begun (seat 1 on lead again at trick 2 of a new hand).
     late = deal("C")
-    act(late, "6NT, pass, pass, pass, pass, discard QC QD QH, AS, 5S, 8S, 10S")
+    act(late, "6NT, pass, pass, pass, discard QC QD QH, AS, 5S, 8S, 10S")
     assert late.to_move == 1
     illegal(late, "nominate H", "joker.no-trumps.nominate")
     # Nobody but the contractor nominates, and not in a trump contract.
@@ -706,7 +724,7 @@ def test_joker_no_trumps_nominate_follows_suit(deal, act, illegal):
 def test_joker_no_trumps_nominate_then_named_lead(deal, act, illegal):
     """Once nominated, the joker is a card of its suit and is led as ``JK`` (RULES.md §8)."""
     state = deal("C")
-    act(state, "6NT, pass, pass, pass, pass, discard QC QD QH, nominate H")
+    act(state, "6NT, pass, pass, pass, discard QC QD QH, nominate H")
     illegal(state, "JK:H", "joker.no-trumps.nominate")
 
 
@@ -714,7 +732,7 @@ def test_joker_no_trumps_lead(deal, act, illegal):
     """ "Leading it: the leader names the suit the others must follow (T, P) ... the named suit
     must not have been led before in that hand (G)" (RULES.md §8). Deal C, 6NT by seat 1."""
     state = deal("C")
-    act(state, "6NT, pass, pass, pass, pass, discard QC QD QH")
+    act(state, "6NT, pass, pass, pass, discard QC QD QH")
     assert legal_strs(state)[9:13] == ["JK:S", "JK:C", "JK:D", "JK:H"]
     illegal(state, "JK", "joker.no-trumps.lead")  # it must name a suit
     named = state.copy()
@@ -728,7 +746,7 @@ def test_joker_no_trumps_lead(deal, act, illegal):
     illegal(state, "JK:S", "joker.no-trumps.lead")
     # Only the leader names a suit (deal D, 6NT by seat 1: seat 0 follows AS 7S 9S with JK).
     d = deal("D")
-    act(d, "6NT, pass, pass, pass, pass, discard JS JC QD, AS, 7S, 9S")
+    act(d, "6NT, pass, pass, pass, discard JS JC QD, AS, 7S, 9S")
     illegal(d, "JK:S", "joker.no-trumps.lead")
 
 
@@ -737,7 +755,7 @@ def test_joker_no_trumps_last_trick(deal, act, illegal):
     RULES.md §8). Deal C, 6NT by seat 1, who wins every trick; by hand: trick 5 is led with all
     four suits led (S C D H), so the joker waits; at trick 10 it is his only card."""
     state = deal("C")
-    act(state, "6NT, pass, pass, pass, pass, discard QC QD QH")
+    act(state, "6NT, pass, pass, pass, discard QC QD QH")
     tricks(state, ["AS 5S 8S 10S >1", "AC 5C 8C 10C >1", "AD 4D 6D 9D >1", "AH 4H 6H 9H >1"])
     assert legal_strs(state) == ["QS", "KS", "KC", "KD", "KH"]
     illegal(state, "JK:S", "joker.no-trumps.last-trick")
@@ -762,7 +780,7 @@ def test_joker_no_trumps_misere_void(deal, act, illegal):
     """ "In misère a player void in the led suit must play the joker; in no trumps he need not"
     (G; RULES.md §8). Deal D, seat 1's misère: AC led, seat 0 void in clubs with JK."""
     state = deal("D")
-    act(state, "7S, pass, pass, pass, MIS, discard JS JC QD, AC, 5C")
+    act(state, "7S, 7NT, pass, pass, MIS, pass, discard JS JC QD, AC, 5C")
     assert state.to_move == 0
     assert legal_strs(state) == ["JK"]
     illegal(state, "4D", "joker.no-trumps.misere-void")
@@ -774,7 +792,7 @@ def test_joker_no_trumps_misere_void_contractor_loses(deal, act):
     so the misère fails" (G; RULES.md §8). Deal D, seat 0's misère (partner seat 2 sits out):
     5S AS 9S (seat 1 wins), then AC 8C and seat 0, void in clubs, must play JK."""
     state = deal("D")
-    act(state, "7S, pass, pass, MIS, pass, pass")  # seat 0's MIS stands after his final pass
+    act(state, "7S, pass, pass, MIS, pass")  # seat 0's MIS: the others have passed
     assert state.rules.bid_codes[state.contract] == "MIS" and state.contractor == 0
     act(state, "discard JS JC QD")
     nominated = state.copy()
@@ -847,9 +865,9 @@ def test_score_opponents(deal, act):
 @pytest.mark.parametrize(
     ("auction", "value"),
     [
-        ("7S, pass, pass, pass, MIS", 250),
-        ("OMIS, pass, pass, pass, pass", 500),
-        ("BMIS, pass, pass, pass, pass", 500),
+        ("7S, 7NT, pass, pass, MIS, pass", 250),
+        ("OMIS, pass, pass, pass", 500),
+        ("BMIS, pass, pass, pass", 500),
     ],
 )
 def test_score_misere(deal, act, auction, value):

@@ -192,7 +192,7 @@ def test_new_writes_a_starter_that_validates(
     schema = Path(unquote(urlparse(first.split("$schema=", 1)[1]).path))
     assert schema.read_bytes() == SCHEMA_FILE.read_bytes()
     assert "\nid: our-club\nextends: australian\nname: " in text
-    assert "#   raise_own_bid: true" in text and "# teams: 2" in text
+    assert "#   raise_own_bid: false" in text and "# teams: 2" in text
     code, out, err = run(capsys, "validate", "our-club.yaml")
     assert (code, err) == (0, []) and "our-club.yaml: ok" in out
     rs = compile_spec(tmp_path / "our-club.yaml")
@@ -251,7 +251,7 @@ def test_new_with_output_and_a_base_file(
 ) -> None:
     base = tmp_path / "club" / "base.yaml"
     base.parent.mkdir()
-    base.write_text("extends: australian\nname: Base\nauction: {raise_own_bid: false}\n")
+    base.write_text("extends: australian\nname: Base\nauction: {raise_own_bid: true}\n")
     out_dir = tmp_path / "club" / "seasons"
     out_dir.mkdir()
     target = out_dir / "winter.yaml"
@@ -259,7 +259,7 @@ def test_new_with_output_and_a_base_file(
     assert (code, err) == (0, [])
     text = target.read_text(encoding="utf-8")
     assert "\nextends: ../base.yaml\n" in text or '\nextends: "../base.yaml"\n' in text
-    assert "#   raise_own_bid: false" in text
+    assert "#   raise_own_bid: true" in text
     assert compile_spec(target).extends == "base"
 
 
@@ -445,7 +445,7 @@ def test_stale_inherited_choice_is_warned_and_left_out_of_the_book(
 
     house = tmp_path / "house.yaml"
     house.write_text(
-        "extends: australian\nsummary: Ours.\nauction:\n  raise_own_bid: false\n"
+        "extends: australian\nsummary: Ours.\nauction:\n  raise_own_bid: true\n"
         "  ladder:\n    special:\n      - {bid: BMIS, remove: true}\n",
         encoding="utf-8",
     )
@@ -462,17 +462,17 @@ def test_stale_inherited_choice_is_warned_and_left_out_of_the_book(
     rs = compile_spec(house)
     assert [c.clause for c in rs.choices] == ["deal.first-dealer", "play.misere-ends"]
     book = render_markdown(rs)
-    assert "raise his own bid once before the auction closes" not in book
+    assert "it is off here" not in book
     # Replacing the text (or removing the choice) silences the warning; the book has the new text.
     house.write_text(
         house.read_text(encoding="utf-8")
-        + "choices:\n  - {clause: auction.raise-own-bid, source: project, text: No raising.}\n"
+        + "choices:\n  - {clause: auction.raise-own-bid, source: project, text: Raising.}\n"
         + "  - {clause: auction.blind-misere, remove: true}\n",
         encoding="utf-8",
     )
     code, out, err = run(capsys, "validate", str(house))
     assert code == 0 and err == [] and "warning" not in out
-    assert "No raising." in render_markdown(compile_spec(house))
+    assert "Raising." in render_markdown(compile_spec(house))
 
 
 def test_stale_inherited_summary_is_warned_and_left_out(
@@ -482,7 +482,7 @@ def test_stale_inherited_summary_is_warned_and_left_out(
     from fivehundred.generator.docs import render_markdown
 
     house = tmp_path / "house.yaml"
-    house.write_text("extends: australian\nauction: {raise_own_bid: false}\n", encoding="utf-8")
+    house.write_text("extends: australian\nauction: {raise_own_bid: true}\n", encoding="utf-8")
     code, _, err = run(capsys, "validate", "-q", str(house))
     assert code == 0
     assert [parse(line)["message"][:40] for line in err] == [

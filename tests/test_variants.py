@@ -76,7 +76,7 @@ def test_kitty_take_australian_45_five_cards() -> None:
     """T, G: the contractor takes the kitty and discards as many cards: five here."""
     r = rules_of("australian-45")
     state = deal_with(r, 0, {1: "JK AS KS QS JS AC KC QC JC 10S", "kitty": "4H 5H 6H 7H 8H"})
-    act(state, "6S, pass, pass, pass, pass")
+    act(state, "6S, pass, pass, pass")
     refused(state, "discard 4H 5H 6H", "kitty.take")
     act(state, "discard 4H 5H 6H 7H 8H")
     assert state.phase_name == "play"
@@ -106,7 +106,7 @@ def test_deck_joker_black_beats_red_at_no_trumps_46() -> None:
     beats the red one" (no trumps)."""
     r = rules_of("australian-46")
     state = deal_with(r, 0, DEAL_46)
-    act(state, "6NT, pass, pass, pass, pass, discard 4S 5S 6S 7S 8S 9S")
+    act(state, "6NT, pass, pass, pass, discard 4S 5S 6S 7S 8S 9S")
     act(state, "JK:H")  # seat 1 leads the red joker naming hearts
     assert "BJ" in legal(state)  # seat 2 has no heart: he may play his joker
     act(state, "BJ, 6H, 4H")
@@ -121,7 +121,7 @@ def test_deck_joker_black_beats_red_as_trumps_46() -> None:
     power = r.power[3]  # hearts
     assert power[r.card("BJ")] > power[r.card("JK")] > power[r.card("JH")] > power[r.card("JD")]
     state = deal_with(r, 0, DEAL_46)
-    act(state, "6H, pass, pass, pass, pass, discard 4S 5S 6S 7S 8S 9S")
+    act(state, "6H, pass, pass, pass, discard 4S 5S 6S 7S 8S 9S")
     act(state, "JK")  # the red joker led as a trump
     assert legal(state) == ["BJ"]  # seat 2's only trump: he must follow with it
     act(state, "BJ, 6H, 4H")
@@ -647,7 +647,7 @@ def test_play_misere_partner_six_handed_both_partners_sit_out() -> None:
     each trick has four cards."""
     r = rules_of("six-handed")
     state = HandState.new(r, 0, Random(4))
-    act(state, "7S, MIS, pass, pass, pass, pass, pass, pass")  # seat 2's misère; he stands
+    act(state, "7S, MIS, pass, pass, pass, pass, pass")  # seat 2's misère; he stands
     while state.phase_name == "discard":  # the discard, one card per action
         state.apply(state.legal_actions()[0])
     assert state.sitting_out == (1 << 0) | (1 << 4)
@@ -711,7 +711,7 @@ def test_seats_partner_choose_one_partner_five_handed() -> None:
     r = rules_of("five-handed")
     assert r.teams == tuple((s,) for s in range(5)) and r.partner_call == "choose"
     state = deal_with(r, 0, DEAL_5)
-    act(state, "7S, pass, pass, pass, pass, pass, discard 4D 5D 6D")
+    act(state, "7S, pass, pass, pass, pass, discard 4D 5D 6D")
     assert state.phase_name == "partner"
     assert legal(state) == ["partner 0", "partner 2", "partner 3", "partner 4"]
     refused(state, "AH", "seats.partner")
@@ -735,7 +735,7 @@ def test_seats_partner_two_partners_at_8_five_handed() -> None:
     r = rules_of("five-handed")
     assert r.second_partner_at == 8
     state = deal_with(r, 0, DEAL_5)
-    act(state, "8S, pass, pass, pass, pass, pass, discard 4D 5D 6D, partner 3")
+    act(state, "8S, pass, pass, pass, pass, discard 4D 5D 6D, partner 3")
     assert state.phase_name == "partner"
     assert legal(state) == ["partner 0", "partner 2", "partner 4"]
     act(state, "partner 0")
@@ -750,7 +750,7 @@ def test_seats_partner_misere_alone_five_handed() -> None:
     """A misère is played alone: no partner is chosen (this variant's choice)."""
     r = rules_of("five-handed")
     state = deal_with(r, 0, DEAL_5)
-    act(state, "7S, MIS, pass, pass, pass, pass, pass")  # seat 2's misère stands
+    act(state, "7S, MIS, pass, pass, pass, pass")  # seat 2's misère stands
     while state.phase_name == "discard":  # the discard, one card per action
         state.apply(state.legal_actions()[0])
     assert state.phase_name == "play" and state.allies == 1 << 2
@@ -763,7 +763,7 @@ def test_seats_partner_call_a_card_five_handed() -> None:
     r = rules_of("five-handed-call")
     assert r.partner_call == "card"
     state = deal_with(r, 0, DEAL_5)
-    act(state, "7S, pass, pass, pass, pass, pass, discard 4D 5D 6D")
+    act(state, "7S, pass, pass, pass, pass, discard 4D 5D 6D")
     assert state.phase_name == "partner"
     assert "call AH" not in legal(state)  # his own card
     assert "call AD" in legal(state)

@@ -416,7 +416,7 @@ TABLES = {'format': 1,
                                   'MIS', '8S', '8C', '8D', '8H', '8NT', '9S', '9C', '9D', '9H',
                                   '9NT', '10S', '10C', '10D', 'OMIS', 'BMIS', '10H', '10NT']}},
              {'id': 'auction.higher', 'params': {}}, {'id': 'auction.pass-final', 'params': {}},
-             {'id': 'auction.end', 'params': {'procedure': 'rounds'}},
+             {'id': 'auction.end', 'params': {'procedure': 'rounds', 'raise_own_bid': False}},
              {'id': 'auction.raise-own-bid', 'params': {'allowed': False}},
              {'id': 'auction.misere',
               'params': {'above': '7NT',
@@ -475,9 +475,9 @@ TABLES = {'format': 1,
                       'is an option.'},
              {'clause': 'auction.raise-own-bid',
               'source': 'G',
-              'text': 'G lists "you may not raise your bid after everyone else has passed" as a '
-                      'variation, so the standard game lets the last bidder left raise his own bid '
-                      'once before the auction closes.'},
+              'text': 'G lists "you may not raise your bid after everyone else has passed" among '
+                      'its variations. This club plays it, as the standard game does: the auction '
+                      'ends as soon as all but one player have passed after a bid.'},
              {'clause': 'auction.blind-misere',
               'source': 'G',
               'text': 'G says blind misère is bid before the bidder looks at his cards and is '

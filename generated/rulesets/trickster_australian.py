@@ -35,7 +35,7 @@ TABLES = {'format': 1,
           'packets': [['players', 3], ['kitty', 1], ['players', 4], ['kitty', 1], ['players', 3],
                       ['kitty', 1]]},
  'auction': {'procedure': 'rounds',
-             'raise_own_bid': True,
+             'raise_own_bid': False,
              'all_pass': 'throw-in',
              'all_pass_per_trick': 10,
              'inkles': None,
@@ -404,8 +404,8 @@ TABLES = {'format': 1,
                                   'MIS', '8S', '8C', '8D', '8H', '8NT', '9S', '9C', '9D', '9H',
                                   '9NT', '10S', '10C', '10D', '10H', 'OMIS', '10NT']}},
              {'id': 'auction.higher', 'params': {}}, {'id': 'auction.pass-final', 'params': {}},
-             {'id': 'auction.end', 'params': {'procedure': 'rounds'}},
-             {'id': 'auction.raise-own-bid', 'params': {'allowed': True}},
+             {'id': 'auction.end', 'params': {'procedure': 'rounds', 'raise_own_bid': False}},
+             {'id': 'auction.raise-own-bid', 'params': {'allowed': False}},
              {'id': 'auction.misere',
               'params': {'above': '7NT',
                          'after_bid_of': 7,
@@ -449,10 +449,11 @@ TABLES = {'format': 1,
               'text': "The first dealer is chosen at random (G); source P's draw for lowest card "
                       'is an option.'},
              {'clause': 'auction.raise-own-bid',
-              'source': 'G',
-              'text': 'G lists "you may not raise your bid after everyone else has passed" as a '
-                      'variation, so the standard game lets the last bidder left raise his own bid '
-                      'once before the auction closes.'},
+              'source': 'T',
+              'text': 'T and G end the auction as soon as all but one player have passed after a '
+                      'bid (T: "until three players have passed after a non-pass bid"). Both offer '
+                      'raising one\'s own bid as an option (T\'s "raise own bid", G\'s list of '
+                      'variations); it is off here.'},
              {'clause': 'auction.misere',
               'source': 'T',
               'text': 'T\'s defaults: misère 250, and at 250 "8 spades overbids misère" is on, so '
