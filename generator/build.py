@@ -14,6 +14,7 @@ names whose process is dead, and only inside the folder it builds, never a user'
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import secrets
@@ -49,7 +50,7 @@ __all__ = [
 #: The committed output folder (the checkout's generated/; installed: fivehundred.generated).
 GENERATED_DIR = Path(__file__).resolve().parent.parent / "generated"
 #: Sub-folders the build owns; files there that the build does not produce are stale.
-_OWNED = ("rulesets", "json", "docs")
+_OWNED = ("rulesets", "json", "docs", "conformance")
 _TMP_PREFIX = ".fivehundred-build-"
 #: A temporary or backup of ours: the prefix, the pid of the build that made it, a random token.
 _TMP_NAME = re.compile(r"^\.fivehundred-build-(?P<pid>[0-9]{1,10})-[0-9a-f]{12}(?:\.bak)?$")
@@ -100,7 +101,11 @@ def compile_builtins() -> dict[str, tuple[Path, Ruleset]]:
 
 
 def plan_outputs() -> dict[str, str]:
-    """Every file of generated/ the build produces: relative path -> text."""
+    """Every file of generated/ the build produces: relative path -> text.
+
+    The conformance vectors are replayed again only when their fingerprint (the variant's tables
+    and the engine) differs from the one in the committed file under generated/.
+    """
     rulesets = compile_builtins()
     files: dict[str, str] = {}
     ids = sorted(rulesets)
@@ -115,6 +120,7 @@ def plan_outputs() -> dict[str, str]:
         source = path.relative_to(SPECS_DIR.parent).as_posix()
         files[f"rulesets/{module_name(variant)}.py"] = render_module(rs, source)
         files[f"json/{variant}.json"] = render_json(rs)
+        files[f"conformance/{variant}.jsonl"] = _conformance(rs, GENERATED_DIR)
     # the rule books: every variant in every language with a catalogue, Markdown and HTML. A
     # book its catalogue does not translate whole carries an "incomplete translation" banner
     # and is linked from nowhere (neither from the other books nor from the index).
@@ -158,6 +164,17 @@ def incomplete_books(files: dict[str, str]) -> dict[str, tuple[str, ...]]:
         if len(parts) == 3 and parts[0] == "docs" and rel.endswith(".html") and _BANNER in text:
             out.setdefault(parts[1], []).append(parts[2].removesuffix(".html"))
     return {lang: tuple(sorted(variants)) for lang, variants in out.items()}
+
+
+def _conformance(rs: Ruleset, root: Path) -> str:
+    from ..runtime.conformance import conformance_file
+    from ..runtime.rules import Rules
+
+    tables = rs.tables()
+    old = root / "conformance" / f"{rs.id}.jsonl"
+    previous = old.read_text(encoding="utf-8") if old.is_file() else None
+    ids = [c.id for c in rs.clauses]
+    return conformance_file(Rules(tables), ids, json.dumps(tables, sort_keys=True), previous)
 
 
 def _existing(root: Path) -> Iterator[Path]:

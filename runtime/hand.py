@@ -893,7 +893,9 @@ class HandState:
                 {"cards": r.deck[action - r.DISCARD]},
             )
         hand = self.hands[seat]
-        if kind in ("pass", "bid", "discard", "kitty", "partner"):
+        if kind in ("pass", "bid", "discard", "kitty", "partner") or (
+            kind == "nominate" and r.joker_nominate != "contractor"
+        ):  # a variant without nomination cites no clause it does not have
             return E("play.follow-suit", N_("the hand is being played: play a card"))
         if kind == "nominate":
             if self.strain != NT:

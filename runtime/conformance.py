@@ -1,0 +1,705 @@
+"""Conformance vectors: game records with the replay output of this engine, for other engines.
+
+``fivehundred build`` writes ``generated/conformance/<variant>.jsonl``, one vector per line::
+
+    {"id": "australian/h01", "clauses": ["auction.end", ...], "record": {...}, "expect": {...}}
+
+``record`` is a game record (the input of ``replay``); ``expect`` is what ``replay --json`` prints
+for it: the replay view of the hand (finished or not), or, when the record holds an illegal or
+malformed action, ``{"error": {"index": i, "action": "...", "clause": "...", "message": "..."}}``
+(``clause`` is null for a malformed action). ``clauses`` are the rule clause ids the vector
+exercises. The vectors of a variant are fixed: seeded random hands kept while they reach a
+clause the earlier ones did not, each hand also cut short before a decision (so ``next.legal``
+is checked), and one illegal action for every clause id an illegal action can cite.
+
+:func:`run_engine` feeds the records to an outside engine (one JSON line each on its stdin) and
+compares its output lines with ``expect``; ``python -m fivehundred.runtime.conformance`` is this
+engine speaking that protocol (the reference an outside engine is compared with).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shlex
+import subprocess
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from random import Random
+from typing import IO, Any
+
+from .codes import bits
+from .errors import FiveHundredError, IllegalActionError
+from .hand import AUCTION, DISCARD, OVER, PLAY, HandState, deal
+from .records import hand_from_record, record_of, replay_view
+from .rules import Rules
+
+__all__ = [
+    "UNREACHABLE",
+    "Coverage",
+    "Disagreement",
+    "EngineError",
+    "build_vectors",
+    "conformance_file",
+    "coverage",
+    "expected_output",
+    "fingerprint",
+    "read_vectors",
+    "run_engine",
+    "serve",
+    "vectors_jsonl",
+]
+
+#: Seeded hands tried per variant, and the most kept (each adds at least one clause).
+TRIES = 96
+KEEP = 12
+
+#: Clauses no single-hand record can exercise, with the reason printed by the coverage report.
+UNREACHABLE: dict[str, str] = {
+    "deal.first-dealer": "a record states its dealer; the first dealer of a game is not in a hand",
+    "deal.rotation": "a record holds one hand; the deal passes to the left between hands",
+    "deal.packets": "a record states the dealt cards; packets matter only when shuffling",
+}
+
+
+def expected_output(record: Any, rules: Rules | None = None) -> dict[str, Any]:
+    """What ``replay --json`` prints for ``record``: the replay view, or ``{"error": {...}}``."""
+    try:
+        _, state, actions = hand_from_record(record, rules)
+    except FiveHundredError as exc:
+        return {"error": {"index": None, "action": None, "clause": None, "message": str(exc)}}
+    for index, text in enumerate(actions):
+        try:
+            if state.phase == OVER:
+                raise IllegalActionError(
+                    state.to_move, str(text), "end.continue", "the hand is already over"
+                )
+            if not isinstance(text, str):
+                raise FiveHundredError(f"{text!r} is not an action string")
+            state.apply_str(text)
+        except IllegalActionError as exc:
+            return {
+                "error": {
+                    "index": index,
+                    "action": text,
+                    "clause": exc.clause,
+                    "message": exc.reason,
+                }
+            }
+        except FiveHundredError as exc:
+            return {"error": {"index": index, "action": text, "clause": None, "message": str(exc)}}
+    return replay_view(state)
+
+
+# -- which clauses a hand exercises ------------------------------------------------------------
+
+
+def clauses_reached(state: HandState, kinds: Sequence[str]) -> set[str]:
+    """The clause ids a replayed hand exercises (``kinds``: the kind of each action applied)."""
+    r = state.rules
+    out = {"deck.cards"}
+    calls = [a for _, a in state.calls]
+    if calls:
+        out.add("auction.order")
+    if any(a != r.PASS for a in calls):
+        out |= {"auction.ladder", "auction.higher"}
+    if any(state.inkles):
+        out.add("auction.inkles")
+    if r.procedure == "single-round" and len(calls) == r.players:
+        out.add("auction.single-round")
+    if r.procedure == "rounds" and len(calls) > r.players and r.PASS in calls:
+        out.add("auction.pass-final")  # the auction went round again, skipping who passed
+    if state.phase != AUCTION:
+        if state.contract >= 0:
+            out.add("auction.end")
+            if r.procedure == "rounds":
+                out.add("auction.raise-own-bid")
+            clause = r.bid_clause[state.contract]
+            if clause != "auction.ladder":
+                out.add(clause)
+        else:
+            out.add("auction.all-pass")
+    if "discard" in kinds:
+        out.add("kitty.take")
+    if "kitty" in kinds:
+        out.add("kitty.sans")
+    if "partner" in kinds:
+        out.add("seats.partner")
+    if "nominate" in kinds:
+        out.add("joker.no-trumps.nominate")
+    if (
+        state.contract >= 0
+        and r.bid_kind[state.contract] == "misere"
+        and state.phase in (PLAY, OVER)
+    ):
+        out.add("play.misere-partner")
+        if r.bid_open[state.contract] != "no":
+            out.add("play.open-misere")
+    played = [(leader, cards, winner) for leader, cards, winner in state.tricks]
+    if state.trick:
+        played.append((state.trick_leader, tuple(state.trick), -1))
+    strain = r.bid_strain[state.contract] if state.contract >= 0 else 4
+    jokers = set(r.joker_cards)
+    for n, (_, actions, winner) in enumerate(played):
+        cards = [_card_of(r, a) for a in actions]
+        if n == 0 and actions:
+            out.add("play.opening-lead")
+        if n == 1:
+            out.add("play.next-lead")
+        if len(actions) > 1:
+            out.add("play.follow-suit")
+        if winner >= 0:
+            out.add("play.trick-winner")
+        if any(c in jokers for c in cards):
+            out.add("deck.joker")
+            if strain < 4:
+                out.add("joker.trump")
+            else:
+                out.add("joker.no-trumps.wins")
+                if cards[0] not in jokers:
+                    out.add("joker.no-trumps.follow")
+                    if state.misere and r.joker_void_must_play != "never":
+                        out.add("joker.no-trumps.misere-void")
+        if actions and actions[0] >= r.JOKER_LEAD:
+            out.add("joker.no-trumps.lead")
+            if n == r.hand_size - 1:
+                if r.joker_lead_only_last_trick:
+                    out.add("joker.no-trumps.lead-last-only")
+                if r.joker_lead == "name-unled-suit":
+                    out.add("joker.no-trumps.last-trick")
+        if strain < 4:
+            trumps = r.masks[strain][strain]
+            if any(trumps >> c & 1 for c in cards):
+                out.add("trump.order")
+            if any(trumps >> c & 1 and r.card_suit[c] not in (strain, -1) for c in cards):
+                out.add("trump.left-bower")
+    result = state.result
+    if result is not None:
+        out |= _scoring_clauses(state)
+    return out
+
+
+def _card_of(r: Rules, action: int) -> int:
+    if action >= r.JOKER_LEAD:
+        return r.joker_cards[(action - r.JOKER_LEAD) // 4]
+    return action
+
+
+def _scoring_clauses(state: HandState) -> set[str]:
+    r = state.rules
+    result = state.result
+    assert result is not None
+    out = {"seats.teams", "score.table"}
+    scores = [s + p for s, p in zip(state.scores, result.points, strict=True)]
+    if result.contract >= 0:
+        misere = r.bid_kind[result.contract] == "misere"
+        if result.made:
+            out.add("score.made")
+        else:
+            out.add("score.failed")
+        allies = set(result.allies) or {result.contractor}
+        taken = sum(state.tricks_won[s] for s in allies)
+        if misere:
+            out.add("score.misere")
+            if result.complete is False or state.n_tricks < r.hand_size:
+                out.add("play.misere-ends")
+        else:
+            level = r.bid_level[result.contract]
+            if result.made and taken > level and r.overtricks:
+                out.add("score.overtricks")
+            if taken == r.hand_size:
+                out.add("score.slam")
+            if taken < r.hand_size:
+                out.add("score.opponents")
+        if r.opponents_freeze_at is not None:
+            for side in range(r.n_sides):
+                earned = result.points[side]
+                if side not in {r.side_of_seat[s] for s in allies} and (
+                    state.scores[side] + earned >= r.opponents_freeze_at
+                ):
+                    out.add("score.freeze")
+    if any(s >= r.target for s in scores):
+        out |= {"end.target", "end.must-bid-to-win"}
+        if sum(s >= r.target for s in scores) > 1:
+            out.add("end.both-out")
+    if r.lose_at is not None and any(s <= r.lose_at for s in scores):
+        out.add("end.lose")
+    return out
+
+
+# -- building the vectors ----------------------------------------------------------------------
+
+
+def _score_presets(r: Rules) -> list[list[int]]:
+    n = r.n_sides
+    presets = [[0] * n, [r.target - 20] * n]
+    if r.lose_at is not None:
+        presets.append([r.lose_at + 40] + [r.target - 40] * (n - 1))
+    if r.opponents_freeze_at is not None:
+        presets.append([r.opponents_freeze_at - 10] * n)
+    return presets
+
+
+def _plans(r: Rules) -> list[tuple[str, str]]:
+    """(auction plan, play plan) pairs the seeded hands cycle through, to reach rare clauses."""
+    auctions = ["random", "low", "pass"] + [
+        b for i, b in enumerate(r.bid_codes) if r.bid_kind[i] == "misere"
+    ]
+    plays = ["random", "strong", "weak"]
+    return [("slam", "strong")] + [(a, p) for p in plays for a in auctions]
+
+
+def _rigged(r: Rules, hands: list[int], seat: int) -> list[int]:
+    """The hands with ``seat`` given the strongest cards at spades (a slam to bid and make)."""
+    pool = sorted((c for h in hands for c in bits(h)), key=lambda c: (-r.power[0][c], c))
+    top = sum(1 << c for c in pool[: r.hand_size])
+    rest = [c for c in pool[r.hand_size :]]
+    out = []
+    for s, h in enumerate(hands):
+        if s == seat:
+            out.append(top)
+        else:
+            n = h.bit_count()
+            out.append(sum(1 << c for c in rest[:n]))
+            rest = rest[n:]
+    return out
+
+
+def _choose(state: HandState, legal: list[int], plan: tuple[str, str], rng: Random) -> int:
+    r = state.rules
+    auction, play = plan
+    if state.phase == AUCTION and auction != "random":
+        bids = [a for a in legal if a != r.PASS]
+        if auction == "pass" or not bids:
+            return r.PASS
+        if auction == "low":
+            return bids[0] if state.high < 0 else r.PASS
+        if auction == "slam":  # the rigged hand bids the lowest spades contract it may
+            spades = [
+                a
+                for a in bids
+                if r.bid_strain[a - r.BID] == 0
+                and r.bid_kind[a - r.BID] != "misere"
+                and (r.inkles is None or r.bid_level[a - r.BID] != r.inkles[1])
+            ]
+            return spades[0] if spades and state.high < 0 else r.PASS
+        target = r.BID + r.bid_index[auction]
+        if target in legal:
+            return target
+        need = r.bid_after[target - r.BID]
+        if state.max_level < need and state.high < 0:
+            ok = [a for a in bids if a < target and r.bid_level[a - r.BID] >= need]
+            if ok:
+                return ok[0]
+        if state.high < 0 and r.bid_blind[target - r.BID]:
+            return bids[0]
+        return r.PASS
+    if state.phase == DISCARD and play == "strong":
+        power = r.power[r.bid_strain[state.contract]]
+        return min(legal, key=lambda a: power[a - r.DISCARD])
+    if state.phase == PLAY and play != "random" and state.contract >= 0:
+        mine = state.allies >> state.controller(state.to_move) & 1
+        cards = [a for a in legal if a < r.NOMINATE]
+        if cards:
+            high = (play == "strong") == bool(mine)
+            key = sorted(cards, key=lambda a: state.power[_card_of(r, a)])
+            return key[-1] if high else key[0]
+    return legal[int(rng.random() * len(legal))]
+
+
+def _play_random(
+    state: HandState, rng: Random, plan: tuple[str, str] = ("random", "random")
+) -> tuple[list[int], list[str], list[int]]:
+    """Play a hand out by ``plan``: the actions, their kinds, and the decisions' legal counts."""
+    actions: list[int] = []
+    kinds: list[str] = []
+    counts: list[int] = []
+    r = state.rules
+    while state.phase != OVER:
+        legal = state.legal_actions()
+        action = _choose(state, legal, plan, rng)
+        counts.append(len(legal))
+        kinds.append(_kind(r, action))
+        actions.append(action)
+        state.apply_fast(action)
+    return actions, kinds, counts
+
+
+def _kind(r: Rules, action: int) -> str:
+    if action < r.JOKER_LEAD:
+        return "card"
+    if action < r.PASS:
+        return "joker-lead"
+    if action == r.PASS:
+        return "pass"
+    if action < r.NOMINATE:
+        return "bid"
+    if action < r.TAKE:
+        return "nominate"
+    if action < r.PARTNER:
+        return "kitty"
+    if action < r.DISCARD:
+        return "partner"
+    return "discard"
+
+
+def _illegal_candidates(state: HandState) -> Iterator[int]:
+    """A few actions to try at a decision: every call, every card, joker leads, nominations."""
+    r = state.rules
+    if state.phase == AUCTION:
+        yield r.PASS
+        yield from range(r.BID, r.BID + r.n_bids)
+        yield r.TAKE if r.sans_kitty_bonus is not None else r.NOMINATE
+        return
+    if state.phase != PLAY:
+        yield r.PASS
+        return
+    hand = state.hands[state.to_move]
+    yield from bits(hand)
+    for j, c in enumerate(r.joker_cards):
+        if hand >> c & 1:
+            yield from range(r.JOKER_LEAD + 4 * j, r.JOKER_LEAD + 4 * j + 4)
+    yield from range(r.NOMINATE, r.NOMINATE + 4)
+    yield r.PASS
+    others = [c for c in range(r.n_cards) if not hand >> c & 1]
+    if others:
+        yield others[0]
+
+
+@dataclass
+class _Found:
+    vectors: list[dict[str, Any]] = field(default_factory=list)
+    clauses: set[str] = field(default_factory=set)
+    illegal: set[str] = field(default_factory=set)
+
+
+def build_vectors(rules: Rules) -> list[dict[str, Any]]:
+    """The conformance vectors of a variant, deterministic for given rules (see the module)."""
+    r = rules
+    found = _Found()
+    presets = _score_presets(r)
+    plans = _plans(r)
+    variant_clauses = {c["id"] for c in r.tables["clauses"]}
+    kept = 0
+    finished: dict[str, Any] | None = None
+    for seed in range(TRIES):
+        if kept >= KEEP:
+            break
+        rng = Random(seed)
+        dealer = seed % r.players
+        scores = presets[seed % len(presets)]
+        hands, kitty, dead = deal(r, dealer, rng)
+        plan = plans[seed % len(plans)]
+        if plan[0] == "slam":
+            hands = _rigged(r, hands, (dealer + 1) % r.players)
+        fresh = HandState(r, dealer, hands, kitty, dead, scores)
+        state = fresh.copy()
+        actions, kinds, counts = _play_random(state, rng, plan)
+        reached = clauses_reached(state, kinds) & variant_clauses
+        if not reached - found.clauses:
+            continue
+        kept += 1
+        record = record_of(fresh, actions)
+        vid = f"{r.variant}/h{kept:02d}"
+        found.vectors.append(_vector(vid, sorted(reached), record, r))
+        found.clauses |= reached
+        finished = finished or record
+        # The same hand cut before a decision with several choices: `next` is compared too.
+        cut = _cut_point(counts, rng)
+        if cut is not None:
+            part = record_of(fresh, actions[:cut])
+            state_cut = fresh.copy()
+            for a in actions[:cut]:
+                state_cut.apply_fast(a)
+            found.vectors.append(
+                _vector(
+                    f"{vid}-cut",
+                    sorted(clauses_reached(state_cut, kinds[:cut]) & variant_clauses),
+                    part,
+                    r,
+                )
+            )
+        _illegal_vectors(fresh, actions, found, vid)
+    if finished is not None:
+        record = {**finished, "actions": [*finished["actions"], "pass"]}
+        found.vectors.append(_vector(f"{r.variant}/end-continue", ["end.continue"], record, r))
+    return found.vectors
+
+
+def _cut_point(counts: list[int], rng: Random) -> int | None:
+    points = [i for i, n in enumerate(counts) if n > 1]
+    if not points:
+        return None
+    return points[int(rng.random() * len(points))]
+
+
+def _illegal_vectors(fresh: HandState, actions: list[int], found: _Found, vid: str) -> None:
+    """One vector per clause id an illegal action cites that no earlier vector cited."""
+    r = fresh.rules
+    state = fresh.copy()
+    for i, action in enumerate(actions):
+        legal = set(state.legal_actions())
+        for candidate in _illegal_candidates(state):
+            if candidate in legal:
+                continue
+            why = state.explain_illegal(candidate)
+            if why.clause in found.illegal:
+                continue
+            found.illegal.add(why.clause)
+            prefix = record_of(fresh, actions[:i])
+            text = r.action_str(candidate)
+            record = {**prefix, "actions": [*prefix["actions"], text]}
+            vector = _vector(f"{vid}-x{len(found.illegal):02d}", [why.clause], record, r)
+            if vector["expect"].get("error", {}).get("clause") != why.clause:
+                # The text reads back as another action (a bid code is a card in play): skip.
+                found.illegal.discard(why.clause)
+                continue
+            found.vectors.append(vector)
+            found.clauses.add(why.clause)
+        state.apply_fast(action)
+
+
+def _vector(vid: str, clauses: list[str], record: dict[str, Any], r: Rules) -> dict[str, Any]:
+    return {
+        "id": vid,
+        "clauses": clauses,
+        "record": record,
+        "expect": expected_output(record, r),
+    }
+
+
+def vectors_jsonl(vectors: Iterable[dict[str, Any]]) -> str:
+    """The text of a ``.jsonl`` vector file: one compact JSON object per line."""
+    return "".join(json.dumps(v, ensure_ascii=False, separators=(",", ":")) + "\n" for v in vectors)
+
+
+#: The engine modules whose behaviour the vectors record (their text is in the fingerprint).
+ENGINE_MODULES = (
+    "codes.py", "errors.py", "game.py", "hand.py", "messages.py", "records.py", "rules.py",
+    "conformance.py",
+)  # fmt: skip
+FORMAT = 1
+
+
+def fingerprint(tables_json: str) -> str:
+    """A digest of a variant's JSON tables and of the engine modules that replay records."""
+    digest = hashlib.sha256(tables_json.encode("utf-8"))
+    here = Path(__file__).resolve().parent
+    for name in ENGINE_MODULES:
+        digest.update(name.encode())
+        digest.update((here / name).read_bytes().replace(b"\r\n", b"\n"))
+    return digest.hexdigest()[:20]
+
+
+def conformance_file(
+    rules: Rules, clause_ids: Sequence[str], tables_json: str, previous: str | None = None
+) -> str:
+    """The text of ``generated/conformance/<variant>.jsonl``: a header line, then the vectors.
+
+    ``previous`` (the file as it stands) is returned unchanged when its header carries the same
+    fingerprint: the vectors are what this engine gives for these tables, no need to replay.
+    """
+    mark = fingerprint(tables_json)
+    if previous is not None:
+        first = previous.split("\n", 1)[0]
+        try:
+            head = json.loads(first).get("header", {})
+        except (ValueError, AttributeError):
+            head = {}
+        if isinstance(head, dict) and head.get("fingerprint") == mark:
+            return previous
+    vectors = build_vectors(rules)
+    cov = coverage(clause_ids, vectors)
+    header = {
+        "header": {
+            "format": FORMAT,
+            "variant": rules.variant,
+            "fingerprint": mark,
+            "vectors": len(vectors),
+            "clauses": len(cov.clauses),
+            "covered": len(cov.covered),
+            "not_reached": dict(cov.missing),
+        }
+    }
+    return vectors_jsonl([header, *vectors])
+
+
+def read_vectors(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The header and the vectors of a conformance file's text."""
+    header: dict[str, Any] = {}
+    vectors = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        item = json.loads(line)
+        if "header" in item:
+            header = item["header"]
+        else:
+            vectors.append(item)
+    return header, vectors
+
+
+# -- coverage ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """Which of a variant's clause ids the vectors exercise, and why the others are missing."""
+
+    clauses: tuple[str, ...]
+    covered: tuple[str, ...]
+    missing: tuple[tuple[str, str], ...]
+
+    def lines(self) -> list[str]:
+        """The report: one summary line, then one line per clause not reached, with the reason."""
+        out = [f"clause coverage: {len(self.covered)}/{len(self.clauses)}"]
+        out.extend(f"  not reached: {cid}: {why}" for cid, why in self.missing)
+        return out
+
+
+def coverage(clause_ids: Sequence[str], vectors: Iterable[dict[str, Any]]) -> Coverage:
+    """The clause coverage of ``vectors`` over a variant's ``clause_ids``."""
+    seen: set[str] = set()
+    for v in vectors:
+        seen.update(v.get("clauses", []))
+    covered = tuple(c for c in clause_ids if c in seen)
+    missing = tuple(
+        (c, UNREACHABLE.get(c, f"no seeded hand of {TRIES} reached it"))
+        for c in clause_ids
+        if c not in seen
+    )
+    return Coverage(tuple(clause_ids), covered, missing)
+
+
+# -- running an outside engine -------------------------------------------------------------------
+
+
+class EngineError(FiveHundredError):
+    """The engine command could not be run, or did not answer one line per record."""
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """One vector on which the engine's line differs from the expected output."""
+
+    vector: str
+    where: str
+    expected: Any
+    got: Any
+
+    def line(self) -> str:
+        """One line: the vector id, the first differing place, expected and got."""
+        exp = json.dumps(self.expected, ensure_ascii=False)
+        got = json.dumps(self.got, ensure_ascii=False)
+        return f"{self.vector}: {self.where}: expected {exp}, got {got}"
+
+
+def run_engine(
+    command: str, vectors: Sequence[dict[str, Any]], timeout: float = 120.0
+) -> list[Disagreement]:
+    """Run ``command`` once over every vector's record and return the disagreements.
+
+    The records go to the engine's stdin, one JSON object per line, stdin then closed; the engine
+    answers one JSON line per record, in order. Raises :class:`EngineError` when the command
+    cannot start, times out or exits with a non-zero status.
+    """
+    argv = shlex.split(command)
+    if not argv:
+        raise EngineError("--engine is empty")
+    feed = "".join(json.dumps(v["record"], ensure_ascii=False) + "\n" for v in vectors)
+    try:
+        done = subprocess.run(
+            argv, input=feed, capture_output=True, text=True, timeout=timeout, check=False
+        )
+    except FileNotFoundError:
+        raise EngineError(f"engine command not found: {argv[0]}") from None
+    except subprocess.TimeoutExpired:
+        raise EngineError(f"the engine did not finish within {timeout:g} s") from None
+    if done.returncode != 0:
+        tail = done.stderr.strip().splitlines()[-1:] or [""]
+        raise EngineError(f"the engine exited with status {done.returncode}: {tail[0]}")
+    lines = done.stdout.splitlines()
+    out: list[Disagreement] = []
+    for k, vector in enumerate(vectors):
+        if k >= len(lines):
+            out.append(Disagreement(vector["id"], "line", "one JSON line", "no line"))
+            continue
+        try:
+            got = json.loads(lines[k])
+        except ValueError:
+            out.append(Disagreement(vector["id"], "line", "a JSON object", lines[k][:200]))
+            continue
+        diff = _compare(vector["expect"], got)
+        if diff is not None:
+            out.append(Disagreement(vector["id"], *diff))
+    if len(lines) > len(vectors):
+        out.append(Disagreement("(end)", "lines", len(vectors), len(lines)))
+    return out
+
+
+def _compare(expect: Any, got: Any, where: str = "") -> tuple[str, Any, Any] | None:
+    """The first difference between the expected output and the engine's (or None).
+
+    An error object is compared on ``index``, ``action`` and ``clause`` only (the message is the
+    engine's own); ``next.legal`` is compared as a set.
+    """
+    if isinstance(expect, dict) and "error" in expect:
+        if not isinstance(got, dict) or not isinstance(got.get("error"), dict):
+            return ("error", expect["error"], got)
+        for key in ("index", "action", "clause"):
+            if got["error"].get(key) != expect["error"][key]:
+                return (f"error.{key}", expect["error"][key], got["error"].get(key))
+        return None
+    if isinstance(expect, dict):
+        if not isinstance(got, dict):
+            return (where or "(top)", expect, got)
+        for key, value in expect.items():
+            path = f"{where}.{key}" if where else key
+            if key not in got:
+                return (path, value, None)
+            if path == "next.legal" and isinstance(got[key], list):
+                if sorted(map(str, got[key])) != sorted(value):
+                    return (path, value, got[key])
+                continue
+            diff = _compare(value, got[key], path)
+            if diff is not None:
+                return diff
+        return None
+    if isinstance(expect, list):
+        if not isinstance(got, list) or len(got) != len(expect):
+            return (where, expect, got)
+        for i, (a, b) in enumerate(zip(expect, got, strict=True)):
+            diff = _compare(a, b, f"{where}[{i}]")
+            if diff is not None:
+                return diff
+        return None
+    if expect != got or type(expect) is not type(got):
+        return (where, expect, got)
+    return None
+
+
+# -- this engine, speaking the protocol ----------------------------------------------------------
+
+
+def serve(stdin: IO[str], stdout: IO[str]) -> int:
+    """Answer each record line of ``stdin`` with its expected-output line (the protocol)."""
+    for line in stdin:
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as exc:
+            answer: dict[str, Any] = {
+                "error": {"index": None, "action": None, "clause": None, "message": str(exc)}
+            }
+        else:
+            answer = expected_output(record)
+        stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
+    stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(serve(sys.stdin, sys.stdout))
