@@ -54,7 +54,15 @@ def replay_cli(
         path.write_text("".join(json.dumps(r) + "\n" for r in record), encoding="utf-8")
     else:
         path.write_text(json.dumps(record), encoding="utf-8")
+    # --json: the failure is one error object on standard output (issue 8, replay for machines)
     code = main(["replay", str(path), "--json"])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err and err == ""
+    if code:
+        (line,) = out.splitlines()
+        assert set(json.loads(line)["error"]) == {"index", "action", "clause", "message"}
+    # plain replay: the same failure as one human line on standard error
+    code = main(["replay", str(path)])
     _, err = capsys.readouterr()
     assert "Traceback" not in err
     return code, err.splitlines()
