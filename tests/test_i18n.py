@@ -621,3 +621,36 @@ def test_author_isolates_cannot_be_forged() -> None:
     from fivehundred.generator.docs import isolate_runs
 
     assert isolate_runs("a\ue000b\ue001") == "\ue000a\ue001\ufffd\ue000b\ue001\ufffd"
+
+
+# -- Arabic number agreement -------------------------------------------------------------------
+
+_AR_COUNTED = "(?:ورق|لمّ|لم|نقط|لاعب|فريق|جول|مبار|عبار|شريك)"
+
+
+def test_arabic_writes_one_and_two_as_words() -> None:
+    """Issue 13: "2 ورقتان للقطة", "1 ورقة", "فريقين (2)", "لأول 2 من اللاعبين". Arabic writes
+    one and two as words (a singular with واحد/واحدة, a dual): the plural forms for one and
+    two never show the counted number (a message that uses the number twice, once as a
+    level, keeps that one)."""
+    catalog = i18n.read_catalog(i18n.po_path("ar"), "ar")
+    bad = []
+    for m in catalog:
+        if not (m.id and isinstance(m.id, tuple)):
+            continue
+        counters = [c for c in ("count", "num") if f"%({c})s" in m.id[0]]
+        for c in counters:
+            if m.id[0].count(f"%({c})s") > 1:
+                continue
+            for form in (1, 2):
+                if f"%({c})s" in m.string[form]:
+                    bad.append((m.id[0][:60], form, m.string[form][:80]))
+    assert bad == []
+
+
+def test_arabic_books_have_no_digit_one_or_two_before_a_counted_noun() -> None:
+    pattern = re.compile(rf"(?<![\d.,])[12]\u2069? {_AR_COUNTED}|\((?:\u2066)?[12](?:\u2069)?\)")
+    for variant, (_, rs) in compile_builtins().items():
+        md = render_markdown(rs, "ar")
+        found = [md[max(0, m.start() - 30) : m.end() + 10] for m in pattern.finditer(md)]
+        assert found == [], (variant, found)
