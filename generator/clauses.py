@@ -128,7 +128,7 @@ def clauses_for(rs: Ruleset) -> tuple[Clause, ...]:
     if misere_bids:
         out["play.misere-partner"] = {
             "how": rs.misere_partner,
-            "bids": {b.code: b.partner for b in misere_bids},
+            "partner_by_bid": [[b.code, b.partner] for b in misere_bids],
         }
     out["play.opening-lead"] = {}
     out["play.follow-suit"] = {}
@@ -140,7 +140,7 @@ def clauses_for(rs: Ruleset) -> tuple[Clause, ...]:
     if misere_bids and rs.misere_ends_when_lost:
         out["play.misere-ends"] = {}
     if has_joker:
-        out["joker.no-trumps.wins"] = {"jokers": len(rs.jokers)}
+        out["joker.no-trumps.wins"] = {"count": len(rs.jokers)}
         out["joker.no-trumps.follow"] = {}
         if rs.joker_nominate == "contractor":
             out["joker.no-trumps.nominate"] = {}
@@ -157,7 +157,7 @@ def clauses_for(rs: Ruleset) -> tuple[Clause, ...]:
     if rs.overtricks:
         out["score.overtricks"] = {"per_trick": rs.overtricks}
     if rs.slam_value:
-        out["score.slam"] = {"value": rs.slam_value, "below": rs.slam_below}
+        out["score.slam"] = {"value": rs.slam_value, "value_below": rs.slam_below}
     out["score.failed"] = {"how": rs.failed}
     out["score.opponents"] = {
         "per_trick": rs.opponents_per_trick,

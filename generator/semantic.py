@@ -54,7 +54,7 @@ from .yamlload import KeyPath, Marks
 
 __all__ = ["RESERVED_CODES", "check_semantics"]
 
-#: Words of the action language that a special bid's code must not take (DESIGN.md, Codes).
+#: Words of the action language that a special bid's code must not take (INTERCHANGE.md, Codes).
 RESERVED_CODES = frozenset({"PASS", "DISCARD", "NOMINATE"})
 
 _MISSING = object()

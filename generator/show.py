@@ -2,8 +2,9 @@
 
 Header (name, id, players, sides, deck, deal, one line each for the auction, the kitty, partners,
 misere play, the joker, scoring and the end of the game), the ladder with values, the score table
-and the card order of every strain. Card codes are the plain codes of DESIGN.md (``JH``, ``10S``,
-``JK``) so the output stays ASCII apart from the name and summary a rule author wrote.
+and the card order of every strain. Card codes are the plain codes of INTERCHANGE.md
+(``JH``, ``10S``, ``JK``) so the output stays ASCII apart from the name and summary a rule
+author wrote.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The ``fivehundred`` command line (DESIGN.md, "Command line").
+"""The ``fivehundred`` command line (INTERCHANGE.md, "Command line").
 
 Every user error prints one line per problem (``file:line:col: message`` for rule files) on
 standard error and exits with code 2; nothing a user types produces a traceback.

@@ -1,4 +1,4 @@
-"""Card, suit, strain and bid codes shared by the generator and the runtime (DESIGN.md, "Codes")."""
+"""Card, suit, strain and bid codes of the generator and the runtime (INTERCHANGE.md, "Codes")."""
 
 from __future__ import annotations
 

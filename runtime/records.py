@@ -1,4 +1,4 @@
-"""Game records (DESIGN.md): reading, checking, replaying, and the ``replay --json`` view."""
+"""Game records (INTERCHANGE.md): reading, checking, replaying, and the ``replay --json`` view."""
 
 from __future__ import annotations
 
@@ -162,7 +162,7 @@ def error_object(exc: FiveHundredError, translations: Any = None) -> dict[str, A
 
 
 def replay_view(state: HandState) -> dict[str, Any]:
-    """The ``replay --json`` object of a (possibly unfinished) hand (DESIGN.md)."""
+    """The ``replay --json`` object of a (possibly unfinished) hand (INTERCHANGE.md)."""
     r = state.rules
     obs = state.observation(0)  # only its public parts are used
     result = state.result
@@ -209,7 +209,7 @@ def replay_view(state: HandState) -> dict[str, Any]:
 
 
 def record_of(state: HandState, actions: list[int]) -> dict[str, Any]:
-    """A game record (DESIGN.md) of a hand dealt as ``state.dealt`` and played with ``actions``."""
+    """A game record (INTERCHANGE.md) of a hand dealt as ``state.dealt``, played as ``actions``."""
     r = state.rules
     hands, kitty, dead = state.dealt
     deal: dict[str, Any] = {

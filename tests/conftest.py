@@ -1,8 +1,8 @@
 """Shared fixtures for the engine tests: the australian rules, hand-built deals, action helpers.
 
-Deals are written as card codes (DESIGN.md "Codes"); a deal must be complete and exact (four hands
-of ten cards and a kitty of three, every card of the 43-card deck once), so every scenario says
-precisely where each card is.
+Deals are written as card codes (INTERCHANGE.md "Codes"); a deal must be complete and exact
+(four hands of ten cards and a kitty of three, every card of the 43-card deck once), so every
+scenario says precisely where each card is.
 """
 
 from __future__ import annotations

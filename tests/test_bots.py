@@ -315,7 +315,7 @@ def test_heuristic_discards_keep_trumps_and_void_a_short_suit():
     the side suit it holds two small cards of (to ruff it)."""
     rules = load_rules("australian")
     state = deal_with(rules, 0, {1: "JK JH JD AH KH QH 5S 6S AC 8D", "kitty": "9H 7C 9D"})
-    act(state, "7H, pass, pass, pass, pass")  # the last pass: no raise of its own bid
+    act(state, "7H, pass, pass, pass")  # the others pass: the auction is over
     bot = HeuristicBot()
     dropped = []
     while state.phase_name == "discard":

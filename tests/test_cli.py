@@ -1,4 +1,4 @@
-"""The command line (DESIGN.md "Command line"): every verb, its output and its exit codes."""
+"""The command line (INTERCHANGE.md "Command line"): every verb, its output and its exit codes."""
 
 from __future__ import annotations
 

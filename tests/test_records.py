@@ -1,4 +1,4 @@
-"""Game records and the ``replay --json`` view (DESIGN.md "Game record", "fivehundred replay").
+"""Game records and the ``replay --json`` view (INTERCHANGE.md "Game record", "fivehundred replay").
 
 The hand-written record is deal S of ``conftest.py``: seat 1 bids 6H, discards the kitty back and
 takes eight tricks (trumps JK JH JD AH KH QH 10H 9H); seat 0 takes the last two with KS and AS.
@@ -81,9 +81,9 @@ EXPECTED_AUCTION = [
 
 
 def test_apply_str_reads_cards_in_play(rules):
-    """DESIGN.md: actions are in turn order and the engine knows whose turn it is, so in the play
-    phase ``8D`` is the card (the record example plays cards after the bid ``7H``). A regression
-    test: apply_str and replay used to read 6..10 card codes as bids in every phase."""
+    """INTERCHANGE.md: actions are in turn order and the engine knows whose turn it is, so in the
+    play phase ``8D`` is the card (the record example plays cards after the bid ``7H``). A
+    regression test: apply_str and replay used to read 6..10 card codes as bids in every phase."""
     hands, kitty = DEAL_S
     state = build_hand(rules, 0, list(hands), kitty)
     apply_all(state, [*AUCTION_S, "discard 8H 7H 6H", "JK", "5C", "4D", "4H", "JH"])
@@ -127,7 +127,7 @@ def _play_s(rules):
 
 
 def test_record_of(rules):
-    """record_of writes the DESIGN.md record: variant, dealer, deal (deck order), scores and
+    """record_of writes the INTERCHANGE.md record: variant, dealer, deal (deck order), scores and
     actions."""
     state, played = _play_s(rules)
     rec = record_of(state, played)
@@ -280,7 +280,7 @@ def test_thrown_in_record():
 
 
 def test_variant_as_a_path():
-    """DESIGN.md: ``variant`` is a built-in id or a path to a spec file."""
+    """INTERCHANGE.md: ``variant`` is a built-in id or a path to a spec file."""
     state = replay(record(["6H", "pass"], variant=str(AUSTRALIAN_SPEC)))
     assert state.rules.variant == "australian"
     assert state.to_move == 3

@@ -7,7 +7,8 @@ checked with ``illegal(state, action, clause)``: it must raise IllegalActionErro
 clause and leave the observations, the legal actions and every internal field unchanged.
 
 Sources: G (the Australian rules page), T (the app help page), P (the three-handed page);
-sections are those of /work/shared/RULES.md.
+sections (§) are those of the project's own digest of the sources (RULES.md, kept outside the
+repository); every test also names its source letter.
 """
 
 from __future__ import annotations
@@ -408,7 +409,7 @@ def test_kitty_discard_one_card_per_action(deal, act, illegal):
     many cards as the kitty holds, one card per action, in any order; until the last one he may
     do nothing else, and the cards he has put away are his alone to see."""
     state = deal("S")
-    act(state, "6H, pass, pass, pass, pass, discard 8H")
+    act(state, "6H, pass, pass, pass, discard 8H")
     assert state.phase_name == "discard" and state.to_move == 1
     assert "8H" not in seat_cards(state, 1) and len(legal_strs(state)) == 12
     why = illegal(state, "JK", "kitty.take")
@@ -968,7 +969,7 @@ def test_end_continue(rules, deal, act, illegal):
 
 
 def test_observation_between_tricks(deal, act):
-    """DESIGN.md: observation(seat) is what a seat may see; it works in every state, also when
+    """INTERCHANGE.md: observation(seat) is what a seat may see; it works in every state, also when
     no trick is in progress (a regression: it used to raise ValueError there)."""
     state = deal("S")
     obs = state.observation(1)
@@ -977,7 +978,7 @@ def test_observation_between_tricks(deal, act):
 
 
 def test_every_clause_has_a_test(rules):
-    """Every clause id australian has gets a test named after it (DESIGN.md)."""
+    """Every clause id australian has gets a test named after it (INTERCHANGE.md)."""
     expected = {
         "deck.cards", "deck.joker", "seats.teams", "deal.first-dealer", "deal.packets",
         "deal.rotation", "auction.order", "auction.ladder", "auction.higher", "auction.pass-final",

@@ -373,3 +373,33 @@ def test_corrupted_tables_fail(ruleset_schema: dict, tables: dict, path: tuple, 
 def test_missing_table_fails(ruleset_schema: dict, tables: dict, key: str) -> None:
     del tables[key]
     assert errors(ruleset_schema, tables)
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(
+        p for p in (ROOT / "generated" / "json").glob("*.json") if p.name != "ruleset.schema.json"
+    ),
+    ids=lambda p: p.stem,
+)
+def test_every_generated_json_validates_against_the_generated_schema(path: Path) -> None:
+    """Every generated/json/<variant>.json, as committed, against generated/json/ruleset.schema.json
+    (the file an engine in another language reads): `$schema` included, every key present."""
+    schema = json.loads((ROOT / "generated" / "json" / "ruleset.schema.json").read_text("utf-8"))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert not errors(schema, data)
+    assert data["$schema"] == "ruleset.schema.json"
+    _every_key_present(schema, data, path.stem)
+
+
+def _every_key_present(node: dict[str, Any], data: Any, where: str) -> None:
+    """Each object of the schema (clause parameters aside) lists all its keys as required."""
+    if isinstance(data, dict) and "properties" in node and node.get("title") != "Parameters":
+        required = set(node.get("required", []))
+        assert required == set(node["properties"]) - {"$schema"}, where
+        for key, sub in node["properties"].items():
+            if key in data:
+                _every_key_present(sub, data[key], f"{where}.{key}")
+    elif isinstance(data, list) and isinstance(node.get("items"), dict):
+        for i, item in enumerate(data):
+            _every_key_present(node["items"], item, f"{where}[{i}]")

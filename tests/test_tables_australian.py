@@ -183,7 +183,7 @@ def test_suit_masks_match_suit_of(rules):
     [("10h", "10H"), ("TH", "10H"), ("th", "10H"), ("jd", "JD"), ("RJ", "JK"), ("jk", "JK")],
 )
 def test_card_code_input(rules, text, code):
-    """DESIGN.md "Codes": input takes T for 10, lower case, RJ for the joker."""
+    """INTERCHANGE.md "Codes": input takes T for 10, lower case, RJ for the joker."""
     assert rules.deck[rules.card(text)] == code
 
 
@@ -194,7 +194,7 @@ def test_card_codes_that_are_bids(rules):
 
 
 def test_action_codes_round_trip(rules):
-    """DESIGN.md "Codes": every action prints as its public code and parses back."""
+    """INTERCHANGE.md "Codes": every action prints as its public code and parses back."""
     # Cards, joker leads, pass, bids, nominations, take/sans, partners, calls, discards.
     actions = list(range(rules.n_actions))
     for a in actions:

@@ -657,7 +657,7 @@ def test_docs_of_a_file_with_stale_prose_says_so_on_stderr(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     house = tmp_path / "house.yaml"
-    house.write_text("extends: australian\nauction: {raise_own_bid: false}\n", encoding="utf-8")
+    house.write_text("extends: australian\nauction: {raise_own_bid: true}\n", encoding="utf-8")
     code, out, err = run(capsys, "docs", str(house))
     assert code == 0 and "# " in out
     assert len(err) == 2 and all(": warning: " in e for e in err)
