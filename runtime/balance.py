@@ -82,7 +82,9 @@ def default_bot() -> str:
 
 
 #: Ruleset keys that are prose or provenance, not rules: left out of :func:`rules_fingerprint`.
-_PROSE_KEYS = frozenset({"$schema", "name", "summary", "sources", "choices", "terms", "extends"})
+_PROSE_KEYS = frozenset(
+    {"$schema", "name", "summary", "sources", "choices", "terms", "extends", "clauses"}
+)  # clauses: the parameters of the rule-book sentences, derived from the rules above
 
 
 def rules_fingerprint(tables: Mapping[str, Any]) -> str:

@@ -146,3 +146,19 @@ def test_expected_output_of_a_broken_record() -> None:
     out = expected_output({"variant": "australian", "deal": {"hands": []}})
     assert out["error"]["index"] is None and out["error"]["clause"] is None
     assert "4 hands" in out["error"]["message"]
+
+
+def test_expect_is_what_replay_json_prints(capsys, tmp_path: Path) -> None:
+    """The vectors' `expect` is exactly the documented output: `replay --json` on their records
+    prints, line by line, what the vectors expect (every built-in variant)."""
+    from fivehundred.runtime.conformance import _compare
+
+    for variant in sorted(BUILTINS):
+        _, vectors = vectors_of(variant)
+        path = tmp_path / f"{variant}.jsonl"
+        path.write_text("".join(json.dumps(v["record"]) + "\n" for v in vectors), "utf-8")
+        main(["replay", str(path), "--json"])
+        lines = capsys.readouterr().out.splitlines()
+        assert len(lines) == len(vectors), variant
+        for vector, line in zip(vectors, lines, strict=True):
+            assert _compare(vector["expect"], json.loads(line)) is None, vector["id"]
