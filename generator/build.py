@@ -22,15 +22,32 @@ import shutil
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from ..runtime.errors import Diagnostic, FileError, SpecError
 from ..runtime.files import os_error_text
-from .docs import book_messages, render_html, render_index, render_markdown
-from .i18n import Gap, gaps, languages, load_translations
+from . import balancebook
+from .buildcache import (
+    OWNED,
+    BuildCache,
+    code_digest,
+    digest,
+    file_digest,
+    inputs_digest,
+    produced_files,
+)
+from .docs import (
+    book_messages,
+    render_html,
+    render_index,
+    render_markdown,
+    use_bytecode_cache,
+)
+from .i18n import Gap, gaps, languages, load_translations, po_path
 from .model import Ruleset
 from .pipeline import SPECS_DIR, VARIANTS_DIR, compile_spec
 from .render import module_name, render_json, render_module
@@ -40,6 +57,7 @@ __all__ = [
     "LOCK_NAME",
     "BuildInterrupted",
     "BuildReport",
+    "Plan",
     "build",
     "build_lock",
     "compile_builtins",
@@ -50,7 +68,7 @@ __all__ = [
 #: The committed output folder (the checkout's generated/; installed: fivehundred.generated).
 GENERATED_DIR = Path(__file__).resolve().parent.parent / "generated"
 #: Sub-folders the build owns; files there that the build does not produce are stale.
-_OWNED = ("rulesets", "json", "docs", "conformance")
+_OWNED = OWNED
 _TMP_PREFIX = ".fivehundred-build-"
 #: A temporary or backup of ours: the prefix, the pid of the build that made it, a random token.
 _TMP_NAME = re.compile(r"^\.fivehundred-build-(?P<pid>[0-9]{1,10})-[0-9a-f]{12}(?:\.bak)?$")
@@ -100,27 +118,76 @@ def compile_builtins() -> dict[str, tuple[Path, Ruleset]]:
     return out
 
 
-def plan_outputs() -> dict[str, str]:
-    """Every file of generated/ the build produces: relative path -> text.
+class Plan(Mapping[str, str]):
+    """The files a build produces (relative path -> text), each rendered only when read, each
+    with the fingerprint of its inputs (:mod:`~fivehundred.generator.buildcache`)."""
+
+    def __init__(self) -> None:
+        self._makers: dict[str, tuple[str, Callable[[], str]]] = {}
+        self._texts: dict[str, str] = {}
+        #: Rule books their catalogue translates in part (language -> variant ids).
+        self.incomplete: dict[str, tuple[str, ...]] = {}
+
+    def add(self, rel: str, key: str, make: Callable[[], str]) -> None:
+        """Plan ``rel``: ``make()`` renders it; ``key`` fingerprints everything it is made of."""
+        self._makers[rel] = (key, make)
+
+    def add_text(self, rel: str, text: str) -> None:
+        """Plan ``rel`` with its text (cheap to make): the text is its own fingerprint."""
+        self._makers[rel] = (digest("text", text), lambda: text)
+        self._texts[rel] = text
+
+    def key(self, rel: str) -> str:
+        """The fingerprint of the inputs of ``rel``."""
+        return self._makers[rel][0]
+
+    def __getitem__(self, rel: str) -> str:
+        if rel not in self._texts:
+            self._texts[rel] = self._makers[rel][1]()
+        return self._texts[rel]
+
+    def __contains__(self, rel: object) -> bool:
+        return rel in self._makers
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._makers)
+
+    def __len__(self) -> int:
+        return len(self._makers)
+
+
+def plan_outputs() -> Plan:
+    """Every file of generated/ the build produces: relative path -> text (rendered on read).
 
     The conformance vectors are replayed again only when their fingerprint (the variant's tables
     and the engine) differs from the one in the committed file under generated/.
     """
     rulesets = compile_builtins()
-    files: dict[str, str] = {}
+    files = Plan()
     ids = sorted(rulesets)
-    files["rulesets/__init__.py"] = (
+    files.add_text(
+        "rulesets/__init__.py",
         '"""Generated ruleset modules, one per built-in variant. Do not edit."""\n\n'
-        f"VARIANTS = {tuple(ids)!r}\n"
+        f"VARIANTS = {tuple(ids)!r}\n",
     )
     schema = (SPECS_DIR / "schema" / "ruleset.schema.json").read_text(encoding="utf-8")
-    files["json/ruleset.schema.json"] = schema
+    files.add_text("json/ruleset.schema.json", schema)
+    code = code_digest()
+    key_of = {variant: digest(code, repr(rulesets[variant][1])) for variant in ids}
     for variant in ids:
         path, rs = rulesets[variant]
         source = path.relative_to(SPECS_DIR.parent).as_posix()
-        files[f"rulesets/{module_name(variant)}.py"] = render_module(rs, source)
-        files[f"json/{variant}.json"] = render_json(rs)
-        files[f"conformance/{variant}.jsonl"] = _conformance(rs, GENERATED_DIR)
+        files.add(
+            f"rulesets/{module_name(variant)}.py",
+            digest(key_of[variant], "module", source),
+            partial(render_module, rs, source),
+        )
+        files.add(f"json/{variant}.json", digest(key_of[variant], "json"), partial(render_json, rs))
+        files.add(
+            f"conformance/{variant}.jsonl",
+            digest(key_of[variant], "conformance"),
+            partial(_conformance, rs, GENERATED_DIR),
+        )
     # the rule books: every variant in every language with a catalogue, Markdown and HTML. A
     # book its catalogue does not translate whole carries an "incomplete translation" banner
     # and is linked from nowhere (neither from the other books nor from the index).
@@ -134,21 +201,40 @@ def plan_outputs() -> dict[str, str]:
         for lang in langs:
             missing[lang, variant] = gaps(lang, keys)
         complete[variant] = [lang for lang in langs if not missing[lang, variant]]
+    summaries = {variant: _summary_digest(variant) for variant in ids}
     for lang in langs:
+        catalogue = po_path(lang)
+        words = file_digest(catalogue.read_bytes()) if catalogue.is_file() else "-"
         for variant in ids:
             rs = rulesets[variant][1]
             others = [(code, f"../{code}/{variant}") for code in complete[variant] if code != lang]
             gap = missing[lang, variant]
-            files[f"docs/{lang}/{variant}.md"] = render_markdown(
-                rs, lang, languages=others, missing=gap
-            )
-            files[f"docs/{lang}/{variant}.html"] = render_html(
-                rs, lang, languages=others, missing=gap
-            )
+            key = digest(key_of[variant], lang, words, repr(others), repr(gap), summaries[variant])
+            for fmt, render in (("md", render_markdown), ("html", render_html)):
+                files.add(
+                    f"docs/{lang}/{variant}.{fmt}",
+                    digest(key, fmt),
+                    partial(render, rs, lang, languages=others, missing=gap),
+                )
+        if any(missing[lang, variant] for variant in ids):
+            files.incomplete[lang] = tuple(v for v in ids if missing[lang, v])
     books = [(variant, rulesets[variant][1].name) for variant in ids]
-    files["docs/index.html"] = render_index(books, langs, "html", complete)
-    files["docs/index.md"] = render_index(books, langs, "md", complete)
+    index_key = digest(code, repr(books), repr(langs), repr(complete))
+    for fmt in ("html", "md"):
+        files.add(
+            f"docs/index.{fmt}",
+            digest(index_key, fmt),
+            partial(render_index, books, langs, fmt, complete),
+        )
     return files
+
+
+def _summary_digest(variant: str) -> str:
+    """Fingerprint of the balance summary a variant's books show (none: ``-``)."""
+    try:
+        return file_digest(balancebook.summary_path(variant).read_bytes())
+    except OSError:
+        return "-"
 
 
 #: The mark of a rule book that its catalogue translates in part (rulebook.html.j2).
@@ -245,7 +331,11 @@ def build_lock(
 
 
 def build(
-    check: bool = False, root: Path | None = None, wait: Callable[[str], None] | None = None
+    check: bool = False,
+    root: Path | None = None,
+    wait: Callable[[str], None] | None = None,
+    *,
+    cache: bool | None = None,
 ) -> BuildReport:
     """Bring ``root`` (default generated/) up to date, or with ``check`` only report the drift.
 
@@ -253,17 +343,36 @@ def build(
     folder that cannot be written (read-only, full) raises
     :class:`~fivehundred.runtime.errors.FileError` with the folder as it was. A Ctrl-C after the
     commit is complete raises :class:`BuildInterrupted`, which carries the report.
+
+    ``cache`` (default: on for generated/, off for another ``root``) keeps fingerprints of the
+    inputs of every file (:mod:`~fivehundred.generator.buildcache`), so that an unchanged build
+    renders nothing and a changed one renders only the files whose inputs changed.
     """
+    use_cache = root is None if cache is None else cache
     root = root or GENERATED_DIR
+    store = BuildCache(root) if use_cache else None
+    summaries = balancebook.SUMMARY_DIR
+    inputs = inputs_digest(SPECS_DIR, VARIANTS_DIR, summaries) if store is not None else ""
+    if store is not None and store.all_fresh(inputs, produced_files(root)):
+        return BuildReport((), (), len(store.entries), dict(store.incomplete))
+    use_bytecode_cache(store.folder / "templates" if store is not None else None)
     files = plan_outputs()
     with build_lock(root, wait, required=not check):
         written = []
         unchanged = 0
-        for rel, text in sorted(files.items()):
+        known: dict[str, tuple[str, str]] = {}  # rel -> (inputs key, sha256) of files on disk
+        for rel in sorted(files):
+            key = files.key(rel) if isinstance(files, Plan) else None
+            if store is not None and key is not None and store.fresh(rel, key):
+                unchanged += 1
+                known[rel] = store.entries[rel]
+                continue
             target = root / rel
-            data = text.encode("utf-8")
+            data = files[rel].encode("utf-8")
             if target.is_file() and target.read_bytes() == data:
                 unchanged += 1
+                if key is not None:
+                    known[rel] = (key, file_digest(data))
                 continue
             written.append(rel)
         removed = sorted(
@@ -271,8 +380,12 @@ def build(
             for p in _existing(root)
             if p.relative_to(root).as_posix() not in files and not p.name.startswith(_TMP_PREFIX)
         )
-        report = BuildReport(tuple(written), tuple(removed), unchanged, incomplete_books(files))
+        incomplete = files.incomplete if isinstance(files, Plan) else incomplete_books(files)
+        report = BuildReport(tuple(written), tuple(removed), unchanged, incomplete)
         if check:
+            if store is not None:
+                complete = not (written or removed) and len(known) == len(files)
+                store.save(inputs if complete else "", known, incomplete)
             return report
         try:
             late = _commit(root, {rel: files[rel].encode("utf-8") for rel in written}, removed)
@@ -282,6 +395,12 @@ def build(
             for note in getattr(exc, "__notes__", ()):
                 error.add_note(note)
             raise error from None
+        if store is not None:
+            for rel in written:
+                key = files.key(rel) if isinstance(files, Plan) else None
+                if key is not None:
+                    known[rel] = (key, file_digest(files[rel].encode("utf-8")))
+            store.save(inputs if len(known) == len(files) else "", known, incomplete)
     if late:
         raise BuildInterrupted(report)
     return report

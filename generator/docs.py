@@ -21,8 +21,10 @@ from __future__ import annotations
 import gettext
 import re
 import threading
-from collections.abc import Collection, Mapping, Sequence
-from functools import lru_cache
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
+from contextvars import ContextVar
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -57,6 +59,8 @@ __all__ = [
     "render_index",
     "render_markdown",
     "section_of",
+    "translating",
+    "use_bytecode_cache",
 ]
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
@@ -204,56 +208,88 @@ def _safe_id(value: object) -> str:
     return f"`{text}`" if _SAFE_ID.match(text) else md_text(text)
 
 
+# The HTML filters below run tens of thousands of times per build: they concatenate escaped
+# text (the same markup as ``Markup(...).format``, which costs several times more), and the ones
+# that depend on a card or suit code only are cached.
+
+
+@lru_cache(maxsize=1024)
 def _card_html(code: str) -> Markup:
-    text = card_text(code)
     red = code[-1:] in ("H", "D") and code not in ("JK", "BJ")
     cls = "card red" if red else "card"
-    return Markup('<bdi dir="ltr" class="{}">{}</bdi>').format(cls, text)
+    return Markup(f'<bdi dir="ltr" class="{cls}">{escape(card_text(code))}</bdi>')
 
 
 def _ltr_html(value: object, cls: str = "code") -> Markup:
-    return Markup('<bdi dir="ltr" class="{}">{}</bdi>').format(cls, _clean(_oneline(value)))
+    return Markup(f'<bdi dir="ltr" class="{cls}">{escape(_clean(_oneline(value)))}</bdi>')
 
 
+@lru_cache(maxsize=16)
 def _suit_html(code: str) -> Markup:
     cls = "suit red" if code in ("H", "D") else "suit"
-    return Markup('<span class="{}">{}</span>').format(cls, SUIT_SYMBOLS[code])
+    return Markup(f'<span class="{cls}">{escape(SUIT_SYMBOLS[code])}</span>')
 
 
-class _Escaping:
-    """Translations whose text is HTML-escaped: a translator's ``<`` or ``&`` is shown as is."""
-
-    def __init__(self, translations: gettext.NullTranslations) -> None:
-        self.t = translations
-
-    def gettext(self, message: str) -> Markup:
-        return escape(self.t.gettext(message))
-
-    def ngettext(self, singular: str, plural: str, n: int) -> Markup:
-        return escape(self.t.ngettext(singular, plural, n))
-
-    def pgettext(self, context: str, message: str) -> Markup:
-        return escape(self.t.pgettext(context, message))
-
-    def npgettext(self, context: str, singular: str, plural: str, n: int) -> Markup:
-        return escape(self.t.npgettext(context, singular, plural, n))
+#: The translations of the book being rendered. One environment per format serves every
+#: language (its templates are compiled once); :func:`_render` sets this around each render.
+_CURRENT: ContextVar[gettext.NullTranslations | None] = ContextVar(
+    "fivehundred_rulebook_translations", default=None
+)
+_ENGLISH = gettext.NullTranslations()
 
 
-def make_environment(
-    translations: gettext.NullTranslations | None = None, fmt: str = "md"
-) -> jinja2.Environment:
+def _current() -> gettext.NullTranslations:
+    return _CURRENT.get() or _ENGLISH
+
+
+def _gettext(message: str) -> str:
+    return _current().gettext(message)
+
+
+def _ngettext(singular: str, plural: str, n: int) -> str:
+    return _current().ngettext(singular, plural, n)
+
+
+def _pgettext(context: str, message: str) -> str:
+    return _current().pgettext(context, message)
+
+
+def _npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    return _current().npgettext(context, singular, plural, n)
+
+
+def _escaped(function: Any) -> Any:
+    """A gettext callable whose text is HTML-escaped: a translator's ``<`` or ``&`` shows as is."""
+
+    def escaped(*args: Any) -> Markup:
+        return escape(function(*args))
+
+    return escaped
+
+
+@contextmanager
+def translating(translations: gettext.NullTranslations) -> Iterator[None]:
+    """Render with ``translations`` (the language of the templates' messages) in this block."""
+    token = _CURRENT.set(translations)
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+
+
+def make_environment(fmt: str = "md") -> jinja2.Environment:
     """The Jinja2 environment of the rule book in format ``fmt`` (``md`` or ``html``).
 
-    gettext is installed new-style. ``trim_blocks`` and ``lstrip_blocks`` are on; the message
-    extractor (generator/i18n.py) uses the same options. The two formats share the sentences
-    (templates/clauses.j2) and differ in the filters: Markdown escapes author text with
-    :func:`md_text` and writes codes as text; HTML autoescapes everything (translations
+    gettext is installed new-style; the language is the one of the enclosing
+    :func:`translating` block (English outside one). ``trim_blocks`` and ``lstrip_blocks`` are
+    on; the message extractor (generator/i18n.py) uses the same options. The two formats share
+    the sentences (templates/clauses.j2) and differ in the filters: Markdown escapes author text
+    with :func:`md_text` and writes codes as text; HTML autoescapes everything (translations
     included), isolates every card, bid and clause code left to right (``<bdi dir="ltr">``) and
     colours hearts and diamonds red.
     """
     if fmt not in FORMATS:
         raise RuleBookError(f"no rule-book format {fmt!r} ({', '.join(FORMATS)})")
-    t = translations or gettext.NullTranslations()
     html = fmt == "html"
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATE_DIR)),
@@ -263,23 +299,19 @@ def make_environment(
         trim_blocks=True,
         lstrip_blocks=True,
         extensions=["jinja2.ext.i18n"],
+        cache_size=-1,
     )
+    callables: tuple[Any, ...] = (_gettext, _ngettext, _pgettext, _npgettext)
     if html:
-        esc = _Escaping(t)
-        env.install_gettext_callables(  # type: ignore[attr-defined]
-            esc.gettext,
-            esc.ngettext,
-            newstyle=True,
-            pgettext=esc.pgettext,
-            npgettext=esc.npgettext,
-        )
-    else:
-        env.install_gettext_translations(t, newstyle=True)  # type: ignore[attr-defined]
+        callables = tuple(_escaped(f) for f in callables)
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        callables[0], callables[1], newstyle=True, pgettext=callables[2], npgettext=callables[3]
+    )
 
     @jinja2.pass_context
     def author(ctx: Any, value: object) -> Any:
         # in a right-to-left book, codes, bids and signed numbers in the text are isolated
-        text = _clean(_oneline(t.gettext(normalise(value)) if normalise(value) else ""))
+        text = _clean(_oneline(_gettext(normalise(value)) if normalise(value) else ""))
         if ctx.get("dir") != "rtl":
             return escape(text) if html else _md_escape(text)
         text = isolate_runs(text)
@@ -317,7 +349,7 @@ def make_environment(
         env.filters["ltr"] = lambda v: v
         env.filters["num"] = lambda v: _ltr_html(v, "num") if str(v).startswith("-") else v
         env.filters["figure"] = lambda v: _ltr_html(v, "num")
-        env.filters["idcode"] = lambda v: Markup('<code dir="ltr">{}</code>').format(v)
+        env.filters["idcode"] = lambda v: Markup(f'<code dir="ltr">{escape(v)}</code>')
         env.filters["card"] = _card_html
         env.filters["cards"] = lambda codes: Markup(" ").join(_card_html(c) for c in codes)
         env.filters["suit"] = _suit_html
@@ -482,9 +514,36 @@ def _translations(
     return load_translations(lang)
 
 
-@lru_cache(maxsize=64)
-def _environment(translations: gettext.NullTranslations, fmt: str) -> jinja2.Environment:
-    return make_environment(translations, fmt)
+@cache
+def _environment(fmt: str) -> jinja2.Environment:
+    return make_environment(fmt)
+
+
+class _QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Compiled templates kept on disk; a folder that cannot be read or written costs time only."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with suppress(OSError):
+            super().load_bytecode(bucket)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with suppress(OSError):
+            super().dump_bytecode(bucket)
+
+
+def use_bytecode_cache(folder: Path | None) -> None:
+    """Keep the rule-book templates compiled in ``folder`` (the build cache), or stop (None).
+
+    Jinja checks each compiled template against its source, so a changed template is compiled
+    again. Each format has a folder of its own: Jinja keys compiled code by template name only,
+    and the same template compiles differently with and without autoescaping."""
+    for fmt in FORMATS:
+        cache = None
+        if folder is not None:
+            with suppress(OSError):
+                (folder / fmt).mkdir(parents=True, exist_ok=True)
+                cache = _QuietBytecodeCache(str(folder / fmt))
+        _environment(fmt).bytecode_cache = cache
 
 
 def _render(
@@ -495,10 +554,11 @@ def _render(
     languages: Sequence[tuple[str, str]] | None,
     missing: Sequence[Gap] | None,
 ) -> str:
-    env = _environment(_translations(lang, translations), fmt)
     if missing is None and translations is None and lang != "en":
         missing = book_gaps(rs, lang)
-    text = env.get_template(TEMPLATES[fmt]).render(_context(rs, lang, languages, missing))
+    context = _context(rs, lang, languages, missing)
+    with translating(_translations(lang, translations)):
+        text = _environment(fmt).get_template(TEMPLATES[fmt]).render(context)
     lines = [line.rstrip() for line in text.splitlines()]
     text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n") + "\n"
     return text.replace(_LRI, "\u2066").replace(_PDI, "\u2069")
@@ -564,13 +624,15 @@ def render_index(
     ``complete`` (variant id -> the languages that translate its whole book) only those books
     are linked; a language with no complete book gets no column.
     """
-    env = _environment(load_translations("en"), fmt)
     rows = [(variant, name) for variant, name in books]
     done = {variant: set(complete[variant]) if complete else set(langs) for variant, _ in rows}
     shown = [code for code in langs if any(code in done[variant] for variant, _ in rows)]
     langs_info = [(code, language_name(code), text_direction(code)) for code in shown]
-    text = env.get_template(f"index.{fmt}.j2").render(
-        books=rows, languages=langs_info, complete=done
-    )
+    with translating(load_translations("en")):
+        text = (
+            _environment(fmt)
+            .get_template(f"index.{fmt}.j2")
+            .render(books=rows, languages=langs_info, complete=done)
+        )
     lines = [line.rstrip() for line in text.splitlines()]
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n") + "\n"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import pprint
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,7 @@ def _check_literal(value: Any) -> None:
     raise TypeError(f"{type(value).__name__} cannot be written as a literal")
 
 
+@lru_cache(maxsize=1)
 def template_env() -> jinja2.Environment:
     """The Jinja environment of the code templates: strict undefined, no autoescape."""
     env = jinja2.Environment(

@@ -77,18 +77,26 @@ def _diag(file: str, message: str) -> Diagnostic:
 
 def cmd_build(args: argparse.Namespace) -> int:
     """Compile every built-in variant into generated/ (or check that it is up to date)."""
-    from ..generator.build import BuildInterrupted, build
+    report: Any = None
+    if not args.no_cache:
+        # Nothing changed since the last build: known from the cache alone (no rule file
+        # compiled, no template engine imported).
+        from ..generator.buildcache import up_to_date
 
-    try:
-        report = build(check=args.check, wait=_err)
-    except BuildInterrupted as exc:
-        # Ctrl-C came after the last file was in place: say what is done, then exit 130
-        _print_build(exc.report)
-        _err("interrupted after the build had completed: generated/ is up to date")
-        return 130
-    except KeyboardInterrupt:
-        _err("interrupted: generated/ is as it was")
-        return 130
+        report = up_to_date()
+    if report is None:
+        from ..generator.build import BuildInterrupted, build
+
+        try:
+            report = build(check=args.check, wait=_err, cache=False if args.no_cache else None)
+        except BuildInterrupted as exc:
+            # Ctrl-C came after the last file was in place: say what is done, then exit 130
+            _print_build(exc.report)
+            _err("interrupted after the build had completed: generated/ is up to date")
+            return 130
+        except KeyboardInterrupt:
+            _err("interrupted: generated/ is as it was")
+            return 130
     for lang, variants in report.incomplete.items():
         _err(
             f"{lang}: {len(variants)} rule book(s) translated in part, built with an "
@@ -587,6 +595,11 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("build", help="compile the built-in variants into generated/")
     p.add_argument("--check", action="store_true", help="fail (exit 1) if generated/ is stale")
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="render every file (ignore and do not update .fivehundred-cache/)",
+    )
     p.set_defaults(run=cmd_build)
 
     p = sub.add_parser("list", help="list the built-in variants")

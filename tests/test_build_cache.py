@@ -1,0 +1,265 @@
+"""The build cache (generator/buildcache.py): an unchanged build renders nothing, a changed one
+renders only the files whose inputs changed, and the output is always byte for byte what a
+build without the cache writes.
+
+Every test builds into a temporary copy of generated/ with ``cache=True``; its cache folder is
+the copy's sibling ``.fivehundred-cache``.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fivehundred.generator import build as build_mod
+from fivehundred.generator.build import GENERATED_DIR, build, plan_outputs
+from fivehundred.generator.buildcache import CACHE_DIR_NAME, BuildCache, up_to_date
+
+RENDERERS = ("render_module", "render_json", "render_markdown", "render_html", "render_index")
+
+
+@pytest.fixture(scope="module")
+def full_plan() -> dict[str, str]:
+    """Every file as a build without the cache renders it."""
+    return dict(plan_outputs())
+
+
+@pytest.fixture()
+def tree(tmp_path: Path) -> Path:
+    root = tmp_path / "generated"
+    shutil.copytree(GENERATED_DIR, root, ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+@pytest.fixture()
+def variants(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of specs/ that the build reads; returns its variants folder."""
+    specs = tmp_path / "specs"
+    shutil.copytree(build_mod.SPECS_DIR, specs, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(build_mod, "SPECS_DIR", specs)
+    monkeypatch.setattr(build_mod, "VARIANTS_DIR", specs / "variants")
+    return specs / "variants"
+
+
+@pytest.fixture()
+def renders(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """How often each renderer of generator/build.py runs (by renderer name)."""
+    counts: Counter[str] = Counter()
+    for name in RENDERERS:
+        original = getattr(build_mod, name)
+
+        def counted(
+            *args: Any, _f: Callable[..., str] = original, _n: str = name, **kw: Any
+        ) -> str:
+            counts[_n] += 1
+            return _f(*args, **kw)
+
+        monkeypatch.setattr(build_mod, name, counted)
+    return counts
+
+
+def files_of(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+
+
+def test_an_unchanged_build_renders_nothing(
+    tree: Path, renders: Counter[str], full_plan: dict[str, str]
+) -> None:
+    first = build(root=tree, cache=True)
+    assert not first.changed
+    assert sum(renders.values()) == len(full_plan) - 2  # all but the two written as text
+    assert (tree.parent / CACHE_DIR_NAME / "build.json").is_file()
+    renders.clear()
+    again = build(root=tree, cache=True)
+    assert not again.changed and again.unchanged == first.unchanged
+    assert sum(renders.values()) == 0
+    assert up_to_date(tree) == first.unchanged
+    assert build(check=True, root=tree, cache=True).unchanged == first.unchanged
+    assert sum(renders.values()) == 0
+
+
+def test_a_changed_rule_file_renders_only_its_files(
+    tree: Path, variants: Path, renders: Counter[str]
+) -> None:
+    build(root=tree, cache=True)
+    renders.clear()
+    house = variants / "house" / "sans-kitty.yaml"
+    text = house.read_text(encoding="utf-8")
+    house.write_text(text.replace("\nname: ", "\nname: Our ", 1), encoding="utf-8")
+    report = build(root=tree, cache=True)
+    langs = len(list((tree / "docs").glob("*/sans-kitty.md")))
+    # its module and JSON, its books in every language and format, and the two indexes
+    assert set(report.written) == {
+        "rulesets/sans_kitty.py",
+        "json/sans-kitty.json",
+        *(
+            f"docs/{p.parent.name}/sans-kitty.{fmt}"
+            for p in (tree / "docs").glob("*/sans-kitty.md")
+            for fmt in ("md", "html")
+        ),
+        "docs/index.md",
+        "docs/index.html",
+    }
+    assert renders == Counter(
+        render_module=1, render_json=1, render_markdown=langs, render_html=langs, render_index=2
+    )
+    assert files_of(tree) == {
+        rel: text.encode("utf-8") for rel, text in dict(plan_outputs()).items()
+    } | {"__init__.py": (GENERATED_DIR / "__init__.py").read_bytes()}
+
+
+def test_a_comment_in_a_rule_file_renders_nothing(
+    tree: Path, variants: Path, renders: Counter[str]
+) -> None:
+    build(root=tree, cache=True)
+    renders.clear()
+    with (variants / "australian.yaml").open("a", encoding="utf-8") as handle:
+        handle.write("# a comment changes no rule\n")
+    assert not build(root=tree, cache=True).changed
+    assert sum(renders.values()) == 0
+
+
+def test_a_hand_edited_file_is_rendered_again(
+    tree: Path, renders: Counter[str], full_plan: dict[str, str]
+) -> None:
+    build(root=tree, cache=True)
+    book = tree / "docs" / "nl" / "australian.md"
+    book.write_text("edited by hand\n", encoding="utf-8")
+    assert up_to_date(tree) is None
+    renders.clear()
+    check = build(check=True, root=tree, cache=True)
+    assert check.written == ("docs/nl/australian.md",)
+    assert renders == Counter(render_markdown=1)
+    assert build(root=tree, cache=True).written == ("docs/nl/australian.md",)
+    assert book.read_text(encoding="utf-8") == full_plan["docs/nl/australian.md"]
+
+
+def test_a_stray_file_is_not_up_to_date(tree: Path) -> None:
+    build(root=tree, cache=True)
+    (tree / "docs" / "nl" / "old-variant.md").write_text("gone\n", encoding="utf-8")
+    assert up_to_date(tree) is None
+    assert build(check=True, root=tree, cache=True).removed == ("docs/nl/old-variant.md",)
+
+
+def test_a_deleted_file_is_written_again(tree: Path, full_plan: dict[str, str]) -> None:
+    build(root=tree, cache=True)
+    (tree / "json" / "american.json").unlink()
+    assert up_to_date(tree) is None
+    assert build(root=tree, cache=True).written == ("json/american.json",)
+    assert (tree / "json" / "american.json").read_text(encoding="utf-8") == full_plan[
+        "json/american.json"
+    ]
+
+
+@pytest.mark.parametrize(
+    "manifest",
+    [
+        "",
+        "not json",
+        "[]",
+        '{"format": 1}',
+        '{"format": 1, "root": 3, "files": []}',
+        '{"format": 99}',
+    ],
+)
+def test_a_damaged_cache_is_ignored(
+    tree: Path, manifest: str, renders: Counter[str], full_plan: dict[str, str]
+) -> None:
+    build(root=tree, cache=True)
+    (tree.parent / CACHE_DIR_NAME / "build.json").write_text(manifest, encoding="utf-8")
+    assert up_to_date(tree) is None
+    renders.clear()
+    assert not build(root=tree, cache=True).changed
+    assert sum(renders.values()) == len(full_plan) - 2
+    assert BuildCache(tree).entries  # written afresh
+
+
+def test_a_cache_entry_with_wrong_fingerprints_is_not_trusted(
+    tree: Path, full_plan: dict[str, str]
+) -> None:
+    """A manifest that claims a stale file is fresh under other inputs changes nothing: the
+    file's inputs key differs, so it is rendered and compared."""
+    build(root=tree, cache=True)
+    path = tree.parent / CACHE_DIR_NAME / "build.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["inputs"] = "0" * 64
+    book = tree / "docs" / "da" / "american.html"
+    book.write_text("stale\n", encoding="utf-8")
+    from fivehundred.generator.buildcache import file_digest
+
+    data["files"]["docs/da/american.html"] = ["0" * 64, file_digest(b"stale\n")]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert build(check=True, root=tree, cache=True).written == ("docs/da/american.html",)
+
+
+def test_an_unwritable_cache_only_costs_time(tree: Path, full_plan: dict[str, str]) -> None:
+    (tree.parent / CACHE_DIR_NAME).write_text("a file where the cache folder would be\n")
+    assert not build(root=tree, cache=True).changed
+    assert up_to_date(tree) is None
+    (tree / "json" / "american.json").write_text("{}\n", encoding="utf-8")
+    assert build(root=tree, cache=True).written == ("json/american.json",)
+
+
+def test_without_the_cache_nothing_is_read_or_written(
+    tree: Path, renders: Counter[str], full_plan: dict[str, str]
+) -> None:
+    assert not build(root=tree).changed  # a root other than generated/: no cache by default
+    assert not (tree.parent / CACHE_DIR_NAME).exists()
+    assert sum(renders.values()) == len(full_plan) - 2
+
+
+def test_a_new_balance_summary_renders_only_that_variants_books(
+    tree: Path, tmp_path: Path, renders: Counter[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The books show generated/balance/<variant>.json: a summary is one of their inputs."""
+    from fivehundred.generator import balancebook
+
+    summaries = tmp_path / "balance"
+    summaries.mkdir()
+    monkeypatch.setattr(balancebook, "SUMMARY_DIR", summaries)
+    build(root=tree, cache=True)
+    renders.clear()
+    summary = {"format": balancebook.SUMMARY_FORMAT, "variant": "american", "rules": "other"}
+    (summaries / "american.json").write_text(json.dumps(summary), encoding="utf-8")
+    report = build(root=tree, cache=True)
+    books = {rel for rel in report.written}
+    assert books and all(rel.startswith("docs/") and "/american." in rel for rel in books)
+    assert renders["render_module"] == renders["render_json"] == 0
+    assert renders["render_markdown"] + renders["render_html"] == len(
+        list((tree / "docs").glob("*/american.*"))
+    )
+
+
+def test_templates_compiled_by_an_earlier_build_render_the_same(
+    tree: Path, full_plan: dict[str, str]
+) -> None:
+    """The second process loads the compiled templates the first one kept (one folder per
+    format: Markdown and HTML compile the same template differently) and writes the same
+    bytes as a build without the cache."""
+    script = (
+        "import sys; from pathlib import Path; from fivehundred.generator.build import build; "
+        "print(len(build(root=Path(sys.argv[1]), cache=True).written))"
+    )
+    run = [sys.executable, "-c", script, str(tree)]
+    assert subprocess.run(run, capture_output=True, text=True, check=True).stdout == "0\n"
+    kept = tree.parent / CACHE_DIR_NAME / "templates"
+    assert sorted(p.name for p in kept.iterdir()) == ["html", "md"]
+    assert all(any((kept / fmt).iterdir()) for fmt in ("html", "md"))
+    gone = ["docs/nl/australian.md", "docs/nl/australian.html", "docs/en/american.md"]
+    for rel in gone:
+        (tree / rel).unlink()
+    assert subprocess.run(run, capture_output=True, text=True, check=True).stdout == "3\n"
+    for rel in gone:
+        assert (tree / rel).read_text(encoding="utf-8") == full_plan[rel]
