@@ -30,13 +30,14 @@ from typing import Any
 
 from ..runtime.errors import Diagnostic, FileError, SpecError
 from ..runtime.files import os_error_text
-from . import balancebook
+from . import balancebook, i18n
 from .buildcache import (
     OWNED,
     BuildCache,
     code_digest,
     digest,
     file_digest,
+    fresh,
     inputs_digest,
     produced_files,
 )
@@ -330,6 +331,18 @@ def build_lock(
         os.close(fd)  # releases the lock
 
 
+def _input_folders() -> tuple[Path, ...]:
+    """The folders a build reads besides the code (their files are its inputs)."""
+    return (SPECS_DIR, VARIANTS_DIR, balancebook.SUMMARY_DIR, i18n.LOCALES_DIR)
+
+
+def fresh_report(root: Path | None = None) -> BuildReport | None:
+    """The report of a build of ``root`` (default generated/) when its cache alone shows it is
+    up to date; None when a build must look (:func:`~fivehundred.generator.buildcache.fresh`)."""
+    known = fresh(root or GENERATED_DIR, *_input_folders())
+    return None if known is None else BuildReport((), (), known.unchanged, known.incomplete)
+
+
 def build(
     check: bool = False,
     root: Path | None = None,
@@ -351,8 +364,7 @@ def build(
     use_cache = root is None if cache is None else cache
     root = root or GENERATED_DIR
     store = BuildCache(root) if use_cache else None
-    summaries = balancebook.SUMMARY_DIR
-    inputs = inputs_digest(SPECS_DIR, VARIANTS_DIR, summaries) if store is not None else ""
+    inputs = inputs_digest(*_input_folders()) if store is not None else ""
     if store is not None and store.all_fresh(inputs, produced_files(root)):
         return BuildReport((), (), len(store.entries), dict(store.incomplete))
     use_bytecode_cache(store.folder / "templates" if store is not None else None)

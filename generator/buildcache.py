@@ -36,6 +36,7 @@ __all__ = [
     "code_digest",
     "digest",
     "file_digest",
+    "fresh",
     "inputs_digest",
     "produced_files",
     "tree_digest",
@@ -111,11 +112,11 @@ def code_digest() -> str:
     return digest(tree_digest([_HOME / "generator", _HOME / "runtime"]), environment_digest())
 
 
-def inputs_digest(specs_dir: Path, variants_dir: Path, summaries_dir: Path) -> str:
-    """Fingerprint of everything a build reads: :func:`code_digest`, every file under the spec
-    folders (rule files, schemas, catalogues) and the balance summaries the books show
-    (``generated/balance/``, written by ``fivehundred balance --write``)."""
-    return digest(code_digest(), tree_digest([specs_dir, variants_dir, summaries_dir]))
+def inputs_digest(*folders: Path) -> str:
+    """Fingerprint of everything a build reads: :func:`code_digest` and every file under
+    ``folders`` (the rule files, schemas and catalogues, the balance summaries the books show)
+    and where they are."""
+    return digest(code_digest(), *(str(f) for f in folders), tree_digest(folders))
 
 
 def produced_files(root: Path) -> list[str]:
@@ -149,14 +150,26 @@ class CachedReport:
 def up_to_date(root: Path | None = None) -> CachedReport | None:
     """The report of a build of ``root`` (default: generated/) when the cache alone shows it
     is up to date (no input changed, no file touched, none extra); None when a build must
-    look."""
-    root = root or _HOME / "generated"
+    look. Costs no import of the generator unless it is imported already (then its folders,
+    which a caller may have moved, are the ones looked at)."""
+    build = sys.modules.get("fivehundred.generator.build")
+    if build is not None:
+        report = build.fresh_report(root)
+        return None if report is None else CachedReport(report.unchanged, report.incomplete)
+    home = _HOME
+    return fresh(
+        root or home / "generated",
+        home / "specs",
+        home / "specs" / "variants",
+        home / "generated" / "balance",
+        home / "specs" / "locales",
+    )
+
+
+def fresh(root: Path, *inputs: Path) -> CachedReport | None:
+    """:func:`up_to_date` for a build of ``root`` that reads the folders ``inputs``."""
     cache = BuildCache(root)
-    if not cache.entries:
-        return None
-    specs = _HOME / "specs"
-    inputs = inputs_digest(specs, specs / "variants", _HOME / "generated" / "balance")
-    if not cache.all_fresh(inputs, produced_files(root)):
+    if not cache.entries or not cache.all_fresh(inputs_digest(*inputs), produced_files(root)):
         return None
     return CachedReport(len(cache.entries), dict(cache.incomplete))
 

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from fivehundred.generator import build as build_mod
-from fivehundred.generator.build import GENERATED_DIR, build, plan_outputs
+from fivehundred.generator.build import GENERATED_DIR, LOCK_NAME, build, plan_outputs
 from fivehundred.generator.buildcache import CACHE_DIR_NAME, BuildCache, up_to_date
 
 RENDERERS = ("render_module", "render_json", "render_markdown", "render_html", "render_index")
@@ -70,7 +70,7 @@ def files_of(root: Path) -> dict[str, bytes]:
     return {
         p.relative_to(root).as_posix(): p.read_bytes()
         for p in sorted(root.rglob("*"))
-        if p.is_file() and "__pycache__" not in p.parts
+        if p.is_file() and "__pycache__" not in p.parts and p.name != LOCK_NAME
     }
 
 
@@ -85,7 +85,8 @@ def test_an_unchanged_build_renders_nothing(
     again = build(root=tree, cache=True)
     assert not again.changed and again.unchanged == first.unchanged
     assert sum(renders.values()) == 0
-    assert up_to_date(tree) == first.unchanged
+    fresh = up_to_date(tree)
+    assert fresh is not None and fresh.unchanged == first.unchanged and not fresh.changed
     assert build(check=True, root=tree, cache=True).unchanged == first.unchanged
     assert sum(renders.values()) == 0
 
