@@ -20,8 +20,13 @@ from typing import Any
 import pytest
 
 from fivehundred.generator import build as build_mod
-from fivehundred.generator.build import GENERATED_DIR, LOCK_NAME, build, plan_outputs
-from fivehundred.generator.buildcache import CACHE_DIR_NAME, BuildCache, up_to_date
+from fivehundred.generator.build import GENERATED_DIR, build, plan_outputs
+from fivehundred.generator.buildcache import (
+    CACHE_DIR_NAME,
+    BuildCache,
+    produced_files,
+    up_to_date,
+)
 
 RENDERERS = ("render_module", "render_json", "render_markdown", "render_html", "render_index")
 
@@ -67,11 +72,8 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
 
 
 def files_of(root: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(root).as_posix(): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and "__pycache__" not in p.parts and p.name != LOCK_NAME
-    }
+    """The files the build owns under ``root`` (generated/rulesets, json, docs)."""
+    return {rel: (root / rel).read_bytes() for rel in produced_files(root)}
 
 
 def test_an_unchanged_build_renders_nothing(
@@ -118,7 +120,7 @@ def test_a_changed_rule_file_renders_only_its_files(
     )
     assert files_of(tree) == {
         rel: text.encode("utf-8") for rel, text in dict(plan_outputs()).items()
-    } | {"__init__.py": (GENERATED_DIR / "__init__.py").read_bytes()}
+    }
 
 
 def test_a_comment_in_a_rule_file_renders_nothing(
