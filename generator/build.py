@@ -331,6 +331,19 @@ def build_lock(
         os.close(fd)  # releases the lock
 
 
+def _template_cache(cache: Path) -> Path:
+    """The folder of the compiled templates for this code: compiled templates depend on the
+    filters too (Jinja passes a context to some), so each version of the code has its own, and
+    the folders of other versions are removed."""
+    templates = cache / "templates"
+    current = code_digest()[:16]
+    with contextlib.suppress(OSError):
+        for old in templates.iterdir():
+            if old.name != current and old.is_dir():
+                shutil.rmtree(old, ignore_errors=True)
+    return templates / current
+
+
 def _input_folders() -> tuple[Path, ...]:
     """The folders a build reads besides the code (their files are its inputs)."""
     return (SPECS_DIR, VARIANTS_DIR, balancebook.SUMMARY_DIR, i18n.LOCALES_DIR)
@@ -367,7 +380,7 @@ def build(
     inputs = inputs_digest(*_input_folders()) if store is not None else ""
     if store is not None and store.all_fresh(inputs, produced_files(root)):
         return BuildReport((), (), len(store.entries), dict(store.incomplete))
-    use_bytecode_cache(store.folder / "templates" if store is not None else None)
+    use_bytecode_cache(_template_cache(store.folder) if store is not None else None)
     files = plan_outputs()
     with build_lock(root, wait, required=not check):
         written = []

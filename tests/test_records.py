@@ -409,10 +409,9 @@ T_HAND_TRICKS = [  # (leader, cards in playing order, winner); clubs are trumps
     (2, "KD KH 10H AD", 1),  # seat 1 follows diamonds with the ace
     (1, "5H QD AH JH", 3),  # seat 2, void in hearts, throws QD; seat 3's AH wins
 ]
-T_HAND_ACTIONS = (
-    ["pass", "6C", "pass", "pass", "discard 4H 5C 6C"]
-    + [c for _, cards, _ in T_HAND_TRICKS for c in cards.split()]
-)
+T_HAND_ACTIONS = ["pass", "6C", "pass", "pass", "discard 4H 5C 6C"] + [
+    c for _, cards, _ in T_HAND_TRICKS for c in cards.split()
+]
 
 
 def test_auction_end_whole_hand_as_t_records_it():
