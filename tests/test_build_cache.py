@@ -28,7 +28,14 @@ from fivehundred.generator.buildcache import (
     up_to_date,
 )
 
-RENDERERS = ("render_module", "render_json", "render_markdown", "render_html", "render_index")
+RENDERERS = (
+    "render_module",
+    "render_json",
+    "_conformance",
+    "render_markdown",
+    "render_html",
+    "render_index",
+)
 
 
 @pytest.fixture(scope="module")
@@ -107,6 +114,7 @@ def test_a_changed_rule_file_renders_only_its_files(
     assert set(report.written) == {
         "rulesets/sans_kitty.py",
         "json/sans-kitty.json",
+        *(["conformance/sans-kitty.jsonl"] if (tree / "conformance").is_dir() else []),
         *(
             f"docs/{p.parent.name}/sans-kitty.{fmt}"
             for p in (tree / "docs").glob("*/sans-kitty.md")
@@ -116,7 +124,12 @@ def test_a_changed_rule_file_renders_only_its_files(
         "docs/index.html",
     }
     assert renders == Counter(
-        render_module=1, render_json=1, render_markdown=langs, render_html=langs, render_index=2
+        render_module=1,
+        render_json=1,
+        _conformance=1,
+        render_markdown=langs,
+        render_html=langs,
+        render_index=2,
     )
     assert files_of(tree) == {
         rel: text.encode("utf-8") for rel, text in dict(plan_outputs()).items()
@@ -239,7 +252,7 @@ def test_a_new_balance_summary_renders_only_that_variants_books(
     report = build(root=tree, cache=True)
     books = {rel for rel in report.written}
     assert books and all(rel.startswith("docs/") and "/american." in rel for rel in books)
-    assert renders["render_module"] == renders["render_json"] == 0
+    assert renders["render_module"] == renders["render_json"] == renders["_conformance"] == 0
     assert renders["render_markdown"] + renders["render_html"] == len(
         list((tree / "docs").glob("*/american.*"))
     )
