@@ -324,3 +324,18 @@ def test_heuristic_discards_keep_trumps_and_void_a_short_suit():
         state.apply(a)
     assert len(dropped) == 3 and "5S" in dropped and "6S" in dropped
     assert not {"JK", "JH", "JD", "AH", "KH", "QH", "9H", "AC"} & set(dropped)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["nobody", "heuristic"], "unknown bot"),
+        (["heuristic", "search:0"], "search:SAMPLES"),
+        (["heuristic", "random", "--games", "0"], "at least 1"),
+        (["heuristic", "random", "--max-hands", "0"], "at least 1"),
+    ],
+)
+def test_duel_refuses_bad_bots_and_counts_in_one_line(capsys, argv, message):
+    code = main(["duel", "australian", *argv])
+    _, err = capsys.readouterr()
+    assert code == 2 and message in err and "Traceback" not in err and err.count("\n") == 1
