@@ -322,21 +322,24 @@ def _replay_failed(as_json: bool, error: dict[str, Any], line: str) -> None:
         _err(line)
 
 
-#: How ``replay`` reports an illegal action, in the language of ``--lang``.
-ILLEGAL_ACTION = N_(
-    "action %(index)s %(action)s: seat %(seat)s may not make %(action)s: %(reason)s [%(clause)s]"
-)
+#: How ``replay`` reports an illegal action, in the language of ``--lang``: the action's index,
+#: then the sentence of :data:`~fivehundred.runtime.messages.ILLEGAL_BY_KIND` and the rule id.
+# Translators: the line replay prints for an illegal move: index is the move's position in the
+# record (0 for the first), sentence a message such as "seat 2 may not bid '6S': ...", clause a
+# rule id such as auction.higher (leave it as it is).
+ILLEGAL_ACTION = N_("action %(index)s: %(sentence)s [%(clause)s]")
 
 
 def _illegal_line(exc: IllegalActionError, translations: Any) -> str:
-    """The one line naming the action's index, the action, the seat and the rule id."""
+    """The one line naming the action's index, the seat, the action and the rule id."""
+    from .messages import illegal
+
     explanation = exc.explanation
     reason = explanation.text(translations) if explanation is not None else exc.reason
+    kind = getattr(exc, "kind", None)
     params = {
         "index": getattr(exc, "index", "?"),
-        "action": repr(exc.action),
-        "seat": exc.seat,
-        "reason": reason,
+        "sentence": illegal(exc.seat, exc.action, kind, reason, translations),
         "clause": exc.clause,
     }
     return render(ILLEGAL_ACTION, params, translations)

@@ -71,15 +71,26 @@ class IllegalActionError(FiveHundredError):
     """
 
     def __init__(
-        self, seat: int, action: str, clause: str, reason: str, explanation: Any = None
+        self,
+        seat: int,
+        action: str,
+        clause: str,
+        reason: str,
+        explanation: Any = None,
+        kind: str | None = None,
     ) -> None:
+        from .messages import illegal
+
         self.seat = seat
         self.action = action
         self.clause = clause
         self.reason = reason
         #: The :class:`~fivehundred.runtime.messages.Explanation` (translatable), when known.
         self.explanation = explanation
-        super().__init__(f"seat {seat} may not make {action!r}: {reason} [{clause}]")
+        #: The kind of move (``bid``, ``pass``, ``card``, ``discard``...), which decides the
+        #: verb of the message: a card is played, a bid bid; None when unknown.
+        self.kind = kind
+        super().__init__(f"{illegal(seat, action, kind, reason)} [{clause}]")
 
 
 class RecordError(FiveHundredError):

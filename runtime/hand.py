@@ -424,6 +424,7 @@ class HandState:
                 why.clause,
                 why.text(),
                 why,
+                _action_kind(self.rules, action) if action >= 0 else None,
             )
         self.apply_fast(action)
 
@@ -440,7 +441,9 @@ class HandState:
             return actions[0]
         why = self._explain_discard(actions)
         if why is not None:
-            raise IllegalActionError(self.to_move, text.strip(), why.clause, why.text(), why)
+            raise IllegalActionError(
+                self.to_move, text.strip(), why.clause, why.text(), why, "discard"
+            )
         for action in actions:
             self.apply_fast(action)
         return actions[-1]
@@ -958,7 +961,7 @@ class HandState:
             if self.nominated >= 0:
                 return E(
                     "joker.no-trumps.nominate",
-                    N_("the joker was nominated a %(suit)s: it is led as a card, naming no suit"),
+                    N_("the joker was nominated to %(suit)s: it is led as a card, naming no suit"),
                     {"suit": SUITS[self.nominated]},
                 )
             return E(
@@ -988,7 +991,7 @@ class HandState:
                 )
             return E(
                 "joker.no-trumps.lead",
-                N_("%(suit)s has been led already this hand"),
+                N_("%(suit)s have been led already this hand"),
                 {"suit": SUITS[suit]},
             )
         return E("play.follow-suit", N_("that card may not be played now"))

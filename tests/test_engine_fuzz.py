@@ -166,7 +166,7 @@ def test_an_action_after_the_hand_ended(capsys: pytest.CaptureFixture[str], tmp_
     n = len(record["actions"])
     record["actions"].append("pass")
     code, lines = replay_cli(capsys, tmp_path, record)
-    one_line(code, lines, f"action {n} 'pass'", "[end.continue]")
+    one_line(code, lines, f"action {n}:", "'pass'", "[end.continue]")
 
 
 def test_an_illegal_bid_names_index_seat_and_rule(
@@ -176,7 +176,7 @@ def test_an_illegal_bid_names_index_seat_and_rule(
     record["actions"] = ["7H", "6S"]
     code, lines = replay_cli(capsys, tmp_path, record)
     seat = (record["dealer"] + 2) % 4
-    one_line(code, lines, "action 1 '6S'", f"seat {seat} may not make '6S'", "[auction.higher]")
+    one_line(code, lines, "action 1:", f"seat {seat} may not bid '6S'", "[auction.higher]")
 
 
 def test_an_illegal_card_names_its_rule(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -194,7 +194,8 @@ def test_an_illegal_card_names_its_rule(capsys: pytest.CaptureFixture[str], tmp_
     others = [c for c in range(rules.n_cards) if not state.hands[state.to_move] >> c & 1]
     record["actions"][index] = rules.deck[others[0]]
     code, lines = replay_cli(capsys, tmp_path, record)
-    line = one_line(code, lines, f"action {index} '{rules.deck[others[0]]}'", "does not hold")
+    card = rules.deck[others[0]]
+    line = one_line(code, lines, f"action {index}:", f"may not play '{card}'", "does not hold")
     assert line.endswith("[play.follow-suit]")
 
 

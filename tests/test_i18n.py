@@ -335,7 +335,7 @@ def test_replay_error_in_every_language(tmp_path: Path, capsys: pytest.CaptureFi
         assert err.count("\n") == 1, err
         assert "[auction.higher]" in err and "'6S'" in err and "7H" in err, err
         lines[lang] = err
-    assert "action 1 '6S': seat 2 may not make '6S': a bid must be higher than 7H" in lines["en"]
+    assert "action 1: seat 2 may not bid '6S': a bid must be higher than 7H" in lines["en"]
     t = i18n.load_translations("nb")
     reason = t.gettext("a bid must be higher than %(high)s") % {"high": "7H"}
     assert reason in lines["nb"]
@@ -654,3 +654,56 @@ def test_arabic_books_have_no_digit_one_or_two_before_a_counted_noun() -> None:
         md = render_markdown(rs, "ar")
         found = [md[max(0, m.start() - 30) : m.end() + 10] for m in pattern.finditer(md)]
         assert found == [], (variant, found)
+
+
+# -- engine messages: the right verb per move, suits by name -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kind", "verb"),
+    [
+        ("bid", "may not bid '6S'"),
+        ("pass", "may not pass now"),
+        ("card", "may not play '6S'"),
+        ("joker-lead", "may not lead '6S'"),
+        ("discard", "may not discard '6S'"),
+        (None, "may not make the move '6S'"),
+    ],
+)
+def test_an_illegal_move_has_the_verb_of_its_kind(kind: str | None, verb: str) -> None:
+    """Issue 13: "seat 2 may not make '6C'" (a card is not made)."""
+    from fivehundred.runtime.errors import IllegalActionError
+
+    exc = IllegalActionError(2, "6S", "play.follow-suit", "must follow suit (spades)", None, kind)
+    assert str(exc) == f"seat 2 {verb}: must follow suit (spades) [play.follow-suit]"
+
+
+def test_engine_messages_name_suits_in_the_reader_s_language() -> None:
+    """Issue 13: "must follow suit (S)": the suit code becomes the suit's name, translated."""
+    from fivehundred.runtime.game import load_rules
+    from fivehundred.runtime.hand import HandState
+
+    rules = load_rules("australian")
+    nb = i18n.load_translations("nb")
+    for seed in range(50):
+        rng = Random(seed)
+        state = HandState.new(rules, dealer=0, rng=rng)
+        while state.legal_actions():
+            hand = state.hands[state.to_move]
+            cards = [c for c in range(rules.n_cards) if hand >> c & 1]
+            for card in cards:
+                if card in state.legal_actions():
+                    continue
+                why = state.explain_illegal(card)
+                if why.template != "must follow suit (%(suit)s)":
+                    continue
+                english = why.text()
+                assert re.fullmatch(r"must follow suit \((spades|clubs|diamonds|hearts)\)", english)
+                word = nb.gettext(english.split("(")[1].rstrip(")"))
+                assert word != english.split("(")[1].rstrip(")")  # translated
+                assert why.text(nb) == nb.gettext("must follow suit (%(suit)s)") % {"suit": word}
+                with pytest.raises(ValueError, match="may not play"):
+                    state.apply(card)
+                return
+            state.apply(rng.choice(state.legal_actions()))
+    pytest.fail("no deal gave a seat that must follow suit")
