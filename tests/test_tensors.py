@@ -138,8 +138,7 @@ def test_tensor_values_follow_the_hand() -> None:
     t = state.observation_tensor(2)
     bids = block("bids", t)
     assert bids[1 * 28 + game.bids.index("6H")] == 1 and sum(bids) == 1
-    assert block("passed", t) == [1, 0, 1, 1]
-    state.apply("pass")  # seat 1 ends the auction: 6H
+    assert block("passed", t) == [1, 0, 1, 1]  # the third pass ended the auction: 6H
     assert block("contract", state.observation_tensor(0))[game.bids.index("6H")] == 1
     assert block("strain", state.observation_tensor(0)) == [0, 0, 0, 1, 0]
     # The contractor sees the kitty; the others do not.
