@@ -311,8 +311,10 @@ def _human(exc: FiveHundredError, where: str, translations: Any) -> str:
     index = getattr(exc, "index", None)
     from .records import one_line
 
-    text = one_line(exc)
-    return f"{where}: action {index}: {text}" if index is not None else f"{where}: {text}"
+    text = one_line(exc, translations)
+    if index is None:
+        return f"{where}: {text}"
+    return f"{where}: {render(ACTION_ERROR, {'index': index, 'error': text}, translations)}"
 
 
 def _replay_failed(as_json: bool, error: dict[str, Any], line: str) -> None:
@@ -324,6 +326,9 @@ def _replay_failed(as_json: bool, error: dict[str, Any], line: str) -> None:
 
 #: How ``replay`` reports an illegal action, in the language of ``--lang``: the action's index,
 #: then the sentence of :data:`~fivehundred.runtime.messages.ILLEGAL_BY_KIND` and the rule id.
+# Translators: the line replay prints for a move that is no move at all: index is the move's
+# position in the record (0 for the first), error a message such as "'7X' is not a card...".
+ACTION_ERROR = N_("action %(index)s: %(error)s")
 # Translators: the line replay prints for an illegal move: index is the move's position in the
 # record (0 for the first), sentence a message such as "seat 2 may not bid '6S': ...", clause a
 # rule id such as auction.higher (leave it as it is).

@@ -34,7 +34,30 @@ __all__ = [
 
 
 class FiveHundredError(ValueError):
-    """Base class of every error a user of fivehundred can cause."""
+    """Base class of every error a user of fivehundred can cause.
+
+    An error made with :meth:`of` keeps its message as a translatable template (a msgid marked
+    with ``N_()``) and its parameters, so :meth:`text` can show it in the reader's language.
+    """
+
+    template: str | None = None
+    params: dict[str, Any] = {}  # noqa: RUF012 - replaced per instance by of()
+
+    @classmethod
+    def of(cls, template: str, **params: Any) -> Any:
+        """The error whose message is ``template % params`` (English), translatable later."""
+        exc = cls(template % params)
+        exc.template = template
+        exc.params = params
+        return exc
+
+    def text(self, translator: Any = None) -> str:
+        """The message, translated by ``translator`` (gettext-like) when it has a template."""
+        if self.template is None or translator is None:
+            return str(self)
+        from .messages import render
+
+        return render(self.template, self.params, translator)
 
 
 @dataclass(frozen=True, order=True)

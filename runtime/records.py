@@ -17,6 +17,7 @@ from .errors import (
 )
 from .game import game_winner, load_rules
 from .hand import OVER, HandState
+from .messages import N_
 from .rules import Rules
 
 __all__ = [
@@ -59,23 +60,33 @@ def hand_from_record(record: Any, rules: Rules | None = None) -> tuple[Rules, Ha
     record's ``variant``, which must then name it.
     """
     if not isinstance(record, dict):
-        raise RecordError("a record must be a JSON object")
+        raise RecordError.of(N_("a record must be a JSON object"))
     variant = record.get("variant")
     if not isinstance(variant, str):
-        raise RecordError("the record has no 'variant'")
+        raise RecordError.of(N_("the record has no 'variant'"))
     if rules is None:
         rules = load_rules(variant)
     elif variant != rules.variant:
-        raise RecordError(f"the record is of {variant!r}, not {rules.variant!r}")
+        raise RecordError.of(
+            N_("the record is of %(variant)s, not %(expected)s"),
+            variant=repr(variant),
+            expected=repr(rules.variant),
+        )
     dealer = record.get("dealer", 0)
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:
-        raise RecordError(f"'dealer' must be a seat 0..{rules.players - 1}, got {dealer!r}")
+        raise RecordError.of(
+            N_("'dealer' must be a seat from 0 to %(last)s, not %(dealer)s"),
+            last=rules.players - 1,
+            dealer=repr(dealer),
+        )
     deal = record.get("deal")
     if not isinstance(deal, dict):
-        raise RecordError("the record has no 'deal'")
+        raise RecordError.of(N_("the record has no 'deal'"))
     hands_in = deal.get("hands")
     if not isinstance(hands_in, list) or len(hands_in) != rules.players:
-        raise RecordError(f"'deal.hands' must hold {rules.players} hands")
+        raise RecordError.of(
+            N_("'deal.hands' must hold %(count)s hands, one per seat"), count=rules.players
+        )
     seen: dict[int, str] = {}
     hands = []
     for seat, codes in enumerate(hands_in):
@@ -99,10 +110,12 @@ def hand_from_record(record: Any, rules: Rules | None = None) -> tuple[Rules, Ha
         or len(scores) != rules.n_sides
         or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores)
     ):
-        raise RecordError(f"'scores' must be {rules.n_sides} whole numbers")
+        raise RecordError.of(
+            N_("'scores' must be %(count)s whole numbers, one per side"), count=rules.n_sides
+        )
     actions = record.get("actions", [])
     if not isinstance(actions, list):
-        raise RecordError("'actions' must be a list")
+        raise RecordError.of(N_("'actions' must be a list"))
     return rules, HandState(rules, dealer, hands, kitty, dead, scores), actions
 
 
@@ -130,11 +143,12 @@ def replay(record: Any) -> HandState:
     return state
 
 
-def one_line(exc: FiveHundredError) -> str:
-    """An error's message on one line: a rule file's several problems joined by ``; ``."""
+def one_line(exc: FiveHundredError, translations: Any = None) -> str:
+    """An error's message on one line: a rule file's several problems joined by ``; ``; in the
+    language of ``translations`` (a gettext object) when given and the message is marked."""
     if isinstance(exc, SpecError):
         return "; ".join(str(d) for d in exc.diagnostics)
-    return str(exc)
+    return exc.text(translations)
 
 
 def error_object(exc: FiveHundredError, translations: Any = None) -> dict[str, Any]:
@@ -157,7 +171,7 @@ def error_object(exc: FiveHundredError, translations: Any = None) -> dict[str, A
         "index": index,
         "action": getattr(exc, "action", None),
         "clause": None,
-        "message": one_line(exc),
+        "message": one_line(exc, translations),
     }
 
 

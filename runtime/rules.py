@@ -31,6 +31,7 @@ from typing import Any
 
 from .codes import SUITS, bits, normalise_card
 from .errors import InvalidActionError
+from .messages import N_
 
 __all__ = ["Rules"]
 
@@ -300,7 +301,11 @@ class Rules:
             or action < 0
             or action >= self.n_actions
         ):
-            raise InvalidActionError(f"{action!r} is not an action of {self.variant}")
+            raise InvalidActionError.of(
+                N_("%(action)s is not an action of %(variant)s"),
+                action=repr(action),
+                variant=self.variant,
+            )
 
     def action_str(self, action: int) -> str:
         """The public code of an action int (:class:`InvalidActionError` if it is none)."""
@@ -339,7 +344,11 @@ class Rules:
         """
         actions = self.parse_actions(text, bidding)
         if len(actions) != 1:
-            raise InvalidActionError(f"{text!r} is {len(actions)} actions, one discard per card")
+            raise InvalidActionError.of(
+                N_("%(action)s is %(count)s actions: one discard per card"),
+                action=repr(text),
+                count=len(actions),
+            )
         return actions[0]
 
     def parse_actions(self, text: str, bidding: bool = True) -> tuple[int, ...]:
@@ -349,19 +358,23 @@ class Rules:
             for word in text.split()[1:]:
                 c = self.card(word)
                 if c in seen:
-                    raise InvalidActionError(f"{text!r} names {self.deck[c]} twice")
+                    raise InvalidActionError.of(
+                        N_("%(action)s names %(card)s twice"), action=repr(text), card=self.deck[c]
+                    )
                 seen.append(c)
             if not seen:
-                raise InvalidActionError(f"{text!r} names no card")
+                raise InvalidActionError.of(N_("%(action)s names no card"), action=repr(text))
             return tuple(self.DISCARD + c for c in seen)
         return (self._parse_one(text, bidding),)
 
     def _parse_one(self, text: str, bidding: bool) -> int:
         if not isinstance(text, str):
-            raise InvalidActionError(f"an action must be a string, got {text!r}")
+            raise InvalidActionError.of(
+                N_("an action must be a string, not %(action)s"), action=repr(text)
+            )
         words = text.split()
         if not words:
-            raise InvalidActionError("empty action")
+            raise InvalidActionError.of(N_("an action is empty"))
         head = words[0].lower()
         if head == "pass" and len(words) == 1:
             return self.PASS
@@ -369,23 +382,33 @@ class Rules:
             return self.TAKE if head == "take" else self.SANS
         if head == "partner" and len(words) == 2:
             if not words[1].isdigit() or not 0 <= int(words[1]) < self.players:
-                raise InvalidActionError(f"{text!r}: a partner is a seat 0..{self.players - 1}")
+                raise InvalidActionError.of(
+                    N_("%(action)s: a partner is a seat from 0 to %(last)s"),
+                    action=repr(text),
+                    last=self.players - 1,
+                )
             return self.PARTNER + int(words[1])
         if head == "call" and len(words) == 2:
             return self.CALL + self.card(words[1])
         if head == "nominate" and len(words) == 2:
             suit = words[1].upper()
             if suit not in SUITS:
-                raise InvalidActionError(f"{text!r}: {words[1]!r} is not a suit (S C D H)")
+                raise InvalidActionError.of(
+                    N_("%(action)s: %(word)s is not a suit (S C D H)"),
+                    action=repr(text),
+                    word=repr(words[1]),
+                )
             return self.NOMINATE + SUITS.index(suit)
         if len(words) != 1:
-            raise InvalidActionError(f"{text!r} is not an action")
+            raise InvalidActionError.of(N_("%(action)s is not an action"), action=repr(text))
         word = words[0]
         if ":" in word:
             joker, _, suit = word.partition(":")
             c = self.card(joker)
             if c not in self.joker_cards or suit.upper() not in SUITS:
-                raise InvalidActionError(f"{text!r}: only a joker names a suit, as JK:H")
+                raise InvalidActionError.of(
+                    N_("%(action)s: only a joker names a suit, as JK:H"), action=repr(text)
+                )
             return self.JOKER_LEAD + 4 * self.joker_cards.index(c) + SUITS.index(suit.upper())
         upper = word.upper()
         is_card = normalise_card(word) is not None
@@ -393,13 +416,19 @@ class Rules:
             return self.BID + self.bid_index[upper]
         if is_card:
             return self.card(word)
-        raise InvalidActionError(f"{text!r} is not a card, a bid of {self.variant} or an action")
+        raise InvalidActionError.of(
+            N_("%(action)s is not a card, a bid of %(variant)s or an action"),
+            action=repr(text),
+            variant=self.variant,
+        )
 
     def card(self, code: str) -> int:
         """The card index of a card code of this deck; :class:`InvalidActionError` otherwise."""
         norm = normalise_card(code)
         if norm is None:
-            raise InvalidActionError(f"{code!r} is not a card code")
+            raise InvalidActionError.of(N_("%(code)s is not a card code"), code=repr(code))
         if norm not in self.card_index:
-            raise InvalidActionError(f"{norm} is not in the {self.variant} deck")
+            raise InvalidActionError.of(
+                N_("%(card)s is not in the deck of %(variant)s"), card=norm, variant=self.variant
+            )
         return self.card_index[norm]

@@ -135,12 +135,12 @@ def _change(record: dict[str, Any], how: str) -> dict[str, Any]:
     ("how", "words"),
     [
         ("unknown card", ["hand 0", "'ZZ' is not a card code"]),
-        ("card not in this deck", ["4S is not in the australian deck"]),
+        ("card not in this deck", ["4S is not in the deck of australian"]),
         ("dealt twice", ["was dealt twice"]),
         ("short hand", ["hand 0 has 9 cards", "deals 10"]),
         ("unknown variant", ["unknown variant 'australain'", "did you mean 'australian'"]),
         ("no deal", ["no 'deal'"]),
-        ("bad dealer", ["'dealer' must be a seat 0..3, got 7"]),
+        ("bad dealer", ["'dealer' must be a seat from 0 to 3, not 7"]),
         ("bad scores", ["'scores' must be 2 whole numbers"]),
     ],
 )

@@ -707,3 +707,34 @@ def test_engine_messages_name_suits_in_the_reader_s_language() -> None:
                 return
             state.apply(rng.choice(state.legal_actions()))
     pytest.fail("no deal gave a seat that must follow suit")
+
+
+def test_record_errors_are_translated(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 13: "action 0 '7X' is not a card..." and the other record errors were English only."""
+    path = _illegal_record(tmp_path)
+    record = json.loads(path.read_text(encoding="utf-8"))
+    record["actions"] = ["7X"]
+    path.write_text(json.dumps(record), encoding="utf-8")
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps({**record, "dealer": 9}), encoding="utf-8")
+    lines = {}
+    for lang in ["en", *LANGS]:
+        t = i18n.load_translations(lang)
+        assert main(["replay", str(path), "--lang", lang]) == 2
+        err = capsys.readouterr().err
+        want = t.gettext("%(action)s is not a card, a bid of %(variant)s or an action") % {
+            "action": "'7X'",
+            "variant": "australian",
+        }
+        prefix = t.gettext("action %(index)s: %(error)s") % {"index": 0, "error": want}
+        assert err.strip().endswith(prefix), (lang, err)
+        lines[lang] = err
+        assert main(["replay", str(broken), "--lang", lang]) == 2
+        err = capsys.readouterr().err
+        want = t.gettext("'dealer' must be a seat from 0 to %(last)s, not %(dealer)s")
+        assert err.strip().endswith(want % {"last": 3, "dealer": 9}), (lang, err)
+        assert main(["replay", str(path), "--lang", lang, "--json"]) == 2
+        error = json.loads(capsys.readouterr().out)["error"]
+        assert error["index"] == 0 and error["message"].startswith("'7X'")
+    assert "action 0: '7X' is not a card, a bid of australian or an action" in lines["en"]
+    assert len(set(lines.values())) == len(lines)  # every language says it its own way
