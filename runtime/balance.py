@@ -395,29 +395,38 @@ def run_study(
 def _run_processes(
     studies: list[Study], jobs: list[tuple[int, int, int]], workers: int
 ) -> Iterator[tuple[int, Tally]]:
+    """Chunks on a process pool, at most a few per worker in flight (memory stays flat for
+    any --games); yields (job number, tally) as they finish."""
     from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
     s0 = studies[0]
+    window = workers * 4
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures: dict[Future[Tally], int] = {}
-        for n, (i, a, b) in enumerate(jobs):
-            study = studies[i]
-            fut = pool.submit(play_games, study.rules.tables, s0.bots, s0.seed, a, b, s0.max_hands)
-            futures[fut] = n
+        running: dict[Future[Tally], int] = {}
+        todo = iter(enumerate(jobs))
         try:
-            remaining = set(futures)
-            while remaining:
-                finished, remaining = wait(remaining, return_when=FIRST_COMPLETED)
+            while True:
+                for n, (i, a, b) in todo:
+                    tables = studies[i].rules.tables
+                    fut = pool.submit(play_games, tables, s0.bots, s0.seed, a, b, s0.max_hands)
+                    running[fut] = n
+                    if len(running) >= window:
+                        break
+                if not running:
+                    return
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
                 for fut in finished:
-                    yield futures[fut], fut.result()
+                    yield running.pop(fut), fut.result()
         finally:
-            for fut in futures:
+            for fut in running:
                 fut.cancel()
 
 
 def _run_ray(
     studies: list[Study], jobs: list[tuple[int, int, int]], address: str, cpus: int | None
 ) -> Iterator[tuple[int, Tally]]:
+    """Chunks as Ray tasks (at most a few per cluster CPU in flight); yields (job number,
+    tally) as they finish."""
     try:
         ray: Any = importlib.import_module("ray")  # the optional extra: typed loosely
     except ImportError:
@@ -442,15 +451,19 @@ def _run_ray(
     task = ray.remote(play_games)
     s0 = studies[0]
     tables = [ray.put(dict(study.rules.tables)) for study in studies]
-    refs = {
-        task.remote(tables[i], s0.bots, s0.seed, a, b, s0.max_hands): n
-        for n, (i, a, b) in enumerate(jobs)
-    }
-    remaining = list(refs)
-    while remaining:
-        ready, remaining = ray.wait(remaining, num_returns=1)
+    window = max(16, 4 * int(ray.cluster_resources().get("CPU", 1)))
+    running: dict[Any, int] = {}
+    todo = iter(enumerate(jobs))
+    while True:
+        for n, (i, a, b) in todo:
+            running[task.remote(tables[i], s0.bots, s0.seed, a, b, s0.max_hands)] = n
+            if len(running) >= window:
+                break
+        if not running:
+            return
+        ready, _ = ray.wait(list(running), num_returns=1)
         for ref in ready:
-            yield refs[ref], ray.get(ref)
+            yield running.pop(ref), ray.get(ref)
 
 
 # -- figures ----------------------------------------------------------------------------------
@@ -464,9 +477,9 @@ GROUPS: dict[str, str] = {
     "make_rate": "none",
     "points": "-",
     "endings": "games",
-    "first_dealer": "games",
+    "first_dealer": "none",  # positions differ between seatings: no 0-of-n stand-in
     "position_points": "-",
-    "position_contracts": "contracts",
+    "position_contracts": "none",
     "clauses": "hands",
 }
 
@@ -550,8 +563,6 @@ def _denominator(study: Study, group: str) -> int:
         return t.hands
     if how == "games":
         return t.games
-    if how == "contracts":
-        return t.hands - t.contracts.get(-1, 0)
     return 0
 
 
