@@ -602,7 +602,7 @@ def test_rtl_markdown_isolates_codes_and_signed_numbers() -> None:
     are balanced; a left-to-right book has none."""
     rulesets = compile_builtins()
     md = render_markdown(rulesets["misere-230"][1], "ar")
-    for run in ("±230", "7 NT (220)", "±430", "RULES.md §13", "`misere-230`", "7NT", "8S"):
+    for run in ("±230", "7 NT (220)", "±430", "9 NT (420)", "`misere-230`", "7NT", "8S"):
         assert f"\u2066{run}\u2069" in md, run
     assert "\u2066**auction.misere**\u2069" in md
     aus = render_markdown(rulesets["australian"][1], "ar")

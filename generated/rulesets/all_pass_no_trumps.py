@@ -15,7 +15,7 @@ TABLES = {'format': 1,
  'name': 'Australian Five Hundred, all-pass hands played',
  'summary': 'The Australian game in which a hand that everyone passes is played at no trumps '
             'without the kitty, every side scoring 10 for each trick it takes.',
- 'sources': ['G', 'house rules (RULES.md §13)'],
+ 'sources': ['G', 'house rules'],
  'terms': {'joker': 'joker', 'kitty': 'kitty', 'misere': 'misere'},
  'players': 4,
  'teams': [[0, 2], [1, 3]],
@@ -485,9 +485,9 @@ TABLES = {'format': 1,
                       'of the auction.'},
              {'clause': 'auction.all-pass',
               'source': 'project',
-              'text': 'RULES.md §13: when all pass, the hand is played at no trumps with the kitty '
-                      "left out; the player on the dealer's left leads to the first trick, and "
-                      'each side scores 10 a trick.'},
+              'text': 'When all pass, the hand is played at no trumps with the kitty left out; the '
+                      "player on the dealer's left leads to the first trick, and each side scores "
+                      '10 a trick.'},
              {'clause': 'play.misere-ends',
               'source': 'project',
               'text': 'The sources do not say whether a lost misère is played out. Play stops as '

@@ -15,7 +15,7 @@ TABLES = {'format': 1,
  'name': 'American Five Hundred, bidder goes out',
  'summary': "The American game in which the contractor's side wins when both sides reach 500 on "
             'one hand.',
- 'sources': ['T', 'house rules (RULES.md §13)'],
+ 'sources': ['T', 'house rules'],
  'terms': {'joker': 'joker', 'kitty': 'widow', 'misere': 'nullo'},
  'players': 4,
  'teams': [[0, 2], [1, 3]],
@@ -495,5 +495,5 @@ TABLES = {'format': 1,
                       "that passes 500 by any points, its opponents' trick points included, wins."},
              {'clause': 'end.both-out',
               'source': 'project',
-              'text': '"Bidder goes out" (RULES.md §13): when both sides reach 500 on the same '
-                      "hand, the contractor's side wins, even with the lower total."}]}
+              'text': '"Bidder goes out": when both sides reach 500 on the same hand, the '
+                      "contractor's side wins, even with the lower total."}]}

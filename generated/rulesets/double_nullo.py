@@ -15,7 +15,7 @@ TABLES = {'format': 1,
  'name': 'American Five Hundred with double nullo',
  'summary': 'The American game with one more special bid, double nullo: both partners play their '
             'own hands and together must take no trick; worth 500, ranking just above open nullo.',
- 'sources': ['T', 'house rules (RULES.md §13)'],
+ 'sources': ['T', 'house rules'],
  'terms': {'joker': 'joker', 'kitty': 'widow', 'misere': 'nullo'},
  'players': 4,
  'teams': [[0, 2], [1, 3]],
@@ -488,9 +488,9 @@ TABLES = {'format': 1,
                       '(T).'},
              {'clause': 'play.misere-partner',
               'source': 'project',
-              'text': 'Double nullo (RULES.md §13): both partners play their own hands, closed, '
-                      'and the side must take no trick. Worth 500 like open nullo, it ranks '
-                      'directly above it, so only 10 NT overcalls it.'},
+              'text': 'Double nullo: both partners play their own hands, closed, and the side must '
+                      'take no trick. Worth 500 like open nullo, it ranks directly above it, so '
+                      'only 10 NT overcalls it.'},
              {'clause': 'play.misere-ends',
               'source': 'project',
               'text': 'The sources do not say whether a lost nullo is played out. Play stops as '

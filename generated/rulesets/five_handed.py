@@ -17,7 +17,7 @@ TABLES = {'format': 1,
             'the kitty with a full pack and the joker. The contractor chooses one partner for the '
             'hand, two when the contract is eight tricks or more; his partners score what he '
             'scores.',
- 'sources': ['G', 'published five-handed rules (RULES.md §13)'],
+ 'sources': ['G', 'published five-handed rules'],
  'terms': {'joker': 'joker', 'kitty': 'kitty', 'misere': 'misere'},
  'players': 5,
  'teams': [[0], [1], [2], [3], [4]],
@@ -498,11 +498,11 @@ TABLES = {'format': 1,
              {'id': 'end.continue', 'params': {}}],
  'choices': [{'clause': 'seats.partner',
               'source': 'project',
-              'text': 'RULES.md §13 (published five-handed rules): after the kitty the contractor '
-                      'chooses one player as his partner for the hand, or two for a contract of '
-                      'eight tricks or more. Of the two published ways the partner is found, '
-                      'choosing is the built-in one; calling a card is the house file '
-                      'five-handed-call. A misère is played alone.'},
+              'text': 'Published five-handed rules: after the kitty the contractor chooses one '
+                      'player as his partner for the hand, or two for a contract of eight tricks '
+                      'or more. Of the two published ways the partner is found, choosing is the '
+                      'built-in one; calling a card is the house file five-handed-call. A misère '
+                      'is played alone.'},
              {'clause': 'deal.first-dealer',
               'source': 'G',
               'text': 'The first dealer is chosen at random (G).'},
@@ -533,4 +533,4 @@ TABLES = {'format': 1,
              {'clause': 'end.both-out',
               'source': 'project',
               'text': 'When the contractor and a partner both reach 500 on the hand, the '
-                      'contractor wins ("bidder goes out", RULES.md §13).'}]}
+                      'contractor wins ("bidder goes out").'}]}

@@ -16,7 +16,7 @@ TABLES = {'format': 1,
  'summary': 'The five-handed game in which the contractor calls a card instead of naming a '
             'partner; its holder partners him for the hand (two cards, two partners, for a bid of '
             '8 or more).',
- 'sources': ['G', 'published five-handed rules (RULES.md §13)'],
+ 'sources': ['G', 'published five-handed rules'],
  'terms': {'joker': 'joker', 'kitty': 'kitty', 'misere': 'misere'},
  'players': 5,
  'teams': [[0], [1], [2], [3], [4]],
@@ -497,10 +497,10 @@ TABLES = {'format': 1,
              {'id': 'end.continue', 'params': {}}],
  'choices': [{'clause': 'seats.partner',
               'source': 'project',
-              'text': 'RULES.md §13: after the kitty the contractor calls a card he does not hold, '
-                      'two for a contract of eight tricks or more; whoever holds a called card is '
-                      'his partner for the hand, known to the others only when the card is played. '
-                      'A card that lies among the discards finds no partner, and the contractor '
+              'text': 'After the kitty the contractor calls a card he does not hold, two for a '
+                      'contract of eight tricks or more; whoever holds a called card is his '
+                      'partner for the hand, known to the others only when the card is played. A '
+                      'card that lies among the discards finds no partner, and the contractor '
                       'plays that part alone. A misère is played alone.'},
              {'clause': 'deal.first-dealer',
               'source': 'G',
@@ -532,4 +532,4 @@ TABLES = {'format': 1,
              {'clause': 'end.both-out',
               'source': 'project',
               'text': 'When the contractor and a partner both reach 500 on the hand, the '
-                      'contractor wins ("bidder goes out", RULES.md §13).'}]}
+                      'contractor wins ("bidder goes out").'}]}

@@ -15,7 +15,7 @@ TABLES = {'format': 1,
  'name': 'Australian Five Hundred, misère 230',
  'summary': 'The Australian game with misère worth 230 (any 8 bid overcalls it) and open misère '
             'worth 430 (any 10 bid overcalls it).',
- 'sources': ['T', 'G', 'house rules (RULES.md §13)'],
+ 'sources': ['T', 'G', 'house rules'],
  'terms': {'joker': 'joker', 'kitty': 'kitty', 'misere': 'misere'},
  'players': 4,
  'teams': [[0, 2], [1, 3]],

@@ -17,7 +17,7 @@ TABLES = {'format': 1,
             '33-card pack of the three-handed game. A third hand is dealt face down and never '
             'played, so neither player knows where the missing ten cards are. The first player to '
             '500 wins.',
- 'sources': ['P', 'published two-handed rules (RULES.md §13)'],
+ 'sources': ['P', 'published two-handed rules'],
  'terms': {'joker': 'joker', 'kitty': 'widow', 'misere': 'misere'},
  'players': 2,
  'teams': [[0], [1]],
@@ -408,9 +408,9 @@ TABLES = {'format': 1,
                       'lowest of all; players tied for lowest draw again.'},
              {'clause': 'deal.packets',
               'source': 'project',
-              'text': 'RULES.md §13 (beyond the sources): the three-handed deal of P, with the '
-                      'third hand dealt face down as a dead hand that nobody plays or sees: 3 to '
-                      'each player and the dead hand, 3 to the widow, then 4 each and 3 each.'},
+              'text': 'Beyond the sources: the three-handed deal of P, with the third hand dealt '
+                      'face down as a dead hand that nobody plays or sees: 3 to each player and '
+                      'the dead hand, 3 to the widow, then 4 each and 3 each.'},
              {'clause': 'auction.ladder',
               'source': 'P',
               'text': "P's bids are six to ten tricks in a suit or no trumps, and nothing else: "

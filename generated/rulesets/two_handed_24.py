@@ -15,7 +15,7 @@ TABLES = {'format': 1,
  'name': 'Two-handed Five Hundred, 24 cards',
  'summary': 'Two players with 24 cards, nine to ace in each suit and no joker: ten cards each and '
             'a widow of four; every card is in play.',
- 'sources': ['published two-handed rules (RULES.md §13)', 'P'],
+ 'sources': ['published two-handed rules', 'P'],
  'terms': {'joker': 'joker', 'kitty': 'widow', 'misere': 'misere'},
  'players': 2,
  'teams': [[0], [1]],
@@ -382,9 +382,8 @@ TABLES = {'format': 1,
              {'id': 'end.continue', 'params': {}}],
  'choices': [{'clause': 'deck.cards',
               'source': 'project',
-              'text': 'RULES.md §13: the 24-card two-handed game has nine to ace in each suit and '
-                      'no joker; with ten cards each the widow holds four and there is no dead '
-                      'hand.'},
+              'text': 'The 24-card two-handed game has nine to ace in each suit and no joker; with '
+                      'ten cards each the widow holds four and there is no dead hand.'},
              {'clause': 'deal.first-dealer',
               'source': 'P',
               'text': 'P: each player draws a card and the lowest deals, ace low; players tied for '
