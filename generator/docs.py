@@ -175,7 +175,7 @@ _CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-
 _LRI, _PDI = "\ue000", "\ue001"
 _MARKERS = re.compile("[\ue000\ue001]")
 #: A run of left-to-right material inside right-to-left text: codes, bids, numbers with their
-#: sign, references (``7 NT (220)``, ``±230``, ``RULES.md §13``, ``10S``): words of Latin
+#: sign, references (``7 NT (220)``, ``±230``, ``10S``): words of Latin
 #: letters and digits, each maybe signed or in parentheses, separated by single spaces. A run
 #: never starts or ends with punctuation of the sentence around it.
 _TOKEN = r"[0-9A-Za-z§](?:[0-9A-Za-z§._\\/-]*[0-9A-Za-z§])?"

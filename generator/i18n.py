@@ -122,7 +122,7 @@ COMMENT_TAGS = ("Translators:",)
 PYTHON_KEYWORDS: dict[str, Any] = {"N_": None}
 #: Rule-author text that the rule book prints and translators translate, by key path.
 AUTHOR_KEYS: tuple[tuple[str, ...], ...] = (("name",), ("summary",))
-#: Source letters of RULES.md; the rule book explains each in a sentence of its own.
+#: Source letters (README, "Variants"); the rule book explains each in a sentence of its own.
 SOURCE_LETTERS = frozenset({"G", "T", "P"})
 
 _ENGLISH = gettext.NullTranslations()
