@@ -320,7 +320,7 @@ def build_lock(
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
-            who = f" (pid {holder})" if holder.isdigit() else ""
+            who = f" (pid {holder})" if holder.isascii() and holder.isdigit() else ""
             (wait or _say)(f"waiting for another build{who} of {root} to finish")
             fcntl.flock(fd, fcntl.LOCK_EX)
         with contextlib.suppress(OSError):

@@ -137,7 +137,7 @@ def _resolve_ref(root: Mapping[str, Any], ref: object) -> object:
         part = part.replace("~1", "/").replace("~0", "~")
         if isinstance(node, Mapping) and part in node:
             node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+        elif isinstance(node, list) and part.isascii() and part.isdigit() and int(part) < len(node):
             node = node[int(part)]
         else:
             return None

@@ -381,7 +381,10 @@ class Rules:
         if head in ("take", "sans") and len(words) == 1:
             return self.TAKE if head == "take" else self.SANS
         if head == "partner" and len(words) == 2:
-            if not words[1].isdigit() or not 0 <= int(words[1]) < self.players:
+            if (
+                not (words[1].isascii() and words[1].isdigit())
+                or not 0 <= int(words[1]) < self.players
+            ):
                 raise InvalidActionError.of(
                     N_("%(action)s: a partner is a seat from 0 to %(last)s"),
                     action=repr(text),

@@ -312,7 +312,7 @@ def test_the_cli_reports_a_build_interrupted_after_its_commit(
         raise BuildInterrupted(BuildReport(("json/x.json",), (), 5))
 
     monkeypatch.setattr(build_mod, "build", late)
-    code, out, err = run(capsys, "build")
+    code, out, err = run(capsys, "build", "--no-cache")
     assert code == 130
     assert out.splitlines() == ["wrote generated/json/x.json", "1 written, 0 removed, 5 unchanged"]
     assert err == "interrupted after the build had completed: generated/ is up to date\n"
@@ -325,7 +325,7 @@ def test_ctrl_c_before_the_commit_says_nothing_changed(
         raise KeyboardInterrupt
 
     monkeypatch.setattr(build_mod, "build", early)
-    assert run(capsys, "build")[1:] == ("", "interrupted: generated/ is as it was\n")
+    assert run(capsys, "build", "--no-cache")[1:] == ("", "interrupted: generated/ is as it was\n")
 
 
 @pytest.mark.parametrize(
@@ -358,14 +358,14 @@ def test_build_on_a_read_only_or_full_folder_is_one_line(
         monkeypatch.setattr(os, "open", refusing_open)
     else:
         monkeypatch.setattr(os, "fsync", full_fsync)
-    line = refused(capsys, "build")
+    line = refused(capsys, "build", "--no-cache")
     monkeypatch.setattr(os, "open", real_open)
     monkeypatch.setattr(os, "fsync", real_fsync)
     assert line.endswith(f"cannot write: {os.strerror(error).lower()}; {tree} is as it was")
     assert files_of(tree) == before
     if what == "read-only":  # --check only reads: it works on a read-only folder
         monkeypatch.setattr(os, "open", refusing_open)
-        code, _, err = run(capsys, "build", "--check")
+        code, _, err = run(capsys, "build", "--check", "--no-cache")
         assert code == 1 and "json/australian.json: stale" in err
 
 
@@ -781,3 +781,13 @@ def test_replay_of_a_folder_and_of_a_record_naming_a_broken_rule_file(
     path.write_text(json.dumps(record(variant=str(spec))))
     line = refused(capsys, "replay", str(path))
     assert line.startswith(f"{path}: {spec}:") and "; " in line, "every problem, on one line"
+
+
+@pytest.mark.parametrize("seat", ["\u00b2", "\u0663", "\uff11"])
+def test_a_partner_seat_in_other_digits_is_an_invalid_action(seat: str) -> None:
+    """Found by the engine fuzz: ``'²'.isdigit()`` is true but ``int('²')`` fails."""
+    from fivehundred.runtime.errors import InvalidActionError
+
+    rules = load_rules("five-handed")
+    with pytest.raises(InvalidActionError, match="a partner is a seat"):
+        rules.parse_action(f"partner {seat}")
