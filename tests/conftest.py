@@ -226,3 +226,77 @@ def deal(rules: Rules) -> Callable[..., HandState]:
         return build_hand(rules, dealer, list(hands), kitty, scores)
 
     return make
+
+
+# -- groups and markers ----------------------------------------------------------------------
+# Every test module belongs to one group, a marker: `generator` (rule files to outputs),
+# `runtime` (the engine) or `e2e` (the command line and whole programs). Tests that take seconds
+# each are also `slow`, and the rule books in a real browser are `browser`; README "Tests" says
+# how to run the fast part (`-m "not slow and not browser"`).
+GROUPS: dict[str, str] = {
+    "test_yamlload.py": "generator",
+    "test_schemacheck.py": "generator",
+    "test_schemas.py": "generator",
+    "test_semantic.py": "generator",
+    "test_resolve.py": "generator",
+    "test_tables_australian.py": "generator",
+    "test_docs.py": "generator",
+    "test_i18n.py": "generator",
+    "test_build_atomic.py": "generator",
+    "test_build_cache.py": "generator",
+    "test_dev_tools.py": "generator",
+    "test_rules_australian.py": "runtime",
+    "test_variants.py": "runtime",
+    "test_ladder_scenarios.py": "runtime",
+    "test_option_matrix.py": "runtime",
+    "test_perft.py": "runtime",
+    "test_invariants.py": "runtime",
+    "test_records.py": "runtime",
+    "test_api.py": "runtime",
+    "test_tensors.py": "runtime",
+    "test_bots.py": "runtime",
+    "test_balance.py": "runtime",
+    "test_conformance.py": "runtime",
+    "test_openspiel.py": "runtime",
+    "test_pettingzoo.py": "runtime",
+    "test_cli.py": "e2e",
+    "test_validate_cli.py": "e2e",
+    "test_play.py": "e2e",
+    "test_hostile.py": "e2e",
+    "test_engine_fuzz.py": "e2e",
+    "test_reliability.py": "e2e",
+    "test_browser.py": "e2e",
+}
+#: Whole modules that are slow (many tests of a second or more each).
+SLOW_MODULES = {"test_option_matrix.py"}
+#: Single slow tests (every parametrisation of them), by module and function.
+SLOW_TESTS = {
+    ("test_hostile.py", "test_hostile_text_reaches_generated_python_only_as_literals"),
+    ("test_hostile.py", "test_hostile_text_is_escaped_in_the_rule_book"),
+    ("test_hostile.py", "test_hostile_text_survives_a_rule_file"),
+    ("test_engine_fuzz.py", "test_every_action_int_in_every_phase"),
+    ("test_engine_fuzz.py", "test_engine_fuzz"),
+    ("test_engine_fuzz.py", "test_loader_fuzz"),
+    ("test_build_atomic.py", "test_replace_failing_on_any_call_rolls_back"),
+    ("test_semantic.py", "test_check_semantics_never_raises"),
+    ("test_semantic.py", "test_check_semantics_on_mutated_australian"),
+    ("test_invariants.py", "test_observations_never_leak"),
+    ("test_invariants.py", "test_simulate_hands_invariants"),
+    ("test_i18n.py", "test_extract_is_idempotent"),
+    ("test_reliability.py", "test_replay_memory_is_flat_in_the_number_of_records"),
+    ("test_reliability.py", "test_a_second_build_waits_for_the_lock_and_says_so"),
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test with its group, and as ``slow`` or ``browser`` where it is."""
+    for item in items:
+        module = item.path.name
+        group = GROUPS.get(module)
+        if group is not None:
+            item.add_marker(getattr(pytest.mark, group))
+        if module == "test_browser.py":
+            item.add_marker(pytest.mark.browser)
+        name = getattr(item, "originalname", item.name)
+        if module in SLOW_MODULES or (module, name) in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)
