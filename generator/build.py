@@ -37,7 +37,6 @@ from .buildcache import (
     code_digest,
     digest,
     file_digest,
-    fresh,
     inputs_digest,
     produced_files,
 )
@@ -344,16 +343,9 @@ def _template_cache(cache: Path) -> Path:
     return templates / current
 
 
-def _input_folders() -> tuple[Path, ...]:
+def input_folders() -> tuple[Path, ...]:
     """The folders a build reads besides the code (their files are its inputs)."""
     return (SPECS_DIR, VARIANTS_DIR, balancebook.SUMMARY_DIR, i18n.LOCALES_DIR)
-
-
-def fresh_report(root: Path | None = None) -> BuildReport | None:
-    """The report of a build of ``root`` (default generated/) when its cache alone shows it is
-    up to date; None when a build must look (:func:`~fivehundred.generator.buildcache.fresh`)."""
-    known = fresh(root or GENERATED_DIR, *_input_folders())
-    return None if known is None else BuildReport((), (), known.unchanged, known.incomplete)
 
 
 def build(
@@ -377,7 +369,7 @@ def build(
     use_cache = root is None if cache is None else cache
     root = root or GENERATED_DIR
     store = BuildCache(root) if use_cache else None
-    inputs = inputs_digest(*_input_folders()) if store is not None else ""
+    inputs = inputs_digest(*input_folders()) if store is not None else ""
     if store is not None and store.all_fresh(inputs, produced_files(root)):
         return BuildReport((), (), len(store.entries), dict(store.incomplete))
     use_bytecode_cache(_template_cache(store.folder) if store is not None else None)

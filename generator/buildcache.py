@@ -150,12 +150,11 @@ class CachedReport:
 def up_to_date(root: Path | None = None) -> CachedReport | None:
     """The report of a build of ``root`` (default: generated/) when the cache alone shows it
     is up to date (no input changed, no file touched, none extra); None when a build must
-    look. Costs no import of the generator unless it is imported already (then its folders,
-    which a caller may have moved, are the ones looked at)."""
-    build = sys.modules.get("fivehundred.generator.build")
-    if build is not None:
-        report = build.fresh_report(root)
-        return None if report is None else CachedReport(report.unchanged, report.incomplete)
+    look. This is the shortcut of a command that has not imported the generator: once it is
+    imported (its folders may have been moved, its functions replaced), None, and the build
+    itself looks at its cache."""
+    if "fivehundred.generator.build" in sys.modules:
+        return None
     home = _HOME
     return fresh(
         root or home / "generated",

@@ -24,6 +24,7 @@ from fivehundred.generator.build import GENERATED_DIR, build, plan_outputs
 from fivehundred.generator.buildcache import (
     CACHE_DIR_NAME,
     BuildCache,
+    fresh,
     produced_files,
     up_to_date,
 )
@@ -78,6 +79,11 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
     return counts
 
 
+def cached(root: Path) -> Any:
+    """What the cache alone says of a build of ``root`` (None: a build must look)."""
+    return fresh(root, *build_mod.input_folders())
+
+
 def files_of(root: Path) -> dict[str, bytes]:
     """The files the build owns under ``root`` (generated/rulesets, json, docs)."""
     return {rel: (root / rel).read_bytes() for rel in produced_files(root)}
@@ -94,7 +100,7 @@ def test_an_unchanged_build_renders_nothing(
     again = build(root=tree, cache=True)
     assert not again.changed and again.unchanged == first.unchanged
     assert sum(renders.values()) == 0
-    fresh = up_to_date(tree)
+    fresh = cached(tree)
     assert fresh is not None and fresh.unchanged == first.unchanged and not fresh.changed
     assert build(check=True, root=tree, cache=True).unchanged == first.unchanged
     assert sum(renders.values()) == 0
@@ -153,7 +159,7 @@ def test_a_hand_edited_file_is_rendered_again(
     build(root=tree, cache=True)
     book = tree / "docs" / "nl" / "australian.md"
     book.write_text("edited by hand\n", encoding="utf-8")
-    assert up_to_date(tree) is None
+    assert cached(tree) is None
     renders.clear()
     check = build(check=True, root=tree, cache=True)
     assert check.written == ("docs/nl/australian.md",)
@@ -165,14 +171,14 @@ def test_a_hand_edited_file_is_rendered_again(
 def test_a_stray_file_is_not_up_to_date(tree: Path) -> None:
     build(root=tree, cache=True)
     (tree / "docs" / "nl" / "old-variant.md").write_text("gone\n", encoding="utf-8")
-    assert up_to_date(tree) is None
+    assert cached(tree) is None
     assert build(check=True, root=tree, cache=True).removed == ("docs/nl/old-variant.md",)
 
 
 def test_a_deleted_file_is_written_again(tree: Path, full_plan: dict[str, str]) -> None:
     build(root=tree, cache=True)
     (tree / "json" / "american.json").unlink()
-    assert up_to_date(tree) is None
+    assert cached(tree) is None
     assert build(root=tree, cache=True).written == ("json/american.json",)
     assert (tree / "json" / "american.json").read_text(encoding="utf-8") == full_plan[
         "json/american.json"
@@ -195,7 +201,7 @@ def test_a_damaged_cache_is_ignored(
 ) -> None:
     build(root=tree, cache=True)
     (tree.parent / CACHE_DIR_NAME / "build.json").write_text(manifest, encoding="utf-8")
-    assert up_to_date(tree) is None
+    assert cached(tree) is None
     renders.clear()
     assert not build(root=tree, cache=True).changed
     assert sum(renders.values()) == len(full_plan) - 2
@@ -223,7 +229,7 @@ def test_a_cache_entry_with_wrong_fingerprints_is_not_trusted(
 def test_an_unwritable_cache_only_costs_time(tree: Path, full_plan: dict[str, str]) -> None:
     (tree.parent / CACHE_DIR_NAME).write_text("a file where the cache folder would be\n")
     assert not build(root=tree, cache=True).changed
-    assert up_to_date(tree) is None
+    assert cached(tree) is None
     (tree / "json" / "american.json").write_text("{}\n", encoding="utf-8")
     assert build(root=tree, cache=True).written == ("json/american.json",)
 
@@ -279,3 +285,10 @@ def test_templates_compiled_by_an_earlier_build_render_the_same(
     assert subprocess.run(run, capture_output=True, text=True, check=True).stdout == "3\n"
     for rel in gone:
         assert (tree / rel).read_text(encoding="utf-8") == full_plan[rel]
+
+
+def test_the_command_line_shortcut_leaves_an_imported_generator_to_the_build() -> None:
+    """Once the generator is imported (its folders may be moved, its functions replaced), the
+    command line does not answer from the cache on its own: the build does."""
+    assert "fivehundred.generator.build" in sys.modules
+    assert up_to_date() is None
