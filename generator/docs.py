@@ -131,9 +131,10 @@ def md_text(value: object) -> str:
 
     Whitespace runs (newlines included) become single spaces; ``\\ ` * _ [ ] | ~`` are
     backslash-escaped; ``& < >`` become HTML entities; a leading ``#``, ``-``, ``+``, ``=`` or
-    ``1.`` is escaped so the text cannot start a heading, list or rule.
+    ``1.`` is escaped so the text cannot start a heading, list or rule. The book's own isolate
+    stand-ins (:data:`_LRI`, :data:`_PDI`) never pass through from the input (:func:`_clean`).
     """
-    return _md_escape(_oneline(str(value)))
+    return _md_escape(_clean(_oneline(str(value))))
 
 
 def _md_escape(text: str) -> str:
@@ -356,8 +357,8 @@ def make_environment(fmt: str = "md") -> jinja2.Environment:
     else:
         # in a right-to-left book every code, card and signed number is isolated left to right
         # (Unicode LRI ... PDI), as <bdi dir="ltr"> does in HTML
-        env.filters["text"] = lambda v: md_text(_clean(str(v)))
-        env.filters["code"] = rtl_md(lambda v: md_text(_clean(str(v))))
+        env.filters["text"] = md_text
+        env.filters["code"] = rtl_md(md_text)
         env.filters["ltr"] = rtl_md(str)
         env.filters["num"] = rtl_md(str)
         env.filters["figure"] = rtl_md(str)  # formatted by us (generator/balancebook.py)
