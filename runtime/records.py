@@ -35,21 +35,55 @@ __all__ = [
 ]
 
 
-def _cards(rules: Rules, codes: Any, where: str, seen: dict[int, str]) -> int:
+#: The record errors about one place of the deal, each a whole sentence per place (a hand, the
+#: kitty, the dead hand), so a translator never has to fit a place into a sentence.
+_PLACE_ERRORS: dict[str, tuple[str, str, str, str]] = {
+    "hand": (
+        N_("the hand of seat %(seat)s must be a list of card codes"),
+        # Translators: code is what the record has instead of a card (quoted), variant an id.
+        N_("the hand of seat %(seat)s holds %(code)s, which is not a card of %(variant)s"),
+        N_("the hand of seat %(seat)s holds %(card)s, which the deal has already given out"),
+        N_(
+            "the number of cards in the hand of seat %(seat)s is %(count)s, but %(variant)s "
+            "deals %(size)s to each seat"
+        ),
+    ),
+    "kitty": (
+        N_("the kitty must be a list of card codes"),
+        N_("the kitty holds %(code)s, which is not a card of %(variant)s"),
+        N_("the kitty holds %(card)s, which the deal has already given out"),
+        N_("the number of cards in the kitty is %(count)s, but %(variant)s has %(size)s"),
+    ),
+    "dead": (
+        N_("the dead hand must be a list of card codes"),
+        N_("the dead hand holds %(code)s, which is not a card of %(variant)s"),
+        N_("the dead hand holds %(card)s, which the deal has already given out"),
+        N_("the number of cards in the dead hand is %(count)s, but %(variant)s has %(size)s"),
+    ),
+}
+
+
+def _cards(rules: Rules, codes: Any, place: str, seat: int, size: int, seen: set[int]) -> int:
+    """The cards of one place of the deal as a mask; :class:`RecordError` in a whole sentence."""
+    not_list, not_card, twice, count = _PLACE_ERRORS[place]
     if not isinstance(codes, list):
-        raise RecordError(f"{where} must be a list of card codes")
+        raise RecordError.of(not_list, seat=seat)
     mask = 0
     for code in codes:
-        if not isinstance(code, str):
-            raise RecordError(f"{where}: {code!r} is not a card code")
         try:
-            c = rules.card(code)
-        except InvalidActionError as exc:
-            raise RecordError(f"{where}: {exc}") from None
+            c = rules.card(code) if isinstance(code, str) else -1
+        except InvalidActionError:
+            c = -1
+        if c < 0:
+            raise RecordError.of(not_card, seat=seat, code=repr(code), variant=rules.variant)
         if c in seen:
-            raise RecordError(f"{where}: {rules.deck[c]} was dealt twice (also in {seen[c]})")
-        seen[c] = where
+            raise RecordError.of(twice, seat=seat, card=rules.deck[c])
+        seen.add(c)
         mask |= 1 << c
+    if mask.bit_count() != size:
+        raise RecordError.of(
+            count, seat=seat, count=mask.bit_count(), variant=rules.variant, size=size
+        )
     return mask
 
 
@@ -87,23 +121,13 @@ def hand_from_record(record: Any, rules: Rules | None = None) -> tuple[Rules, Ha
         raise RecordError.of(
             N_("'deal.hands' must hold %(count)s hands, one per seat"), count=rules.players
         )
-    seen: dict[int, str] = {}
-    hands = []
-    for seat, codes in enumerate(hands_in):
-        mask = _cards(rules, codes, f"hand {seat}", seen)
-        if mask.bit_count() != rules.hand_size:
-            raise RecordError(
-                f"hand {seat} has {mask.bit_count()} cards; {rules.variant} deals {rules.hand_size}"
-            )
-        hands.append(mask)
-    kitty = _cards(rules, deal.get("kitty", []), "kitty", seen)
-    if kitty.bit_count() != rules.kitty:
-        raise RecordError(
-            f"the kitty has {kitty.bit_count()} cards; {rules.variant} has {rules.kitty}"
-        )
-    dead = _cards(rules, deal.get("dead", []), "dead hand", seen)
-    if dead.bit_count() != rules.dead_hand:
-        raise RecordError(f"the dead hand has {dead.bit_count()} cards, not {rules.dead_hand}")
+    seen: set[int] = set()
+    hands = [
+        _cards(rules, codes, "hand", seat, rules.hand_size, seen)
+        for seat, codes in enumerate(hands_in)
+    ]
+    kitty = _cards(rules, deal.get("kitty", []), "kitty", 0, rules.kitty, seen)
+    dead = _cards(rules, deal.get("dead", []), "dead", 0, rules.dead_hand, seen)
     scores = record.get("scores", [0] * rules.n_sides)
     if (
         not isinstance(scores, list)

@@ -134,10 +134,10 @@ def _change(record: dict[str, Any], how: str) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("how", "words"),
     [
-        ("unknown card", ["hand 0", "'ZZ' is not a card code"]),
-        ("card not in this deck", ["4S is not in the deck of australian"]),
-        ("dealt twice", ["was dealt twice"]),
-        ("short hand", ["hand 0 has 9 cards", "deals 10"]),
+        ("unknown card", ["the hand of seat 0 holds 'ZZ', which is not a card of australian"]),
+        ("card not in this deck", ["holds '4S', which is not a card of australian"]),
+        ("dealt twice", ["which the deal has already given out"]),
+        ("short hand", ["the number of cards in the hand of seat 0 is 9", "deals 10"]),
         ("unknown variant", ["unknown variant 'australain'", "did you mean 'australian'"]),
         ("no deal", ["no 'deal'"]),
         ("bad dealer", ["'dealer' must be a seat from 0 to 3, not 7"]),
