@@ -17,7 +17,7 @@ from fivehundred.runtime.hand import HandState
 from fivehundred.runtime.records import replay
 from fivehundred.runtime.simulate import simulate
 
-# RULES.md §10 by hand: value = 40 + 20 * strain + 100 * (tricks - 6); misères 250 / 500 / 500.
+# score.table (G) by hand: value = 40 + 20 * strain + 100 * (tricks - 6); misères 250 / 500 / 500.
 STRAIN_VALUE = {"S": 40, "C": 60, "D": 80, "H": 100, "NT": 120}
 MISERE_VALUE = {"MIS": 250, "OMIS": 500, "BMIS": 500}
 
@@ -30,7 +30,7 @@ def value_of(bid: str) -> int:
 
 
 def expected_points(bid: str, tricks_by_side: tuple[int, ...], cside: int) -> tuple[int, int]:
-    """A hand's points from RULES.md §10, written independently of the engine."""
+    """A hand's points from score.table (G), written independently of the engine."""
     points = [0, 0]
     own, other = tricks_by_side[cside], tricks_by_side[1 - cside]
     value = value_of(bid)
@@ -81,7 +81,7 @@ def test_simulate_records_replay(rules):
         contracts[bid] += 1
         made += bool(res.made)
         failed += not res.made
-        # The tricks add up, and the points are the table's (RULES.md §10).
+        # The tricks add up, and the points are the table's (score.table).
         assert sum(res.tricks_by_side) == len(state.tricks)
         assert res.complete == (len(state.tricks) == 10)
         if not res.complete:
@@ -95,8 +95,8 @@ def test_simulate_records_replay(rules):
 
 
 def my_winner(scores: list[int], result, rules) -> int | None:
-    """RULES.md §11 (G): a side wins only by reaching 500 on its own successful contract; a side
-    at -500 or below loses."""
+    """end.must-bid-to-win and end.lose (G): a side wins only by reaching 500 on its own successful
+    contract; a side at -500 or below loses."""
     if result.contract < 0:
         return None
     cside = rules.side_of_seat[result.contractor]

@@ -1,11 +1,12 @@
-"""Where the misères stand among the bids: every ladder interaction of RULES.md §5 and §9.
+"""Where the misères stand among the bids: every ladder interaction of auction.ladder and its misère
+options.
 
 Each scenario is an auction played call by call with ``HandState.apply_str`` (dealer 0, so seat 1
 calls first), asserting which bids are legal at each point and that a barred bid is refused citing
 its rule clause. The rule files are the built-in variants and house files (compiled in memory from
 ``specs/``), or a small overlay written into ``tmp_path`` where no house file has the setting.
 
-Sources: G (the Australian rules page), T (the app's house options), as RULES.md cites them.
+Sources: G (the Australian rules page), T (the app's house options).
 """
 
 from __future__ import annotations
@@ -149,7 +150,8 @@ def test_auction_misere_210_overcalled_by_7nt_t() -> None:
 
 
 def test_auction_misere_230_overcalled_by_any_8_t() -> None:
-    """T: "±230 can be overcalled by an 8-level bid" (and RULES.md §13: between 7NT and 8S)."""
+    """T: "±230 can be overcalled by an 8-level bid" (and the house file misere-230: between 7NT and
+    8S)."""
     r = rules_of("misere-230")
     state = auction(r, "7S, MIS")
     refused(state, "7NT", "auction.higher")
@@ -184,7 +186,8 @@ def test_auction_open_misere_330_overcalled_by_a_9_bid_t() -> None:
 
 
 def test_auction_open_misere_430_overcalled_by_a_10_bid_t() -> None:
-    """T: open misère "±430: a 10-level bid may overcall" (RULES.md §13: between 9NT and 10S)."""
+    """T: open misère "±430: a 10-level bid may overcall" (house file misere-230: between 9NT and
+    10S)."""
     r = rules_of("misere-230")
     state = auction(r, "OMIS")
     refused(state, "9NT", "auction.higher")

@@ -3,11 +3,11 @@
 For each base variant (australian, american, three-handed, six-handed, six-handed-2v2v2,
 two-handed, five-handed) and each value of every enum or boolean option of
 ``specs/schema/variant.schema.json`` that makes sense on that base, plus the special-bid
-settings of RULES.md §5 and §9, a small overlay is written as a house file that ``extends:`` the
-base (in ``tmp_path``) and compiled. Each combination must render its English rule book with
-every clause of the variant, print with ``show``, and play 1,000 hands of random bots through
-``simulate(..., check=True)`` (cards conserved, tricks well formed, points as the tables say).
-Options of the end of the game (``end.*``), and each base as it is, also play whole games (at
+settings of auction.ladder and its misère options (G, T), a small overlay is written as a house file
+that ``extends:`` the base (in ``tmp_path``) and compiled. Each combination must render its English
+rule book with every clause of the variant, print with ``show``, and play 1,000 hands of random bots
+through ``simulate(..., check=True)`` (cards conserved, tricks well formed, points as the tables
+say). Options of the end of the game (``end.*``), and each base as it is, also play whole games (at
 most 300 hands), so that ``game_winner`` runs under each of them.
 
 An overlay that changes nothing on a base (the value the base already has) is not generated.
@@ -159,7 +159,7 @@ OPTIONS: list[Option] = [
     ("auction.sans_kitty=50", {"auction": {"sans_kitty": {"bonus": 50}}}, _kitty),
     ("kitty.take=true", {"kitty": {"take": True}}, _kitty),
     ("kitty.take=false", {"kitty": {"take": False}, "auction": {"sans_kitty": None}}, _kitty),
-    # special bids (RULES.md §5, §9)
+    # special bids (auction.ladder and its misère options)
     ("special=none", _specials(), _any),
     ("special=misere-after-7", _specials(_mis(**_AFTER7)), _any),
     ("special=misere-any-time", _specials(_mis()), _any),
@@ -441,9 +441,9 @@ def test_check_hand_overtricks(tmp_path: Path) -> None:
 
 
 def test_check_hand_partners_of_the_hand(tmp_path: Path) -> None:
-    """RULES.md §13 (``seats.partner``): a contract made with a chosen partner's tricks counts
-    the tricks of the contractor and his partner for the hand together; ``check_hand`` counts
-    them so, and both score the contract."""
+    """Published five-handed rules (``seats.partner``): a contract made with a chosen partner's
+    tricks counts the tricks of the contractor and his partner for the hand together; ``check_hand``
+    counts them so, and both score the contract."""
     overlay = {"teams": "none", "partner": {"call": "choose"}}
     rules = overlay_rules("australian", overlay, tmp_path, "p")
     state = deal_with(rules, 0, {3: STRONG, 1: "4D 5D 6D 4H 5H 6H 7H 5S 6S 7S"})

@@ -1,8 +1,8 @@
 """Perft: the number of distinct legal action sequences of depth d from fixed positions.
 
 Each count is computed twice, by the engine (``copy()`` + ``apply_fast`` over ``legal_actions()``)
-and by the small, deliberately naive move generator below, written from RULES.md and the card
-codes alone (no engine tables), and both must equal the number pinned in
+and by the small, deliberately naive move generator below, written from the rules (G, T, P) and the
+card codes alone (no engine tables), and both must equal the number pinned in
 ``tests/data/perft_australian.txt`` (lines ``name depth count``; ``#`` starts a comment).
 
 A sequence that ends the hand before depth d does not count at depth d (as in chess perft).

@@ -109,7 +109,7 @@ def test_replay_hand_written_record():
 
 def test_replay_winner_must_bid():
     """From 480-400 the same hand leaves 500-500: side 1 wins on its own contract; side 0's
-    trick points alone do not win (RULES.md §11, G)."""
+    trick points alone do not win (G; end.must-bid-to-win)."""
     view = replay_view(replay(record(scores=[480, 400])))
     assert view["scores"] == [500, 500]
     assert view["winner"] == 1
@@ -156,7 +156,7 @@ def test_record_of_round_trip(rules):
 def test_replay_misere_lost_early():
     """Deal D, seat 1's misère (partner 3 sits out): seat 0 wins AC 5C JK with the forced joker,
     then seat 1's KD wins 4D KD 8D and the hand stops (play.misere-ends): -250, nothing to the
-    opponents (RULES.md §10)."""
+    opponents (score.misere)."""
     hands, kitty = DEAL_D
     rec = record(
         [

@@ -6,9 +6,8 @@ Every scenario is a hand-built deal from ``conftest.py`` (``DEAL_S``, ``DEAL_B``
 checked with ``illegal(state, action, clause)``: it must raise IllegalActionError citing the
 clause and leave the observations, the legal actions and every internal field unchanged.
 
-Sources: G (the Australian rules page), T (the app help page), P (the three-handed page);
-sections (§) are those of the project's own digest of the sources (RULES.md, kept outside the
-repository); every test also names its source letter.
+Sources: G (the Australian rules page), T (the app help page), P (the three-handed page); every
+test names its rule clause id and its source letter.
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ from fivehundred.runtime.game import Match, first_dealer, game_winner, load_rule
 from fivehundred.runtime.hand import HandResult, HandState, deal_cards
 
 # The whole opening ladder (no bid yet): MIS is missing (nobody has bid 7), BMIS is there (a first
-# call). Written out by hand from RULES.md §5 and the spec's placements.
+# call). Written out by hand from auction.ladder (G) and the spec's placements.
 ALL_BIDS = [
     "6S",
     "6C",
@@ -118,7 +117,7 @@ def hearts_hand(deal, act, bid: str, discard: str, scores=None) -> HandState:
 
 def test_deck_cards(rules):
     """ "43 cards, 4 players: hearts and diamonds 4..A (11 each), spades and clubs 5..A (10 each),
-    one joker" (G, T; RULES.md §2)."""
+    one joker" (G, T; deck.cards)."""
     assert rules.n_cards == 43
     by_suit = {s: [c for c in rules.deck if c.endswith(s) and c != "JK"] for s in "SCDH"}
     assert by_suit["S"] == ["5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS"]
@@ -130,7 +129,8 @@ def test_deck_cards(rules):
 
 def test_deck_joker(rules):
     """ "The joker (the 'bird' in Australia, G) is the highest card in every contract that has it"
-    (G, T, P; RULES.md §2, §4): one joker, JK, on top of every trump order and suitless at NT."""
+    (G, T, P; deck.joker, trump.order): one joker, JK, on top of every trump order and suitless at
+    NT."""
     assert [rules.deck[c] for c in rules.joker_cards] == ["JK"]
     jk = rules.card("JK")
     for strain in range(4):
@@ -141,14 +141,14 @@ def test_deck_joker(rules):
 
 
 def test_seats_teams(rules):
-    """ "Four players in two partnerships sitting opposite" (G, T; RULES.md §1): {0,2} and {1,3}."""
+    """ "Four players in two partnerships sitting opposite" (G, T; seats.teams): {0,2} and {1,3}."""
     assert rules.players == 4
     assert rules.teams == ((0, 2), (1, 3))
     assert rules.side_of_seat == (0, 1, 0, 1)
 
 
 def test_deal_first_dealer(rules):
-    """ "First dealer: at random (G)" (RULES.md §3): every seat can be the first dealer."""
+    """ "First dealer: at random (G)" (deal.first-dealer): every seat can be the first dealer."""
     seen = {first_dealer(rules, Random(seed)) for seed in range(60)}
     assert seen == {0, 1, 2, 3}
     match = Match(rules, Random(7))
@@ -158,7 +158,7 @@ def test_deal_first_dealer(rules):
 
 def test_deal_packets(rules):
     """ "Packets (G, 4 players): 3 to each, 1 to the kitty, 4 to each, 1 to the kitty, 3 to each,
-    1 to the kitty", starting at the dealer's left (RULES.md §3)."""
+    1 to the kitty", starting at the dealer's left (deal.packets)."""
     # Cards in deck order 0..42, dealer 2: seat 3 (dealer's left) gets 0-2, seat 0 3-5, seat 1
     # 6-8, seat 2 9-11, kitty 12; then four each from 13: seat 3 13-16, seat 0 17-20, seat 1
     # 21-24, seat 2 25-28, kitty 29; then three each: seat 3 30-32, 0 33-35, 1 36-38, 2 39-41,
@@ -178,7 +178,7 @@ def test_deal_packets(rules):
 
 
 def test_deal_rotation(rules, deal, act):
-    """ "The deal passes to the left after each hand" (G; RULES.md §3)."""
+    """ "The deal passes to the left after each hand" (G; deal.rotation)."""
     match = Match(rules, Random(3), dealer=3)
     match.hand = deal("S", dealer=3)
     act(match.hand, ["pass"] * 4)  # thrown in: nobody wins
@@ -194,7 +194,7 @@ def test_deal_rotation(rules, deal, act):
 
 
 def test_auction_order(deal, act):
-    """ "Starts with the player on the dealer's left, clockwise" (G, T, P; RULES.md §6)."""
+    """ "Starts with the player on the dealer's left, clockwise" (G, T, P; auction.order)."""
     state = deal("S", dealer=2)
     order = []
     for call in ["6S", "6C", "6D", "6H", "6NT"]:
@@ -205,7 +205,7 @@ def test_auction_order(deal, act):
 
 
 def test_auction_order_no_play_during_auction(deal, illegal):
-    """The auction comes first: a card or a discard is not a call (RULES.md §6)."""
+    """The auction comes first: a card or a discard is not a call (auction.order)."""
     state = deal("S")
     illegal(state, "5S", "auction.order")
     illegal(state, "discard 5S 6S JK", "auction.order")
@@ -213,14 +213,14 @@ def test_auction_order_no_play_during_auction(deal, illegal):
 
 def test_auction_ladder(deal):
     """ "A bid is a number of tricks (6 to 10) and a strain ... lowest 6 spades, highest 10 no
-    trumps" (G; RULES.md §5), with MIS, OMIS and BMIS placed as §5 (G) says."""
+    trumps" (G; auction.ladder), with MIS, OMIS and BMIS placed as G says."""
     state = deal("S")
     assert legal_strs(state) == OPENING_CALLS
     assert state.rules.bid_codes == tuple(ALL_BIDS)
 
 
 def test_auction_higher(deal, act, illegal):
-    """ "A higher bid is more tricks, or as many in a higher strain" (G; RULES.md §5)."""
+    """ "A higher bid is more tricks, or as many in a higher strain" (G; auction.higher)."""
     state = deal("S")
     act(state, "7H")
     # Above 7H: 7NT, then MIS (someone has bid 7), then 8S upwards.
@@ -234,7 +234,7 @@ def test_auction_higher(deal, act, illegal):
 
 
 def test_auction_pass_final(deal, act):
-    """ "A player who passed may not bid again" (G, T; RULES.md §6)."""
+    """ "A player who passed may not bid again" (G, T; auction.pass-final)."""
     state = deal("S")
     act(state, "pass, 6S, pass, 6C")  # seats 1 and 3 pass
     assert state.to_move == 2  # seat 1 is skipped
@@ -249,7 +249,8 @@ def test_auction_pass_final(deal, act):
 
 def test_auction_end(deal, act):
     """ "Continues round the table until all but one have passed after a bid" (G main text; T:
-    "until three players have passed after a non-pass bid"; §6): the auction closes at once."""
+    "until three players have passed after a non-pass bid"; auction.end): the auction closes at
+    once."""
     state = deal("S")
     act(state, "6S, 7S, pass, pass")  # seat 1 6S, seat 2 7S, seats 3 and 0 pass
     assert state.phase_name == "auction" and state.to_move == 1
@@ -307,7 +308,7 @@ def _deal_s():
 
 
 def test_auction_all_pass(deal, act, illegal):
-    """ "All pass: the hand is thrown in and the next dealer deals" (G, T, P; RULES.md §6)."""
+    """ "All pass: the hand is thrown in and the next dealer deals" (G, T, P; auction.all-pass)."""
     state = deal("S")
     act(state, "pass, pass, pass")
     assert state.phase_name == "auction" and state.to_move == 0
@@ -323,7 +324,7 @@ def test_auction_all_pass(deal, act, illegal):
 
 def test_auction_misere(deal, act, illegal):
     """ "Misère is above every 7 bid and below every 8 bid, and may be bid only after someone has
-    bid 7" (G; RULES.md §5)."""
+    bid 7" (G; auction.misere)."""
     state = deal("S")
     assert "MIS" not in legal_strs(state)
     illegal(state, "MIS", "auction.misere")
@@ -340,7 +341,7 @@ def test_auction_misere(deal, act, illegal):
 
 def test_auction_open_misere(deal, act, illegal):
     """ "Open misère is above 10 diamonds and below 10 hearts and may be bid at any time, even
-    first" (G; RULES.md §5)."""
+    first" (G; auction.open-misere)."""
     state = deal("S")
     assert "OMIS" in legal_strs(state)  # the very first call
     act(state, "10D")
@@ -352,8 +353,8 @@ def test_auction_open_misere(deal, act, illegal):
 
 
 def test_auction_blind_misere(deal, act, illegal):
-    """ "Blind misère: misère bid before looking at one's cards" (G; RULES.md §5), so only as a
-    player's first call (spec choice auction.blind-misere), ranked just above open misère."""
+    """ "Blind misère: misère bid before looking at one's cards" (G; auction.blind-misere), so only
+    as a player's first call (spec choice auction.blind-misere), ranked just above open misère."""
     state = deal("S")
     act(state, "6S, 6C, pass, pass")  # seat 1 and seat 2 have bid
     assert state.to_move == 1
@@ -370,7 +371,7 @@ def test_auction_blind_misere(deal, act, illegal):
 
 def test_kitty_take(deal, act, illegal):
     """ "The contractor takes the kitty without showing it and discards as many cards, kitty cards
-    allowed" (G, P, T; RULES.md §7)."""
+    allowed" (G, P, T; kitty.take)."""
     state = deal("S")
     act(state, "6H, pass, pass, pass")
     assert state.phase_name == "discard" and state.to_move == 1
@@ -405,7 +406,7 @@ def test_kitty_take(deal, act, illegal):
 
 
 def test_kitty_discard_one_card_per_action(deal, act, illegal):
-    """kitty.take (G, P, T; RULES.md §7), as the engine numbers it: the contractor discards as
+    """kitty.take (G, P, T), as the engine numbers it: the contractor discards as
     many cards as the kitty holds, one card per action, in any order; until the last one he may
     do nothing else, and the cards he has put away are his alone to see."""
     state = deal("S")
@@ -428,7 +429,7 @@ def test_kitty_discard_one_card_per_action(deal, act, illegal):
 
 def test_trump_order(rules, deal, act):
     """ "Joker, jack of trumps (right bower), the other jack of the same colour (left bower), then
-    A K Q 10 9 ..." (G, T, P; RULES.md §4). Deal B, hearts: JH led, JD and JK forced; JK wins;
+    A K Q 10 9 ..." (G, T, P; trump.order). Deal B, hearts: JH led, JD and JK forced; JK wins;
     later QD 9H JD 7D: JD (left bower) over 9H, both trumps over the led QD."""
     state = deal("B")
     act(state, "6H, pass, pass, pass, discard 5S 5C 6C")
@@ -445,7 +446,7 @@ def test_trump_order(rules, deal, act):
 
 def test_trump_left_bower(deal, act):
     """ "The other jack of the same colour (left bower) belongs to the trump suit for every
-    purpose" (G, T, P; RULES.md §4). Hearts trump, deal B: seat 2 holds JD and 5D, no heart."""
+    purpose" (G, T, P; trump.left-bower). Hearts trump, deal B: seat 2 holds JD and 5D, no heart."""
     state = deal("B")
     act(state, "6H, pass, pass, pass, discard 5S 5C 6C")
     # A heart lead: JD is seat 2's only heart, so it must be played.
@@ -467,7 +468,7 @@ def test_trump_left_bower(deal, act):
 
 def test_trump_left_bower_cites_clause(deal, act, illegal):
     """With hearts trump, 5D on a heart lead while holding JD, or JD on a diamond lead while
-    holding 5D, is illegal because of the left bower rule (RULES.md §4)."""
+    holding 5D, is illegal because of the left bower rule (G, T, P; trump.left-bower)."""
     state = deal("B")
     act(state, "6H, pass, pass, pass, discard 5S 5C 6C")
     heart = apply_all(state.copy(), "JH")
@@ -484,7 +485,7 @@ def test_trump_left_bower_cites_clause(deal, act, illegal):
 def test_joker_trump(deal, act, illegal):
     """ "With a trump suit the joker is the highest trump; it must be played to a trump lead if it
     is the last trump, and cannot be played to a plain-suit lead while holding a card of that
-    suit" (P; RULES.md §7). Deal B, hearts; seat 3 holds JK, no heart, and QC KC AC."""
+    suit" (P; joker.trump). Deal B, hearts; seat 3 holds JK, no heart, and QC KC AC."""
     state = deal("B")
     act(state, "6H, pass, pass, pass, discard 5S 5C 6C")
     heart = state.copy()
@@ -506,7 +507,7 @@ def test_joker_trump(deal, act, illegal):
 
 
 def test_joker_trump_cites_clause(deal, act, illegal):
-    """The joker's obligations in a trump contract come from joker.trump (RULES.md §7)."""
+    """The joker's obligations in a trump contract come from joker.trump (P)."""
     state = deal("B")
     act(state, "6H, pass, pass, pass, discard 5S 5C 6C")
     club = state.copy()
@@ -521,7 +522,8 @@ def test_joker_trump_cites_clause(deal, act, illegal):
 
 def test_play_misere_partner(deal, act):
     """ "In misère, open misère and blind misère the contractor's partner does not play" (G, T;
-    RULES.md §7). Deal M: seat 1's misère; seat 3 never moves and every trick has three cards."""
+    play.misere-partner). Deal M: seat 1's misère; seat 3 never moves and every trick has three
+    cards."""
     state = deal("M")
     act(state, "7S, 7NT, pass, pass, MIS, pass, discard KH AH JK")
     assert state.sitting_out == 1 << 3
@@ -548,7 +550,7 @@ def test_play_misere_partner(deal, act):
 
 
 def test_play_opening_lead(deal, act, illegal):
-    """ "The contractor leads to the first trick" (G, P, T; RULES.md §7)."""
+    """ "The contractor leads to the first trick" (G, P, T; play.opening-lead)."""
     state = deal("S")
     act(state, "pass, pass, 6D, pass")  # seat 3's 6D: the others have passed
     assert state.contractor == 3
@@ -559,7 +561,7 @@ def test_play_opening_lead(deal, act, illegal):
 
 
 def test_play_follow_suit(deal, act, illegal):
-    """ "Follow suit if able, else play any card" (G, P, T; RULES.md §7)."""
+    """ "Follow suit if able, else play any card" (G, P, T; play.follow-suit)."""
     state = hearts_hand(deal, act, "6H", "8H 7H 6H")
     act(state, "JK, 5C, 4D")  # seat 2 and 3 are void in trumps: anything goes
     assert legal_strs(state) == ["4H", "5H"]  # seat 0 must follow hearts
@@ -573,9 +575,9 @@ def test_play_follow_suit(deal, act, illegal):
 
 
 def test_play_trick_winner(deal, act):
-    """ "The highest trump wins, else the highest card of the led suit" (G, P, T; RULES.md §7).
-    Deal B, hearts: trick 1 4D 5D 8D AD (no trump: AD); trick 2 QD 9H JD 7D (trumps 9H and JD:
-    JD, the left bower, is the higher)."""
+    """ "The highest trump wins, else the highest card of the led suit" (G, P, T;
+    play.trick-winner). Deal B, hearts: trick 1 4D 5D 8D AD (no trump: AD); trick 2 QD 9H JD 7D
+    (trumps 9H and JD: JD, the left bower, is the higher)."""
     state = deal("B")
     act(state, "6H, pass, pass, pass, discard 5S 5C 6C")
     tricks(state, ["4D 5D 8D AD >0", "QD 9H JD 7D >2"])
@@ -586,7 +588,7 @@ def test_play_trick_winner(deal, act):
 
 
 def test_play_next_lead(deal, act):
-    """ "The winner of a trick leads to the next" (G, P, T; RULES.md §7)."""
+    """ "The winner of a trick leads to the next" (G, P, T; play.next-lead)."""
     state = deal("B")
     act(state, "6H, pass, pass, pass, discard 5S 5C 6C, 4D, 5D, 8D, AD")
     assert state.to_move == 0 and state.trick == []
@@ -596,7 +598,7 @@ def test_play_next_lead(deal, act):
 
 def test_play_open_misere(deal, act):
     """ "Open misère: misère with the contractor's hand face up: after the first trick (G)"
-    (RULES.md §5). Deal D: seat 0 bids OMIS after three passes; partner seat 2 sits out."""
+    (play.open-misere). Deal D: seat 0 bids OMIS after three passes; partner seat 2 sits out."""
     state = deal("D")
     act(state, "pass, pass, pass, OMIS")
     assert state.phase_name == "discard" and state.contractor == 0
@@ -661,7 +663,7 @@ def test_play_misere_ends(deal, act, illegal):
 
 
 def test_joker_no_trumps_wins(deal, act):
-    """ "It wins any trick it is played to" (T, G, P; RULES.md §8). Deal D, 6NT by seat 1:
+    """ "It wins any trick it is played to" (T, G, P; joker.no-trumps.wins). Deal D, 6NT by seat 1:
     trick 2 AC 5C 8C JK: seat 0, void in clubs, plays JK and wins over AC."""
     state = deal("D")
     act(state, "6NT, pass, pass, pass, discard JS JC QD")
@@ -670,8 +672,9 @@ def test_joker_no_trumps_wins(deal, act):
 
 
 def test_joker_no_trumps_follow(deal, act, illegal):
-    """ "It may be played to another suit's lead only when void in that suit" (T, G; RULES.md §8);
-    and at no trumps a void player need not play it (G). Deal D, 6NT by seat 1."""
+    """ "It may be played to another suit's lead only when void in that suit" (T, G;
+    joker.no-trumps.follow); and at no trumps a void player need not play it (G). Deal D, 6NT by
+    seat 1."""
     state = deal("D")
     act(state, "6NT, pass, pass, pass, discard JS JC QD, AS, 7S, 9S")
     assert legal_strs(state) == ["5S", "6S"]
@@ -683,7 +686,7 @@ def test_joker_no_trumps_follow(deal, act, illegal):
 
 def test_joker_no_trumps_nominate(deal, act, illegal):
     """ "The contractor holding the joker may name its suit before play; it is then the highest
-    card of that suit" (G; RULES.md §8). Deal C, 6NT by seat 1."""
+    card of that suit" (G; joker.no-trumps.nominate). Deal C, 6NT by seat 1."""
     state = deal("C")
     act(state, "6NT, pass, pass, pass, discard QC QD QH")
     assert legal_strs(state)[-4:] == ["nominate S", "nominate C", "nominate D", "nominate H"]
@@ -704,8 +707,8 @@ def test_joker_no_trumps_nominate(deal, act, illegal):
 
 
 def test_joker_no_trumps_nominate_follows_suit(deal, act, illegal):
-    """A nominated joker "is then the highest card of that suit" (G; RULES.md §8): it follows
-    that suit only, and beats its ace. Deal D, 6NT by seat 0 (three passes, then 6NT), who
+    """A nominated joker "is then the highest card of that suit" (G; joker.no-trumps.nominate): it
+    follows that suit only, and beats its ace. Deal D, 6NT by seat 0 (three passes, then 6NT), who
     names hearts: trick 1 4D KD 8D 10D (seat 1); trick 2 AS 7S 9S and seat 0, holding 5S 6S,
     may not play the joker (a heart); trick 3 AH 7H 10H and the joker follows hearts and wins."""
     state = deal("D")
@@ -723,7 +726,8 @@ def test_joker_no_trumps_nominate_follows_suit(deal, act, illegal):
 
 
 def test_joker_no_trumps_nominate_then_named_lead(deal, act, illegal):
-    """Once nominated, the joker is a card of its suit and is led as ``JK`` (RULES.md §8)."""
+    """Once nominated, the joker is a card of its suit and is led as ``JK`` (G;
+    joker.no-trumps.nominate)."""
     state = deal("C")
     act(state, "6NT, pass, pass, pass, discard QC QD QH, nominate H")
     illegal(state, "JK:H", "joker.no-trumps.nominate")
@@ -731,7 +735,8 @@ def test_joker_no_trumps_nominate_then_named_lead(deal, act, illegal):
 
 def test_joker_no_trumps_lead(deal, act, illegal):
     """ "Leading it: the leader names the suit the others must follow (T, P) ... the named suit
-    must not have been led before in that hand (G)" (RULES.md §8). Deal C, 6NT by seat 1."""
+    must not have been led before in that hand (G)" (joker.no-trumps.lead). Deal C, 6NT by seat
+    1."""
     state = deal("C")
     act(state, "6NT, pass, pass, pass, discard QC QD QH")
     assert legal_strs(state)[9:13] == ["JK:S", "JK:C", "JK:D", "JK:H"]
@@ -753,8 +758,8 @@ def test_joker_no_trumps_lead(deal, act, illegal):
 
 def test_joker_no_trumps_last_trick(deal, act, illegal):
     """ "Once all four suits have been led, it may be played only to the last trick" (G;
-    RULES.md §8). Deal C, 6NT by seat 1, who wins every trick; by hand: trick 5 is led with all
-    four suits led (S C D H), so the joker waits; at trick 10 it is his only card."""
+    joker.no-trumps.last-trick). Deal C, 6NT by seat 1, who wins every trick; by hand: trick 5 is
+    led with all four suits led (S C D H), so the joker waits; at trick 10 it is his only card."""
     state = deal("C")
     act(state, "6NT, pass, pass, pass, discard QC QD QH")
     tricks(state, ["AS 5S 8S 10S >1", "AC 5C 8C 10C >1", "AD 4D 6D 9D >1", "AH 4H 6H 9H >1"])
@@ -779,7 +784,8 @@ def test_joker_no_trumps_last_trick(deal, act, illegal):
 
 def test_joker_no_trumps_misere_void(deal, act, illegal):
     """ "In misère a player void in the led suit must play the joker; in no trumps he need not"
-    (G; RULES.md §8). Deal D, seat 1's misère: AC led, seat 0 void in clubs with JK."""
+    (G; joker.no-trumps.misere-void). Deal D, seat 1's misère: AC led, seat 0 void in clubs with
+    JK."""
     state = deal("D")
     act(state, "7S, 7NT, pass, pass, MIS, pass, discard JS JC QD, AC, 5C")
     assert state.to_move == 0
@@ -790,8 +796,8 @@ def test_joker_no_trumps_misere_void(deal, act, illegal):
 
 def test_joker_no_trumps_misere_void_contractor_loses(deal, act):
     """ "A misère contractor who forgot to name the joker's suit and must play it wins that trick,
-    so the misère fails" (G; RULES.md §8). Deal D, seat 0's misère (partner seat 2 sits out):
-    5S AS 9S (seat 1 wins), then AC 8C and seat 0, void in clubs, must play JK."""
+    so the misère fails" (G; joker.no-trumps.misere-void). Deal D, seat 0's misère (partner seat 2
+    sits out): 5S AS 9S (seat 1 wins), then AC 8C and seat 0, void in clubs, must play JK."""
     state = deal("D")
     act(state, "7S, pass, pass, MIS, pass")  # seat 0's MIS: the others have passed
     assert state.rules.bid_codes[state.contract] == "MIS" and state.contractor == 0
@@ -815,7 +821,7 @@ def test_joker_no_trumps_misere_void_contractor_loses(deal, act):
 
 
 def test_score_table(deal, act):
-    """The score table (G; RULES.md §10): made hearts contracts score their value from the
+    """The score table (G; score.table): made hearts contracts score their value from the
     table; deal S after discarding the kitty back, seat 1 takes exactly 8 tricks."""
     for bid, value in (("6H", 100), ("7H", 200), ("8H", 300)):
         state = hearts_hand(deal, act, bid, "8H 7H 6H")
@@ -826,7 +832,7 @@ def test_score_table(deal, act):
 
 def test_score_made(deal, act):
     """ "Contract made: its value; no more for overtricks (P: bid 8 diamonds, take 9: 280, not
-    380)" (RULES.md §10). 6H made with 8 tricks scores 100, not 300."""
+    380)" (score.made). 6H made with 8 tricks scores 100, not 300."""
     state = hearts_hand(deal, act, "6H", "8H 7H 6H")
     tricks(state, LINE_S_EIGHT)
     assert state.result.tricks_by_side == (2, 8)
@@ -835,8 +841,8 @@ def test_score_made(deal, act):
 
 @pytest.mark.parametrize(("bid", "points"), [("6H", 250), ("7H", 250), ("8H", 300), ("9H", 400)])
 def test_score_slam(deal, act, bid, points):
-    """ "Slam: all ten tricks on a bid worth less than 250 scores 250 instead" (G, P; RULES.md
-    §10): 6H (100) and 7H (200) score 250; 8H (300) and 9H (400) keep their value."""
+    """ "Slam: all ten tricks on a bid worth less than 250 scores 250 instead" (G, P;
+    score.slam): 6H (100) and 7H (200) score 250; 8H (300) and 9H (400) keep their value."""
     state = hearts_hand(deal, act, bid, "5S 6S 6H")
     tricks(state, LINE_S_SLAM)
     assert state.result.tricks_by_side == (0, 10)
@@ -844,7 +850,7 @@ def test_score_slam(deal, act, bid, points):
 
 
 def test_score_failed(deal, act):
-    """ "Contract failed: the contractor's side loses the bid's value" (G, P, T; RULES.md §10):
+    """ "Contract failed: the contractor's side loses the bid's value" (G, P, T; score.failed):
     9H with 8 tricks: -400; the opponents' two tricks still score 20."""
     state = hearts_hand(deal, act, "9H", "8H 7H 6H")
     tricks(state, LINE_S_EIGHT)
@@ -853,8 +859,9 @@ def test_score_failed(deal, act):
 
 
 def test_score_opponents(deal, act):
-    """ "The contractor's opponents score 10 per trick they take, made or not" (G, T; RULES.md
-    §10): two tricks, 20, whether 6H makes or 10H fails; none when the slam leaves them none."""
+    """ "The contractor's opponents score 10 per trick they take, made or not" (G, T;
+    score.opponents): two tricks, 20, whether 6H makes or 10H fails; none when the slam leaves them
+    none."""
     made = hearts_hand(deal, act, "6H", "8H 7H 6H")
     tricks(made, LINE_S_EIGHT)
     failed = hearts_hand(deal, act, "10H", "8H 7H 6H")
@@ -873,7 +880,7 @@ def test_score_opponents(deal, act):
 )
 def test_score_misere(deal, act, auction, value):
     """ "Misère: made = its value, failed = minus its value; the opponents score nothing" (G;
-    RULES.md §10). Deal M: seat 1's ten lowest cards; seats 2 and 0 overtake every trick, so by
+    score.misere). Deal M: seat 1's ten lowest cards; seats 2 and 0 overtake every trick, so by
     hand seat 0 takes all ten and the misère is made."""
     state = deal("M")
     act(state, auction + ", discard KH AH JK")
@@ -905,7 +912,7 @@ def _result(rules, bid: str, seat: int, made: bool, by_side, points) -> HandResu
 
 
 def test_end_target(rules, deal, act):
-    """ "Target 500" (G, T, P; RULES.md §11): a side wins by reaching 500 on its own successful
+    """ "Target 500" (G, T, P; end.target): a side wins by reaching 500 on its own successful
     contract. Deal S, 6H by seat 1 made from 400: side 1 reaches 500 and wins."""
     match = Match(rules, Random(1), dealer=0)
     match.scores = [0, 400]
@@ -921,8 +928,8 @@ def test_end_target(rules, deal, act):
 
 def test_end_must_bid_to_win(rules, deal, act):
     """ "G: a side wins by reaching 500 on its own successful contract; opponents' trick points
-    alone do not win" (RULES.md §11). Side 0 at 490 takes two tricks against seat 1's 6H: 510,
-    but the game goes on."""
+    alone do not win" (end.must-bid-to-win). Side 0 at 490 takes two tricks against seat 1's 6H:
+    510, but the game goes on."""
     match = Match(rules, Random(1), dealer=0)
     match.scores = [490, 0]
     match.hand = hearts_hand(deal, act, "6H", "8H 7H 6H", scores=[490, 0])
@@ -939,7 +946,7 @@ def test_end_must_bid_to_win(rules, deal, act):
 
 
 def test_end_lose(rules, deal, act):
-    """ "-500 loses ('going out backwards', G)" (RULES.md §11). 10H fails from 0: -500 exactly,
+    """ "-500 loses ('going out backwards', G)" (end.lose). 10H fails from 0: -500 exactly,
     side 1 loses and side 0 wins."""
     match = Match(rules, Random(1), dealer=0)
     match.hand = hearts_hand(deal, act, "10H", "8H 7H 6H")
@@ -953,7 +960,7 @@ def test_end_lose(rules, deal, act):
 
 
 def test_end_continue(rules, deal, act, illegal):
-    """ "Play goes on until a side wins so" (G; RULES.md §11): a hand with no winner is followed
+    """ "Play goes on until a side wins so" (G; end.continue): a hand with no winner is followed
     by the next dealer's hand from the running totals; a finished hand takes no more actions."""
     match = Match(rules, Random(1), dealer=0)
     match.hand = hearts_hand(deal, act, "6H", "8H 7H 6H")

@@ -1,5 +1,6 @@
 """The australian tables pinned whole: the bid ladder with its values, the deck, and the card order
-under every strain (RULES.md §2, §4, §5, §10). Every expected value is written out by hand here."""
+under every strain (deck.cards, trump.order, auction.ladder, score.table). Every expected value is
+written out by hand here."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import pytest
 
 from fivehundred.runtime.errors import InvalidActionError
 
-# RULES.md §10 (G): value = 40 + 20 * strain + 100 * (tricks - 6), strains S C D H NT; MIS 250
-# between 7NT and 8S; OMIS 500 and BMIS 500 between 10D and 10H (§5, G; spec choice for BMIS).
+# score.table (G): value = 40 + 20 * strain + 100 * (tricks - 6), strains S C D H NT; MIS 250
+# between 7NT and 8S; OMIS 500 and BMIS 500 between 10D and 10H (auction.ladder, G; spec choice for
+# BMIS).
 LADDER = [
     ("6S", 40), ("6C", 60), ("6D", 80), ("6H", 100), ("6NT", 120),
     ("7S", 140), ("7C", 160), ("7D", 180), ("7H", 200), ("7NT", 220),
@@ -126,7 +128,7 @@ def test_ladder_misere_flags(rules):
 
 
 def test_deck(rules):
-    """RULES.md §2 (G, T): 43 cards, hearts and diamonds 4..A, spades and clubs 5..A, a joker."""
+    """deck.cards (G, T): 43 cards, hearts and diamonds 4..A, spades and clubs 5..A, a joker."""
     assert list(rules.deck) == DECK
     assert [rules.deck[c] for c in rules.joker_cards] == ["JK"]
     suits = "SCDH"
@@ -146,7 +148,8 @@ def _order_from_power(rules, strain: int) -> list[str]:
 
 @pytest.mark.parametrize("strain", STRAINS)
 def test_card_order(rules, strain):
-    """RULES.md §4: the engine's effective suits and powers give exactly the order by hand."""
+    """trump.order (G, T, P): the engine's effective suits and powers give exactly the order by
+    hand."""
     s = STRAINS.index(strain)
     assert _order_from_power(rules, s) == ORDER[strain]
     # No ties inside a suit.

@@ -1,5 +1,5 @@
 """Observation and information-state tensors: fixed size per variant, described section by
-section, and nothing in them another seat could not know (RULES.md §1: each player sees only
+section, and nothing in them another seat could not know (G, T, P: each player sees only
 his own hand; the kitty only the contractor who takes it; open misère: the bidder's hand)."""
 
 from __future__ import annotations

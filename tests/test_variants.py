@@ -4,8 +4,8 @@ Every test plays real hands through the engine (``HandState.apply_str``, every a
 asks ``game_winner`` about a real finished hand, or plays whole games with ``Match``; deals are
 built with ``deal_with`` (the named cards where the test needs them, the rest in deck order).
 Each docstring cites the source: T (the app's help page), G (the Australian rules page), P (the
-three-handed page) or RULES.md §13 (the published two- and five-handed rules). Every variant is
-compiled in memory from its own file under ``specs/variants``.
+three-handed page) or the published two- and five-handed rules (beyond the sources). Every variant
+is compiled in memory from its own file under ``specs/variants``.
 """
 
 from __future__ import annotations
@@ -524,12 +524,12 @@ def test_end_game_finishes_three_handed(policy: str, seed: int) -> None:
         assert match.winner in range(3)
 
 
-# -- two-handed (RULES.md §13) ------------------------------------------------------------------
+# -- two-handed (published two-handed rules) -----------------------------------------------------
 
 
 def test_deal_packets_two_handed_dead_hand_never_played() -> None:
-    """RULES.md §13: the three-handed pack and deal with a third hand dealt face down that
-    nobody plays: its cards are never held, played or shown."""
+    """Published two-handed rules: the three-handed pack and deal with a third hand dealt face down
+    that nobody plays: its cards are never held, played or shown."""
     r = rules_of("two-handed")
     assert (r.players, r.n_cards, r.dead_hand, r.kitty) == (2, 33, 10, 3)
     for state in random_hands(r, 200, seed=3):
@@ -548,8 +548,8 @@ def test_deal_packets_two_handed_dead_hand_never_played() -> None:
 
 
 def test_deck_cards_two_handed_24() -> None:
-    """RULES.md §13 (house file): the 24-card two-handed game, 9 to ace, no joker, a widow of
-    four and no dead hand."""
+    """Published two-handed rules (house file): the 24-card two-handed game, 9 to ace, no joker, a
+    widow of four and no dead hand."""
     r = rules_of("two-handed-24")
     assert (r.n_cards, r.kitty, r.dead_hand, r.joker_cards) == (24, 4, 0, ())
     for suit in "SCDH":
@@ -558,7 +558,7 @@ def test_deck_cards_two_handed_24() -> None:
         assert state.result is not None
 
 
-# -- five- and six-handed packs (T, RULES.md §13) ------------------------------------------------
+# -- five- and six-handed packs (T, published five-handed rules) ---------------------------------
 
 PLAIN = ["2", "3", "4", "5", "6", "7", "8", "9", "10"]
 FACES = ["J", "Q", "K", "A"]
@@ -589,8 +589,8 @@ def test_deck_cards_five_and_six_handed(
 ) -> None:
     """T: the six-player pack is "a full 52-card deck plus 11s, 12s, red 13s and the red joker"
     (63 cards); the 5-card kitty adds the black 13s (65), the 6-card kitty the black joker too
-    (66). RULES.md §13: the five-handed pack is the 52 cards and the joker (53). Ten cards each,
-    the rest to the kitty."""
+    (66). Published five-handed rules: the five-handed pack is the 52 cards and the joker (53). Ten
+    cards each, the rest to the kitty."""
     r = rules_of(variant)
     for suit, want in zip("SCDH", suits, strict=True):
         assert ranks(r, suit) == want, suit
@@ -699,15 +699,15 @@ def test_score_opponents_pooled_three_handed(tmp_path: Path) -> None:
     assert differ >= 10
 
 
-# -- five-handed (RULES.md §13) -------------------------------------------------------------------
+# -- five-handed (published five-handed rules) ----------------------------------------------------
 
 #: Seat 1 holds the joker and the top spades; dealer 0, so seat 1 bids first.
 DEAL_5 = {1: "JK JS JC AS KS QS 10S 9S 8S AH", "kitty": "4D 5D 6D", 3: "AD KD QD JD"}
 
 
 def test_seats_partner_choose_one_partner_five_handed() -> None:
-    """RULES.md §13: "the contractor chooses one partner" for the hand; each player keeps his
-    own score: the partner scores what the contractor scores."""
+    """Published five-handed rules (seats.partner): "the contractor chooses one partner" for the
+    hand; each player keeps his own score: the partner scores what the contractor scores."""
     r = rules_of("five-handed")
     assert r.teams == tuple((s,) for s in range(5)) and r.partner_call == "choose"
     state = deal_with(r, 0, DEAL_5)
@@ -731,7 +731,7 @@ def test_seats_partner_choose_one_partner_five_handed() -> None:
 
 
 def test_seats_partner_two_partners_at_8_five_handed() -> None:
-    """RULES.md §13: "two partners when the bid is 8 or more"."""
+    """Published five-handed rules (seats.partner): "two partners when the bid is 8 or more"."""
     r = rules_of("five-handed")
     assert r.second_partner_at == 8
     state = deal_with(r, 0, DEAL_5)
@@ -757,9 +757,9 @@ def test_seats_partner_misere_alone_five_handed() -> None:
 
 
 def test_seats_partner_call_a_card_five_handed() -> None:
-    """RULES.md §13 (house file five-handed-call): the contractor "calls a card and its holder
-    becomes the partner", scoring what he scores; the others learn who it is only when the
-    card is played (the holder knows at once)."""
+    """Published five-handed rules (house file five-handed-call): the contractor "calls a card and
+    its holder becomes the partner", scoring what he scores; the others learn who it is only when
+    the card is played (the holder knows at once)."""
     r = rules_of("five-handed-call")
     assert r.partner_call == "card"
     state = deal_with(r, 0, DEAL_5)
