@@ -1,7 +1,7 @@
 """The normalised ruleset model: one frozen value per variant, every table expanded.
 
-:func:`build_ruleset` turns a resolved, schema-valid spec (a plain dict with its marks) into a
-:class:`Ruleset`, running the semantic checks and collecting every problem before failing.
+:func:`build_ruleset` turns a resolved spec that has passed the schema and semantic checks
+(:mod:`.semantic`, run by :mod:`.pipeline`) into a :class:`Ruleset`; it checks nothing itself.
 :meth:`Ruleset.tables` is the one JSON-able form of the rules: the Python ruleset module, the JSON
 export and the runtime all read exactly these keys.
 """
@@ -12,7 +12,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..runtime.codes import NT, RANK_ORDER, STRAINS, SUITLESS, SUITS, same_colour
-from ..runtime.errors import Diagnostic, SpecError
 
 __all__ = ["FORMAT", "BidInfo", "Choice", "Clause", "Ruleset", "StrainTable", "build_ruleset"]
 
@@ -246,25 +245,6 @@ class Ruleset:
         }
 
 
-class _Checker:
-    """Collects diagnostics against the marks of one resolved spec."""
-
-    def __init__(self, marks: Any, file: str) -> None:
-        self.marks = marks
-        self.file = file
-        self.diagnostics: list[Diagnostic] = []
-
-    def error(self, path: tuple[str | int, ...], message: str, clause: str | None = None) -> None:
-        file, line, col = self._where(path)
-        self.diagnostics.append(Diagnostic(file, line, col, message, clause))
-
-    def _where(self, path: tuple[str | int, ...]) -> tuple[str, int, int]:
-        if self.marks is None:
-            return (self.file, 1, 1)
-        mark = self.marks.value_mark(path)
-        return (str(mark.file), int(mark.line), int(mark.col))
-
-
 def _get(data: dict[str, Any], *path: str, default: Any = None) -> Any:
     node: Any = data
     for key in path:
@@ -287,9 +267,7 @@ def _rank_text(rank: object) -> str:
     return "10" if text == "T" else text
 
 
-def _build_deck(
-    data: dict[str, Any], chk: _Checker
-) -> tuple[list[str], list[int], list[str], list[str]]:
+def _build_deck(data: dict[str, Any]) -> tuple[list[str], list[int], list[str], list[str]]:
     deck: list[str] = []
     card_suit: list[int] = []
     card_rank: list[str] = []
@@ -298,14 +276,10 @@ def _build_deck(
         ranks = suits.get(suit, [])
         seen: set[str] = set()
         ordered = []
-        for i, rank in enumerate(ranks):
+        for rank in ranks:
             text = _rank_text(rank)
-            if text not in RANK_ORDER:
-                chk.error(("deck", "suits", suit, i), f"unknown rank {rank!r}", "deck.cards")
-                continue
-            if text in seen:
-                chk.error(("deck", "suits", suit, i), f"rank {text} twice in {suit}", "deck.cards")
-                continue
+            if text not in RANK_ORDER or text in seen:
+                continue  # the schema and semantic checks report these
             seen.add(text)
             ordered.append(text)
         # Plain-suit order is fixed (RANK_ORDER); the file may list ranks in any order.
@@ -316,9 +290,6 @@ def _build_deck(
             card_rank.append(text)
     jokers = [str(j).upper() for j in (_get(data, "deck", "jokers", default=[]) or [])]
     jokers = ["JK" if j == "RJ" else j for j in jokers]
-    for i, joker in enumerate(jokers):
-        if joker not in ("JK", "BJ") or jokers.index(joker) != i:
-            chk.error(("deck", "jokers", i), f"bad or repeated joker {joker!r}", "deck.joker")
     for joker in jokers:
         deck.append(joker)
         card_suit.append(-1)
@@ -380,75 +351,43 @@ def _strain_table(
     return StrainTable(strain, trump, tuple(suit_of), tuple(power), tuple(masks), order)
 
 
-def _teams(data: dict[str, Any], players: int, chk: _Checker) -> list[list[int]]:
+def _teams(data: dict[str, Any], players: int) -> list[list[int]]:
     spec = data.get("teams", "none")
     if spec == "none" or spec is None:
         return [[seat] for seat in range(players)]
     if isinstance(spec, int) and not isinstance(spec, bool):
-        if spec < 1 or players % spec:
-            chk.error(("teams",), f"{players} players cannot sit in {spec} teams", "seats.teams")
-            return [[seat] for seat in range(players)]
         return [[seat for seat in range(players) if seat % spec == t] for t in range(spec)]
-    teams = [[int(s) for s in team] for team in spec]
-    flat = [s for team in teams for s in team]
-    if sorted(flat) != list(range(players)):
-        chk.error(
-            ("teams",),
-            f"teams must hold every seat 0..{players - 1} exactly once, got {flat}",
-            "seats.teams",
-        )
-        return [[seat] for seat in range(players)]
-    return teams
+    return [[int(s) for s in team] for team in spec]
 
 
-def _ladder(data: dict[str, Any], chk: _Checker) -> list[BidInfo]:
+def _ladder(data: dict[str, Any]) -> list[BidInfo]:
     ladder_spec = _get(data, "auction", "ladder", default={}) or {}
     levels = ladder_spec.get("levels", {"from": 6, "to": 10})
     low, high = int(levels.get("from", 6)), int(levels.get("to", 10))
     strain_codes = [str(s) for s in ladder_spec.get("strains", list(STRAINS))]
     strains = [STRAINS.index(s) for s in strain_codes if s in STRAINS]
     scoring = data.get("scoring", {}) or {}
-    table = scoring.get("table")
-    formula = scoring.get("formula")
+    table: Any = scoring.get("table")
+    formula: Any = scoring.get("formula")  # exactly one of the two (semantic.py)
     bids: list[BidInfo] = []
     for level in range(low, high + 1):
         for strain in strains:
             code = _bid_code(level, strain)
-            value = None
             if table is not None:
-                row = table.get(STRAINS[strain])
-                if row is None:
-                    chk.error(
-                        ("scoring", "table"), f"no values for {STRAINS[strain]}", "score.table"
-                    )
-                elif len(row) != high - low + 1:
-                    chk.error(
-                        ("scoring", "table", STRAINS[strain]),
-                        f"{STRAINS[strain]} needs {high - low + 1} values "
-                        f"(levels {low} to {high}), got {len(row)}",
-                        "score.table",
-                    )
-                else:
-                    value = int(row[level - low])
-            elif formula is not None:
-                base = formula.get("first", {}).get(STRAINS[strain])
-                if base is None:
-                    chk.error(("scoring", "formula", "first"), f"no value for {STRAINS[strain]}")
-                else:
-                    value = int(base) + (level - low) * int(formula.get("step", 100))
+                value = int(table[STRAINS[strain]][level - low])
             else:
-                chk.error(("scoring",), "scoring needs a table or a formula", "score.table")
+                first = int(formula["first"][STRAINS[strain]])
+                value = first + (level - low) * int(formula.get("step", 100))
             bids.append(
-                BidInfo(code, "suit", level, strain, value or 0, "no", False, 0, "auction.ladder")
+                BidInfo(code, "suit", level, strain, value, "no", False, 0, "auction.ladder")
             )
     specials = ladder_spec.get("special", []) or []
     pending = list(enumerate(specials))
-    placed_above: dict[str, str] = {}
     progress = True
     while pending and progress:
         progress = False
         for entry in list(pending):
-            i, sp = entry
+            _, sp = entry
             codes = [b.code for b in bids]
             above = str(sp.get("above", ""))
             if above not in codes:
@@ -456,22 +395,6 @@ def _ladder(data: dict[str, Any], chk: _Checker) -> list[BidInfo]:
             pending.remove(entry)
             progress = True
             code = str(sp["bid"])
-            if code in codes:
-                chk.error(
-                    ("auction", "ladder", "special", i, "bid"),
-                    f"bid {code} twice",
-                    "auction.ladder",
-                )
-                continue
-            if above in placed_above:
-                chk.error(
-                    ("auction", "ladder", "special", i, "above"),
-                    f"{code} and {placed_above[above]} are both placed directly above {above}; "
-                    f"place one above the other",
-                    "auction.ladder",
-                )
-                continue
-            placed_above[above] = code
             avail = sp.get("available", "any-time")
             after = 0
             if isinstance(avail, dict):
@@ -503,41 +426,30 @@ def _ladder(data: dict[str, Any], chk: _Checker) -> list[BidInfo]:
                     partner,
                 ),
             )
-    known = {b.code for b in bids}
-    for i, sp in pending:
-        above = str(sp.get("above", ""))
-        from difflib import get_close_matches
-
-        hint = get_close_matches(above, sorted(known), n=1)
-        more = f"; did you mean {hint[0]!r}?" if hint else ""
-        chk.error(
-            ("auction", "ladder", "special", i, "above"),
-            f"{sp.get('bid')} is placed above {above!r}, which is not a bid of this ladder{more}",
-            "auction.ladder",
-        )
     return bids
 
 
 def build_ruleset(
     data: dict[str, Any],
-    marks: Any = None,
-    file: str = "<spec>",
     *,
     extends: str | None = None,
     differences: tuple[str, ...] = (),
 ) -> Ruleset:
-    """Normalise a resolved, schema-valid spec into a :class:`Ruleset`.
+    """Normalise a resolved, checked spec into a :class:`Ruleset`.
 
-    Runs the semantic checks and raises :class:`SpecError` with every problem found.
+    Precondition: ``data`` has passed the schema and the semantic checks
+    (:func:`~fivehundred.generator.pipeline.check_spec` runs both and reports every problem
+    with its file:line:col and clause). This function checks nothing of its own: on a spec that
+    has not passed them its result is undefined. Whatever reads a rule file goes through the
+    pipeline, never straight here.
     """
-    chk = _Checker(marks, file)
     players = int(data.get("players", 4))
-    teams = _teams(data, players, chk)
+    teams = _teams(data, players)
     side_of_seat = [0] * players
     for side, team in enumerate(teams):
         for seat in team:
             side_of_seat[seat] = side
-    deck, card_suit, card_rank, jokers = _build_deck(data, chk)
+    deck, card_suit, card_rank, jokers = _build_deck(data)
 
     deal = data.get("deal", {}) or {}
     hand_size = int(deal.get("hand_size", 10))
@@ -548,34 +460,13 @@ def build_ruleset(
         {"to": "kitty", "cards": kitty},
     ]
     packets = [(str(p["to"]), int(p["cards"])) for p in packets_spec]
-    need = hand_size * players + kitty + dead
-    if len(deck) != need:
-        chk.error(
-            ("deck",),
-            f"the deck has {len(deck)} cards but the deal needs {need} "
-            f"({players} hands of {hand_size}, kitty {kitty}"
-            + (f", dead hand {dead}" if dead else "")
-            + ")",
-            "deck.cards",
-        )
-    got = {"players": 0, "kitty": 0, "dead": 0}
-    for to, n in packets:
-        got[to] = got.get(to, 0) + n
-    for to, want in (("players", hand_size), ("kitty", kitty), ("dead", dead)):
-        if got.get(to, 0) != want:
-            chk.error(
-                ("deal", "packets"),
-                f"the packets give {got.get(to, 0)} cards to {to}, but {to} "
-                f"{'each hold' if to == 'players' else 'holds'} {want}",
-                "deal.packets",
-            )
 
     auction = data.get("auction", {}) or {}
     inkles_spec = auction.get("inkles")
     inkles = None
     if inkles_spec:
         inkles = (int(inkles_spec.get("bidders", 2)), int(inkles_spec.get("level", 6)))
-    ladder = _ladder(data, chk)
+    ladder = _ladder(data)
 
     play = data.get("play", {}) or {}
     joker_nt = _get(data, "play", "joker", "no_trumps", default={}) or {}
@@ -655,6 +546,4 @@ def build_ruleset(
     from .clauses import clauses_for
 
     rs = replace(rs, clauses=clauses_for(rs))
-    if chk.diagnostics:
-        raise SpecError(sorted(set(chk.diagnostics)))
     return rs

@@ -172,12 +172,12 @@ def check_spec(path: Path) -> CheckedSpec:
     extends = None
     if len(resolved.chain) > 1 and resolved.base_data is not None:
         extends = str(resolved.base_data.get("id", resolved.chain[1].stem))
-    rs = build_ruleset(resolved.data, resolved.marks, file, extends=extends)
+    rs = build_ruleset(resolved.data, extends=extends)
     changed: tuple[str, ...] = ()
     if resolved.base_data is not None:
         from .diff import changed_clauses
 
-        base = build_ruleset(resolved.base_data, resolved.marks, file)
+        base = build_ruleset(resolved.base_data)
         changed = changed_clauses(base, rs)
         rs = replace(rs, differences=changed)
     errors, warnings, keep, keep_summary = stale_prose(

@@ -370,7 +370,7 @@ def _check_deck(c: _Check) -> None:
                 continue
             first: dict[str, int] = {}
             for i, rank in enumerate(ranks):
-                valid = (_is_int(rank) and 4 <= rank <= 13) or (
+                valid = (_is_int(rank) and 2 <= rank <= 13) or (
                     isinstance(rank, str) and rank in _RANK_WORDS
                 )
                 norm = normalise_rank(rank) if valid else None

@@ -139,6 +139,24 @@ def test_joker_listed_twice_under_two_names(tmp_path: Path) -> None:
     at(one(found), 3, 16, "deck.joker", "RJ is the same joker as JK")
 
 
+def test_unknown_rank_is_one_diagnostic(tmp_path: Path) -> None:
+    # deck.cards: the schema names the rank; the model used to repeat it ("unknown rank").
+    found = house(tmp_path, "deck:\n  suits:\n    S: [5, 6, 7, 8, 9, 10, J, Q, K, Z]\n")
+    at(one(found), 4, 37, "deck.cards", "'Z' is not one of")
+
+
+def test_unknown_joker_is_one_diagnostic(tmp_path: Path) -> None:
+    # deck.joker: the schema names the joker; the model used to repeat it ("bad joker").
+    at(one(house(tmp_path, "deck:\n  jokers: [XJ]\n")), 3, 12, "deck.joker", "'XJ'")
+
+
+def test_deck_size_counts_ranks_two_and_three(tmp_path: Path) -> None:
+    # deck.cards: 2 and 3 are ranks (T's 63-card deck holds the full 52), and a deck listing
+    # them is still counted against the deal. Only the model used to catch this; now semantic.py.
+    found = house(tmp_path, "deck:\n  suits:\n    S: [2, 3, 5, 6, 7, 8, 9, 10, J, Q, K, A]\n")
+    at(one(found), 3, 3, "deck.cards", "45 cards", "needs 43")
+
+
 def test_packets_must_add_up(tmp_path: Path) -> None:
     found = house(
         tmp_path,
