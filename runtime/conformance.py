@@ -31,9 +31,9 @@ from random import Random
 from typing import IO, Any
 
 from .codes import bits
-from .errors import FiveHundredError, IllegalActionError
-from .hand import AUCTION, DISCARD, OVER, PLAY, HandState, deal
-from .records import hand_from_record, record_of, replay_view
+from .errors import FiveHundredError
+from .hand import AUCTION, DISCARD, OVER, PLAY, HandState, action_kind, deal
+from .records import error_object, record_of, replay, replay_view
 from .rules import Rules
 
 __all__ = [
@@ -67,30 +67,9 @@ UNREACHABLE: dict[str, str] = {
 def expected_output(record: Any, rules: Rules | None = None) -> dict[str, Any]:
     """What ``replay --json`` prints for ``record``: the replay view, or ``{"error": {...}}``."""
     try:
-        _, state, actions = hand_from_record(record, rules)
+        return replay_view(replay(record, rules))
     except FiveHundredError as exc:
-        return {"error": {"index": None, "action": None, "clause": None, "message": str(exc)}}
-    for index, text in enumerate(actions):
-        try:
-            if state.phase == OVER:
-                raise IllegalActionError(
-                    state.to_move, str(text), "end.continue", "the hand is already over"
-                )
-            if not isinstance(text, str):
-                raise FiveHundredError(f"{text!r} is not an action string")
-            state.apply_str(text)
-        except IllegalActionError as exc:
-            return {
-                "error": {
-                    "index": index,
-                    "action": text,
-                    "clause": exc.clause,
-                    "message": exc.reason,
-                }
-            }
-        except FiveHundredError as exc:
-            return {"error": {"index": index, "action": text, "clause": None, "message": str(exc)}}
-    return replay_view(state)
+        return {"error": error_object(exc)}
 
 
 # -- which clauses a hand exercises ------------------------------------------------------------
@@ -321,28 +300,10 @@ def _play_random(
         legal = state.legal_actions()
         action = _choose(state, legal, plan, rng)
         counts.append(len(legal))
-        kinds.append(_kind(r, action))
+        kinds.append(action_kind(r, action))
         actions.append(action)
         state.apply_fast(action)
     return actions, kinds, counts
-
-
-def _kind(r: Rules, action: int) -> str:
-    if action < r.JOKER_LEAD:
-        return "card"
-    if action < r.PASS:
-        return "joker-lead"
-    if action == r.PASS:
-        return "pass"
-    if action < r.NOMINATE:
-        return "bid"
-    if action < r.TAKE:
-        return "nominate"
-    if action < r.PARTNER:
-        return "kitty"
-    if action < r.DISCARD:
-        return "partner"
-    return "discard"
 
 
 def _illegal_candidates(state: HandState) -> Iterator[int]:

@@ -32,6 +32,7 @@ __all__ = [
     "PLAY",
     "HandResult",
     "HandState",
+    "action_kind",
     "deal",
     "deal_cards",
     "shuffled",
@@ -424,7 +425,7 @@ class HandState:
                 why.clause,
                 why.text(),
                 why,
-                _action_kind(self.rules, action) if action >= 0 else None,
+                action_kind(self.rules, action) if action >= 0 else None,
             )
         self.apply_fast(action)
 
@@ -836,7 +837,7 @@ class HandState:
         E = Explanation
         if phase == OVER:
             return E("end.continue", N_("the hand is over"))
-        kind = _action_kind(r, action)
+        kind = action_kind(r, action)
         if phase == AUCTION:
             if kind not in ("pass", "bid"):
                 return E("auction.order", N_("the auction is not over: bid or pass"))
@@ -1115,7 +1116,8 @@ def _codes(rules: Rules, mask: int) -> list[str]:
     return [rules.deck[c] for c in bits(mask)]
 
 
-def _action_kind(r: Rules, action: int) -> str:
+def action_kind(r: Rules, action: int) -> str:
+    """The kind of an action id: card, joker-lead, pass, bid, nominate, kitty, partner, discard."""
     if 0 <= action < r.JOKER_LEAD:
         return "card"
     if action < r.PASS:

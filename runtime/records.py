@@ -143,13 +143,13 @@ def hand_from_record(record: Any, rules: Rules | None = None) -> tuple[Rules, Ha
     return rules, HandState(rules, dealer, hands, kitty, dead, scores), actions
 
 
-def replay(record: Any) -> HandState:
+def replay(record: Any, rules: Rules | None = None) -> HandState:
     """Replay a record's actions with every check; errors name the action's index.
 
-    Raises :class:`RecordError` or :class:`IllegalActionError` (with ``index``) on the first
-    bad one.
+    ``rules``: a variant loaded already (see :func:`hand_from_record`). Raises
+    :class:`RecordError` or :class:`IllegalActionError` (with ``index``) on the first bad one.
     """
-    _, state, actions = hand_from_record(record)
+    _, state, actions = hand_from_record(record, rules)
     for index, text in enumerate(actions):
         try:
             if state.phase == OVER:
