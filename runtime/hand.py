@@ -1027,7 +1027,7 @@ class HandState:
             "nominated": None if self.nominated < 0 else SUITS[self.nominated],
             "sans_kitty": self.sans,
             "called": _codes(r, self.called_cards),
-            "partners": self._known_partners(seat),
+            "partners": self.known_partners(seat),
             "kitty_size": r.kitty,
             "faced": {},
         }
@@ -1057,7 +1057,7 @@ class HandState:
                 moved |= 1 << c
         return moved
 
-    def _known_partners(self, seat: int) -> list[int]:
+    def known_partners(self, seat: int) -> list[int]:
         """The contractor's partners for this hand as ``seat`` knows them.
 
         Chosen partners are public. A called card's holder is known to himself and becomes

@@ -101,26 +101,15 @@ class SeatView:
 
 
 def _partners_known(state: HandState, seat: int) -> int:
-    """The contractor's side as ``seat`` knows it, as a seat bitmask."""
-    r = state.rules
+    """The contractor's side as ``seat`` knows it, as a seat bitmask: the engine's
+    :meth:`HandState.known_partners` with the contractor; fixed partnerships are public."""
     if state.contract < 0:
         return 0
-    if r.partner_call != "card":
+    if state.rules.partner_call == "none":
         return state.allies
     known = 1 << state.contractor
-    if state.allies >> seat & 1:
-        known |= 1 << seat
-    played = 0
-    for _, actions, _ in state.tricks:
-        for a in actions:
-            if a < r.JOKER_LEAD:
-                played |= 1 << a
-    for a in state.trick:
-        if a < r.JOKER_LEAD:
-            played |= 1 << a
-    for s in bits(state.allies):
-        if state.dealt[0][s] & state.called_cards & played:
-            known |= 1 << s
+    for s in state.known_partners(seat):
+        known |= 1 << s
     return known
 
 
