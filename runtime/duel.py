@@ -9,7 +9,6 @@ the games won, with its 95% Wilson score interval.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,19 +19,15 @@ from .bots import make_bot
 from .game import Match
 from .hand import HandState
 from .rules import Rules
+from .stats import Proportion
 
 __all__ = ["DuelResult", "duel", "wilson"]
 
 
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion ``wins / n`` (95% with the default ``z``)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+def wilson(wins: int, n: int) -> tuple[float, float]:
+    """The Wilson 95% score interval of ``wins / n`` (:class:`.stats.Proportion`); (0, 1)
+    before any game."""
+    return Proportion(wins, n).interval() or (0.0, 1.0)
 
 
 @dataclass
