@@ -38,7 +38,7 @@ from .errors import (
     SpecError,
 )
 from .game import Match, load_rules
-from .hand import OVER, HandResult, HandState, deal_cards
+from .hand import AUCTION, OVER, PLAY, HandResult, HandState, deal_cards
 from .records import hand_from_record, record_of
 from .rules import Rules
 from .tensors import (
@@ -299,7 +299,7 @@ class State:
 
     def action_id(self, text: str) -> int:
         """The id of one action's text, read as a bid during the auction and a card after."""
-        return self.game.rules.parse_action(text, bidding=self.hand.phase == 0)
+        return self.game.rules.parse_action(text, bidding=self.hand.phase == AUCTION)
 
     # -- moves --------------------------------------------------------------------------------
 
@@ -313,7 +313,7 @@ class State:
             if hand.phase == OVER:
                 raise IllegalActionError(TERMINAL, action, "end.continue", "the hand is over")
             rules = self.game.rules
-            ids = rules.parse_actions(action, bidding=hand.phase == 0)
+            ids = rules.parse_actions(action, bidding=hand.phase == AUCTION)
             hand.apply_str(action)
             self._actions.extend(ids)
             return
@@ -401,7 +401,7 @@ class State:
                 "  trick: "
                 + " ".join(f"{s}:{r.action_str(a)}" for s, a in zip(seats, h.trick, strict=True))
             )
-        if h.tricks or h.phase == 2:
+        if h.tricks or h.phase == PLAY:
             lines.append(f"  tricks won: {h.tricks_won}")
         if h.result is not None:
             lines.append(f"  points: {list(h.result.points)}")

@@ -32,7 +32,7 @@ from typing import IO, Any
 
 from .codes import bits
 from .errors import FiveHundredError
-from .hand import AUCTION, DISCARD, OVER, PLAY, HandState, action_kind, deal
+from .hand import AUCTION, DISCARD, OVER, PLAY, ActionKind, HandState, action_kind, deal
 from .records import error_object, record_of, replay, replay_view
 from .rules import Rules
 
@@ -75,7 +75,7 @@ def expected_output(record: Any, rules: Rules | None = None) -> dict[str, Any]:
 # -- which clauses a hand exercises ------------------------------------------------------------
 
 
-def clauses_reached(state: HandState, kinds: Sequence[str]) -> set[str]:
+def clauses_reached(state: HandState, kinds: Sequence[ActionKind]) -> set[str]:
     """The clause ids a replayed hand exercises (``kinds``: the kind of each action applied)."""
     r = state.rules
     out = {"deck.cards"}
@@ -290,10 +290,10 @@ def _choose(state: HandState, legal: list[int], plan: tuple[str, str], rng: Rand
 
 def _play_random(
     state: HandState, rng: Random, plan: tuple[str, str] = ("random", "random")
-) -> tuple[list[int], list[str], list[int]]:
+) -> tuple[list[int], list[ActionKind], list[int]]:
     """Play a hand out by ``plan``: the actions, their kinds, and the decisions' legal counts."""
     actions: list[int] = []
-    kinds: list[str] = []
+    kinds: list[ActionKind] = []
     counts: list[int] = []
     r = state.rules
     while state.phase != OVER:

@@ -19,7 +19,10 @@ callers can catch one class. Messages quote the offending input.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .hand import ActionKind
 
 __all__ = [
     "ArgumentError",
@@ -100,7 +103,7 @@ class IllegalActionError(FiveHundredError):
         clause: str,
         reason: str,
         explanation: Any = None,
-        kind: str | None = None,
+        kind: ActionKind | None = None,
     ) -> None:
         from .messages import illegal
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import IntEnum
 from random import Random
-from typing import Any
+from typing import Any, Literal, overload
 
 from .codes import NT, SUITLESS, SUITS, bits
 from .errors import ArgumentError, IllegalActionError, InvalidActionError
@@ -30,17 +31,42 @@ __all__ = [
     "PARTNER",
     "PHASES",
     "PLAY",
+    "ActionKind",
     "HandResult",
     "HandState",
+    "Phase",
     "action_kind",
     "deal",
     "deal_cards",
     "shuffled",
 ]
 
-AUCTION, DISCARD, PLAY, OVER, KITTY, PARTNER = 0, 1, 2, 3, 4, 5
+
+class Phase(IntEnum):
+    """The phase of a hand: who decides what next. The numbers index :data:`PHASES`."""
+
+    AUCTION = 0  #: the seats bid or pass
+    DISCARD = 1  #: the contractor discards after taking the kitty
+    PLAY = 2  #: the tricks are played
+    OVER = 3  #: the hand is scored (or thrown in)
+    KITTY = 4  #: the contractor takes the kitty or plays sans kitty
+    PARTNER = 5  #: the contractor chooses or calls partners
+
+
+AUCTION, DISCARD, PLAY, OVER, KITTY, PARTNER = (
+    Phase.AUCTION,
+    Phase.DISCARD,
+    Phase.PLAY,
+    Phase.OVER,
+    Phase.KITTY,
+    Phase.PARTNER,
+)
 #: Phase names, by phase number, as records and observations spell them.
 PHASES = ("auction", "discard", "play", "over", "kitty", "partner")
+
+#: The kind of an action int (:func:`action_kind`); also the kinds of the illegal-move
+#: sentences (``messages.ILLEGAL_BY_KIND``).
+ActionKind = Literal["card", "joker-lead", "pass", "bid", "nominate", "kitty", "partner", "discard"]
 
 
 @dataclass(frozen=True)
@@ -147,7 +173,7 @@ class HandState:
         self.dead = dead
         self.dealt: tuple[tuple[int, ...], int, int] = (tuple(hands), kitty, dead)
         self.scores = list(scores) if scores is not None else [0] * rules.n_sides
-        self.phase = AUCTION
+        self.phase: Phase = AUCTION
         self.to_move = (dealer + 1) % n
         self.calls: list[tuple[int, int]] = []
         self.inkles: list[bool] = []
@@ -269,163 +295,469 @@ class HandState:
             return self.contractor
         return seat
 
+    # -- legality: every rule that limits the seat to move, written once ----------------------
+    #
+    # Each phase has one walk over the restrictions of that phase, in the order a player is told
+    # about them. A restriction is a bitmask of the action ints it forbids now, with the clause
+    # and the explanation it gives (built only when asked). ``probe`` is ``1 << action`` when
+    # one action is checked, 0 when none is: the walk returns the Explanation of the first
+    # restriction whose mask holds the probe, otherwise the bitmask of the actions that survive
+    # every restriction. The legal actions, the check of one action and its reason therefore
+    # come from the same lines, and an action is illegal only because a named restriction
+    # forbids it. Simulation (:meth:`playout`) calls the same restriction functions.
+
     def legal_actions(self) -> list[int]:
         """Every legal action of the seat to move, as ints, in ascending order."""
-        if self.phase == PLAY:
-            return self._legal_play()
-        if self.phase == AUCTION:
-            return self._legal_calls()
-        r = self.rules
-        if self.phase == DISCARD:
-            return [r.DISCARD + c for c in bits(self.hands[self.contractor])]
-        if self.phase == KITTY:
-            return [r.TAKE, r.SANS]
-        if self.phase == PARTNER:
-            if r.partner_call == "choose":
-                return [r.PARTNER + s for s in range(r.players) if not (self.allies >> s & 1)]
-            own = self.hands[self.contractor]
-            return [
-                r.CALL + c
-                for c in range(r.n_cards)
-                if not (own >> c & 1) and not (self.called_cards >> c & 1)
-            ]
-        return []
+        return _ints(self.legal_mask())
 
-    def _barred_calls(self) -> tuple[int, ...]:
-        """Ladder indexes above the high bid that the seat to move may not bid now, ascending."""
+    def legal_mask(self) -> int:
+        """The legal actions of the seat to move as a bitmask over action ints."""
+        legal = self._walk(0)
+        assert not isinstance(legal, Explanation)
+        return legal
+
+    def verify(self, action: int) -> Explanation | None:
+        """``None`` if ``action`` is legal now, else why not: the rule clause id and a
+        translatable sentence of the first restriction that forbids it.
+
+        An int that is no action at all raises :class:`InvalidActionError`.
+        """
+        self.rules.check_action(action)
+        why = self._walk(1 << action)
+        return why if isinstance(why, Explanation) else None
+
+    def is_legal(self, action: int) -> bool:
+        """Whether ``action`` is legal now (any int: one that is no action is not legal)."""
+        if not 0 <= action < self.rules.n_actions:
+            return False
+        return not isinstance(self._walk(1 << action), Explanation)
+
+    def explain_illegal(self, action: int) -> Explanation:
+        """Why ``action`` is not legal now: the rule clause id and a translatable sentence.
+
+        Raises :class:`ArgumentError` when ``action`` is legal (there is nothing to explain).
+        """
+        why = self.verify(action)
+        if why is None:
+            raise ArgumentError(f"{self.rules.action_str(action)!r} is legal now")
+        return why
+
+    def _walk(self, probe: int) -> int | Explanation:
+        phase = self.phase
+        if phase == PLAY:
+            return self._play_walk(probe)
+        if phase == AUCTION:
+            return self._auction_walk(probe)
+        if phase == DISCARD:
+            return self._discard_walk(probe)
+        if phase == KITTY:
+            return self._kitty_walk(probe)
+        if phase == PARTNER:
+            return self._partner_walk(probe)
+        # end.continue: nothing more happens in a finished hand
+        if probe:
+            return Explanation("end.continue", N_("the hand is over"))
+        return 0
+
+    def _auction_walk(self, probe: int) -> int | Explanation:
         r = self.rules
+        BID = r.BID
+        # auction.order: each call is a bid or a pass
+        if probe & ~(((2 << r.n_bids) - 1) << r.PASS):
+            return Explanation("auction.order", N_("the auction is not over: bid or pass"))
+        # auction.higher: a bid is higher than the high bid
+        high = self.high
+        if probe & (((1 << (high + 1)) - 1) << BID):
+            return Explanation(
+                "auction.higher",
+                N_("a bid must be higher than %(high)s"),
+                {"high": r.bid_codes[high]},
+            )
+        legal = (((1 << (r.n_bids - high - 1)) - 1) << (BID + high + 1)) | 1 << r.PASS
+        if not r.restricted_bids:
+            return legal
+        # Bids the ladder restricts: after a level was bid, blind, inkles (below).
+        after = blind = inkle = 0
         first_call = not (self.called >> self.to_move & 1)
         # The inkle level is open to the first bidders only (their bids there are inkles).
         barred_level = 0
         if r.inkles is not None and len(self.calls) >= r.inkles[0]:
             barred_level = r.inkles[1]
-        high = self.high
-        return tuple(
-            i
-            for i in r.restricted_bids
-            if i > high
-            and (
-                (r.bid_after[i] and self.max_level < r.bid_after[i])
-                or (r.bid_blind[i] and not first_call)
-                or (barred_level and r.bid_level[i] == barred_level)
+        max_level = self.max_level
+        for i in r.restricted_bids:
+            if i <= high:
+                continue
+            if r.bid_after[i] and max_level < r.bid_after[i]:
+                after |= 1 << (BID + i)
+            if r.bid_blind[i] and not first_call:
+                blind |= 1 << (BID + i)
+            if barred_level and r.bid_level[i] == barred_level:
+                inkle |= 1 << (BID + i)
+        if not probe:
+            return legal & ~(after | blind | inkle)
+        # auction.misere, auction.open-misere ... (the bid's clause): only after a level was bid
+        if probe & after:
+            i = probe.bit_length() - 1 - BID
+            return Explanation(
+                r.bid_clause[i],
+                N_("%(bid)s may be bid only after someone has bid %(level)s"),
+                {"bid": r.bid_codes[i], "level": r.bid_after[i]},
             )
-        )
-
-    def _legal_calls(self) -> list[int]:
-        r = self.rules
-        out = [r.PASS]
-        out.extend(range(r.BID + self.high + 1, r.BID + r.n_bids))
-        for i in self._barred_calls():
-            out.remove(r.BID + i)
-        return out
+        # auction.blind-misere: a blind bid is one's first call
+        if probe & blind:
+            return Explanation(
+                "auction.blind-misere",
+                N_("%(bid)s may be bid only as one's first call, before looking at one's cards"),
+                {"bid": r.bid_codes[probe.bit_length() - 1 - BID]},
+            )
+        # auction.inkles: the inkle level is open to the first bidders only
+        if probe & inkle:
+            assert r.inkles is not None
+            return Explanation(
+                "auction.inkles",
+                N_("only the first %(bidders)s bidders may bid at the %(level)s level"),
+                {"bidders": r.inkles[0], "level": r.inkles[1]},
+            )
+        return legal & ~(after | blind | inkle)
 
     def _random_call(self, u: float) -> int:
-        """``_legal_calls()[int(u * len)]`` without building the list (``0 <= u < 1``)."""
+        """The call ``legal_actions()[int(u * len)]`` without building the list (``0 <= u < 1``)."""
         r = self.rules
-        barred = self._barred_calls()
-        k = int(u * (r.n_bids - self.high - len(barred)))
+        legal = self._auction_walk(0)
+        assert not isinstance(legal, Explanation)
+        k = int(u * legal.bit_count())
         if k == 0:
             return r.PASS
-        i = self.high + k
-        for b in barred:
-            if b <= i:
+        # The k-th bid above the high bid, skipping the restricted bids the walk barred.
+        high = self.high
+        i = high + k
+        BID = r.BID
+        for b in r.restricted_bids:  # ascending
+            if b > i:
+                break
+            if b > high and not legal >> (BID + b) & 1:
                 i += 1
-        return r.BID + i
+        return BID + i
 
-    def _legal_play(self) -> list[int]:
+    def _discard_walk(self, probe: int) -> int | Explanation:
+        r = self.rules
+        # kitty.take: the contractor discards, one card per action
+        if probe & ~_span(r.DISCARD, r.n_cards):
+            return Explanation(
+                "kitty.take",
+                N_("the contractor must first discard %(count)s cards"),
+                {"count": r.discard_count - self.discarded.bit_count()},
+            )
+        # kitty.take: ... cards from his hand
+        held = self.hands[self.contractor] << r.DISCARD
+        if probe & ~held:
+            return Explanation(
+                "kitty.take",
+                N_("the contractor does not hold %(cards)s"),
+                {"cards": r.deck[probe.bit_length() - 1 - r.DISCARD]},
+            )
+        return held
+
+    def _kitty_walk(self, probe: int) -> int | Explanation:
+        r = self.rules
+        # kitty.sans: the contractor takes the kitty or plays without it
+        choices = 1 << r.TAKE | 1 << r.SANS
+        if probe & ~choices:
+            return Explanation(
+                "kitty.sans",
+                N_("the contractor first takes the kitty (take) or plays without it (sans)"),
+            )
+        return choices
+
+    def _partner_walk(self, probe: int) -> int | Explanation:
+        r = self.rules
+        if r.partner_call == "choose":
+            # seats.partner: the contractor chooses a partner ...
+            seats = _span(r.PARTNER, r.players)
+            if probe & ~seats:
+                return Explanation(
+                    "seats.partner",
+                    N_("the contractor first chooses a partner: partner followed by a seat"),
+                )
+            # ... among the seats not yet on his side
+            taken = self.allies << r.PARTNER
+            if probe & taken:
+                return Explanation(
+                    "seats.partner",
+                    N_("seat %(seat)s is already on the contractor's side"),
+                    {"seat": probe.bit_length() - 1 - r.PARTNER},
+                )
+            return seats & ~taken
+        # seats.partner: the contractor calls a card ...
+        cards = _span(r.CALL, r.n_cards)
+        if probe & ~cards:
+            return Explanation(
+                "seats.partner",
+                N_("the contractor first calls a card not in his hand: call followed by a card"),
+            )
+        # ... that is not in his hand ...
+        own = self.hands[self.contractor] << r.CALL
+        if probe & own:
+            return Explanation(
+                "seats.partner",
+                N_("the contractor holds %(card)s: he calls a card he does not hold"),
+                {"card": r.deck[probe.bit_length() - 1 - r.CALL]},
+            )
+        # ... and not called already
+        called = self.called_cards << r.CALL
+        if probe & called:
+            return Explanation(
+                "seats.partner",
+                N_("%(card)s has been called already"),
+                {"card": r.deck[probe.bit_length() - 1 - r.CALL]},
+            )
+        return cards & ~own & ~called
+
+    def _play_walk(self, probe: int) -> int | Explanation:
         r = self.rules
         seat = self.to_move
         hand = self.hands[seat]
-        masks = self.masks
+        nominates = r.joker_nominate == "contractor"
+        # play.opening-lead, play.next-lead, play.follow-suit: in the play one plays a card
+        if probe & ~(_span(0, r.PASS) | (_span(r.NOMINATE, 4) if nominates else 0)):
+            if self.trick:
+                return Explanation("play.follow-suit", N_("the hand is being played: play a card"))
+            return Explanation(
+                "play.next-lead" if self.n_tricks else "play.opening-lead",
+                N_("the hand is being played: lead a card"),
+            )
+        # play.follow-suit: ... that one holds
+        if probe and probe & (
+            (~hand & _span(0, r.n_cards)) | self._joker_leads(r.joker_mask & ~hand, 15)
+        ):
+            a = probe.bit_length() - 1
+            card = r.joker_cards[(a - r.JOKER_LEAD) // 4] if a >= r.JOKER_LEAD else a
+            return Explanation(
+                "play.follow-suit",
+                N_("seat %(seat)s does not hold %(card)s"),
+                {"seat": seat, "card": r.deck[card]},
+            )
+        noms = self._nominations(probe) if nominates else 0
+        if isinstance(noms, Explanation):
+            return noms
         if self.trick:
-            follow = hand & masks[self.led]
-            if follow:
-                return bits(follow)
-            jokers = hand & masks[SUITLESS]
-            if jokers and self._void_must_play_joker():
-                return bits(jokers)
-            return bits(hand)
-        out: list[int] = []
-        jokers = hand & masks[SUITLESS]
-        if not jokers:
-            out = bits(hand & ~self._nominated_held_back(hand))
+            # joker.no-trumps.lead: naming the joker's suit is the leader's
+            if probe & _span(r.JOKER_LEAD, r.PASS - r.JOKER_LEAD):
+                return Explanation(
+                    "joker.no-trumps.lead", N_("only the leader names a suit for the joker")
+                )
+            cards = self._following(hand, probe)
         else:
-            out = bits(hand & ~jokers)
-            suits = self._joker_lead_suits(hand)
-            for c in bits(jokers):
-                j = r.joker_cards.index(c)
-                for s in suits:
-                    out.append(r.JOKER_LEAD + 4 * j + s)
-        if self._may_nominate():
-            out.extend(r.NOMINATE + s for s in range(4))
-        return out
+            cards = self._leading(hand, probe)
+        if isinstance(cards, Explanation):
+            return cards
+        return cards | noms
 
-    def _nominated_held_back(self, hand: int) -> int:
-        """The nominated jokers in ``hand`` that may not be led now (clause
-        joker.no-trumps.lead-last-only: a nominated joker is still the joker, so it too waits for
-        the last trick, unless its holder has no other card)."""
+    @overload
+    def _nominations(self) -> int: ...
+    @overload
+    def _nominations(self, probe: int) -> int | Explanation: ...
+    def _nominations(self, probe: int = 0) -> int | Explanation:
+        """The nominations of the joker's suit open now (``NOMINATE + s`` bits), in a variant
+        where the contractor nominates (clause joker.no-trumps.nominate)."""
+        noms = _span(self.rules.NOMINATE, 4)
+        # joker.no-trumps.nominate: in no trumps (and misères, played at no trumps) only ...
+        if self.strain != NT:
+            if probe & noms:
+                return Explanation(
+                    "joker.no-trumps.nominate",
+                    N_("the joker's suit is nominated only in no trumps and misères"),
+                )
+            return 0
+        # ... by the contractor holding the joker ...
+        if self.to_move != self.contractor or not self.hands[self.to_move] & self.masks[SUITLESS]:
+            if probe & noms:
+                return Explanation(
+                    "joker.no-trumps.nominate",
+                    N_("only the contractor holding the joker nominates its suit"),
+                )
+            return 0
+        # ... once, before the opening lead
+        if self.n_tricks or self.trick or self.nominated >= 0:
+            if probe & noms:
+                return Explanation(
+                    "joker.no-trumps.nominate",
+                    N_("the joker's suit is nominated before the opening lead"),
+                )
+            return 0
+        return noms
+
+    @overload
+    def _following(self, hand: int) -> int: ...
+    @overload
+    def _following(self, hand: int, probe: int) -> int | Explanation: ...
+    def _following(self, hand: int, probe: int = 0) -> int | Explanation:
+        """The cards of ``hand`` that may be played to the trick in progress."""
+        masks = self.masks
+        follow = hand & masks[self.led]
+        if follow:
+            # play.follow-suit: one who holds the led suit plays it
+            if probe & hand & ~follow:
+                return self._why_follow(probe.bit_length() - 1, follow)
+            return follow
+        jokers = hand & masks[SUITLESS]
+        if jokers and self._void_must_play_joker():
+            # joker.no-trumps.misere-void: void in the led suit, the joker must be played
+            if probe & hand & ~jokers:
+                return Explanation(
+                    "joker.no-trumps.misere-void",
+                    N_("void in the led suit in a misère, the joker must be played"),
+                )
+            return jokers
+        return hand
+
+    def _why_follow(self, card: int, follow: int) -> Explanation:
+        """Why ``card`` does not follow suit: the clause that gives it (or the cards that do
+        follow) its suit in this hand."""
         r = self.rules
-        if self.nominated < 0 or not r.joker_lead_only_last_trick:
-            return 0
-        if self.n_tricks >= r.hand_size - 1 or not hand & ~r.joker_mask:
-            return 0
-        return hand & r.joker_mask
+        if self.masks[SUITLESS] >> card & 1:
+            return Explanation(
+                "joker.no-trumps.follow",
+                N_("the joker may be played to a %(suit)s lead only when void in it"),
+                {"suit": SUITS[self.led]},
+            )
+        moved = self._moved_cards()  # bowers and jokers, whose suit is not printed
+        if self.strain < NT and (moved >> card & 1 or not follow & ~moved):
+            if r.joker_mask & ((1 << card) | follow):
+                return Explanation(
+                    "joker.trump",
+                    N_("the joker is a trump here: it follows %(suit)s, the trump suit"),
+                    {"suit": SUITS[self.strain]},
+                )
+            return Explanation(
+                "trump.left-bower",
+                N_("the left bower belongs to the trump suit (%(suit)s) in this hand"),
+                {"suit": SUITS[self.strain]},
+            )
+        return Explanation(
+            "play.follow-suit", N_("must follow suit (%(suit)s)"), {"suit": SUITS[self.led]}
+        )
 
     def _void_must_play_joker(self) -> bool:
         rule = self.rules.joker_void_must_play
         return rule == "always" or (rule == "misere" and self.misere)
 
-    def _joker_lead_suits(self, hand: int) -> list[int]:
+    @overload
+    def _leading(self, hand: int) -> int: ...
+    @overload
+    def _leading(self, hand: int, probe: int) -> int | Explanation: ...
+    def _leading(self, hand: int, probe: int = 0) -> int | Explanation:
+        """The leads open to ``hand``: its cards and ``JOKER_LEAD + 4*j + s`` joker leads."""
         r = self.rules
+        jokers = hand & r.joker_mask
+        if not jokers:
+            return hand
+        suitless = hand & self.masks[SUITLESS]  # jokers still without a suit (no trumps)
+        # joker.trump / joker.no-trumps.nominate: a joker with a suit (the trump suit, or the
+        # one nominated) is led as a card, naming no suit
+        if probe & self._joker_leads(jokers & ~suitless, 15):
+            if self.nominated >= 0:
+                return Explanation(
+                    "joker.no-trumps.nominate",
+                    N_("the joker was nominated to %(suit)s: it is led as a card, naming no suit"),
+                    {"suit": SUITS[self.nominated]},
+                )
+            return Explanation(
+                "joker.trump", N_("the joker is a trump in a trump contract and names no suit")
+            )
         last = self.n_tricks == r.hand_size - 1
-        others = hand & ~self.masks[SUITLESS]
+        others = hand & ~r.joker_mask
+        cards = hand
+        if (
+            self.nominated >= 0
+            and r.joker_lead_only_last_trick
+            and not last
+            and others
+            and jokers & ~suitless
+        ):
+            # joker.no-trumps.lead-last-only: a nominated joker is still the joker, so it too
+            # waits for the last trick, unless its holder has no other card
+            if probe & jokers & ~suitless:
+                return Explanation(
+                    "joker.no-trumps.lead-last-only",
+                    N_(
+                        "the joker may be led only to the last trick, "
+                        "even once its suit is nominated"
+                    ),
+                )
+            cards &= ~(jokers & ~suitless)
+        if not suitless:
+            return cards
+        # joker.no-trumps.lead: leading a suitless joker names the suit to follow
+        if probe & suitless:
+            return Explanation(
+                "joker.no-trumps.lead",
+                N_("leading the joker names the suit to follow, as %(example)s"),
+                {"example": r.deck[probe.bit_length() - 1] + ":H"},
+            )
+        cards &= ~suitless
+        others = hand & ~suitless
+        # joker.no-trumps.lead-last-only: the joker is led only to the last trick, unless its
+        # holder has no other card
         if r.joker_lead_only_last_trick and not last and others:
-            return []
+            if probe & self._joker_leads(suitless, 15):
+                return Explanation(
+                    "joker.no-trumps.lead-last-only",
+                    N_("the joker may be led only to the last trick"),
+                )
+            return cards
+        suits = 15
         if r.joker_lead == "name-unled-suit":
-            # G: the named suit must not have been led before; once all four suits have been
-            # led, the joker may be led only to the last trick (then naming any suit).
-            suits = [s for s in range(4) if not (self.suits_led >> s & 1)]
-            if suits or (others and not last):
-                return suits
-        return [0, 1, 2, 3]
+            # joker.no-trumps.lead (G): the named suit must not have been led before;
+            # joker.no-trumps.last-trick: once all four suits have been led, the joker may be
+            # led only to the last trick (then naming any suit)
+            unled = 15 & ~self.suits_led
+            if unled or (others and not last):
+                suits = unled
+            if probe & self._joker_leads(suitless, 15 & ~suits):
+                if not unled:
+                    return Explanation(
+                        "joker.no-trumps.last-trick",
+                        N_(
+                            "all four suits have been led: the joker may be led only to the "
+                            "last trick"
+                        ),
+                    )
+                return Explanation(
+                    "joker.no-trumps.lead",
+                    N_("%(suit)s have been led already this hand"),
+                    {"suit": SUITS[(probe.bit_length() - 1 - r.JOKER_LEAD) % 4]},
+                )
+        return cards | self._joker_leads(suitless, suits)
 
-    def _may_nominate(self) -> bool:
+    def _joker_leads(self, jokers: int, suits: int) -> int:
+        """The joker-lead action bits of the jokers in ``jokers`` naming the suits in ``suits``
+        (a 4-bit mask)."""
+        if not jokers or not suits:
+            return 0
         r = self.rules
-        return (
-            r.joker_nominate == "contractor"
-            and self.strain == NT
-            and self.contractor >= 0
-            and self.to_move == self.contractor
-            and self.n_tricks == 0
-            and not self.trick
-            and self.nominated < 0
-            and bool(self.hands[self.contractor] & self.masks[SUITLESS])
-        )
+        out = 0
+        for j, c in enumerate(r.joker_cards):
+            if jokers >> c & 1:
+                out |= suits << (r.JOKER_LEAD + 4 * j)
+        return out
 
     # -- applying actions ---------------------------------------------------------------------
-
-    def is_legal(self, action: int) -> bool:
-        """Whether ``action`` is legal now (a discard is checked without listing them all)."""
-        if self.phase == DISCARD:
-            card = action - self.rules.DISCARD
-            return 0 <= card < self.rules.n_cards and bool(self.hands[self.contractor] >> card & 1)
-        return action in self.legal_actions()
 
     def apply(self, action: int) -> None:
         """Apply a legal action; raise :class:`IllegalActionError` (state untouched) otherwise.
 
         An int that is no action at all raises :class:`InvalidActionError`.
         """
-        self.rules.check_action(action)
-        if not self.is_legal(action):
-            why = self.explain_illegal(action)
+        why = self.verify(action)
+        if why is not None:
             raise IllegalActionError(
                 self.to_move,
-                self.rules.action_str(action) if action >= 0 else str(action),
+                self.rules.action_str(action),
                 why.clause,
                 why.text(),
                 why,
-                action_kind(self.rules, action) if action >= 0 else None,
+                action_kind(self.rules, action),
             )
         self.apply_fast(action)
 
@@ -462,8 +794,9 @@ class HandState:
                 {"count": remaining, "given": len(actions)},
             )
         for action in actions:
-            if not self.is_legal(action):
-                return self.explain_illegal(action)
+            why = self.verify(action)
+            if why is not None:
+                return why
         return None
 
     def apply_fast(self, action: int) -> None:
@@ -753,8 +1086,8 @@ class HandState:
 
         The fast path of simulation: it makes exactly the choices :class:`RandomBot` makes with
         the same ``rng`` (the k-th legal action in ascending order, k = int(random() * count)),
-        but in the play phase it picks straight from the legal bitmask, building no lists.
-        Appends every action to ``actions`` when given.
+        but it picks straight from the legal bitmasks the restrictions give, building no lists
+        in the auction and the play. Appends every action to ``actions`` when given.
         """
         random = rng.random
         count = 0
@@ -764,49 +1097,43 @@ class HandState:
             if self.phase == AUCTION:
                 action = self._random_call(random())
             else:
-                legal_list = self.legal_actions()
-                action = legal_list[int(random() * len(legal_list))]
+                legal = self.legal_mask()
+                for _ in range(int(random() * legal.bit_count())):
+                    legal &= legal - 1
+                action = (legal & -legal).bit_length() - 1
             self.apply_fast(action)
             count += 1
             if actions is not None:
                 actions.append(action)
         hands = self.hands
         play = self._play
+        following = self._following
+        leading = self._leading
+        nominations = self._nominations if self.rules.joker_nominate == "contractor" else None
+        first_card_action = self.rules.JOKER_LEAD  # joker leads and nominations lie above
         trick = self.trick
         next_seat = self.next_seat
         n_active = self.n_active
         trumpish = self.trumpish
         while self.phase == PLAY:
-            masks = self.masks
             seat = self.to_move
             hand = hands[seat]
             if trick:
-                legal = hand & masks[self.led]
-                if not legal:
-                    legal = hand
-                    if hand & masks[SUITLESS] and self._void_must_play_joker():
-                        legal = hand & masks[SUITLESS]
-            elif hand & masks[SUITLESS] or (self.nominated < 0 and self._may_nominate()):
-                legal_list = self._legal_play()
-                action = legal_list[int(random() * len(legal_list))]
-                play(action)
-                trick = self.trick
-                count += 1
-                if actions is not None:
-                    actions.append(action)
-                continue
+                legal = following(hand)
             else:
-                legal = hand
-                if self.nominated >= 0:
-                    legal &= ~self._nominated_held_back(hand)
+                legal = leading(hand)
+                if nominations is not None and not self.n_tricks:  # open before the first lead
+                    legal |= nominations()
             for _ in range(int(random() * legal.bit_count())):
                 legal &= legal - 1
             card = (legal & -legal).bit_length() - 1
             count += 1
             if actions is not None:
                 actions.append(card)
-            if len(trick) + 1 == n_active:
-                play(card)  # completes the trick: the general path keeps the books
+            if card >= first_card_action or len(trick) + 1 == n_active:
+                # A joker lead, a nomination, or a card completing the trick: the general path
+                # keeps the books.
+                play(card)
                 trick = self.trick
                 continue
             # Inline the common case of _play: a plain card that does not end the trick.
@@ -826,176 +1153,6 @@ class HandState:
             trick.append(card)
             self.to_move = next_seat[seat]
         return count
-
-    # -- explanations -------------------------------------------------------------------------
-
-    def explain_illegal(self, action: int) -> Explanation:
-        """Why ``action`` is not legal now: the rule clause id and a translatable sentence."""
-        r = self.rules
-        seat = self.to_move
-        phase = self.phase
-        E = Explanation
-        if phase == OVER:
-            return E("end.continue", N_("the hand is over"))
-        kind = action_kind(r, action)
-        if phase == AUCTION:
-            if kind not in ("pass", "bid"):
-                return E("auction.order", N_("the auction is not over: bid or pass"))
-            i = action - r.BID
-            if i <= self.high:
-                return E(
-                    "auction.higher",
-                    N_("a bid must be higher than %(high)s"),
-                    {"high": r.bid_codes[self.high]},
-                )
-            if r.bid_after[i] and self.max_level < r.bid_after[i]:
-                return E(
-                    r.bid_clause[i],
-                    N_("%(bid)s may be bid only after someone has bid %(level)s"),
-                    {"bid": r.bid_codes[i], "level": r.bid_after[i]},
-                )
-            if r.bid_blind[i]:
-                return E(
-                    "auction.blind-misere",
-                    N_(
-                        "%(bid)s may be bid only as one's first call, before looking at one's cards"
-                    ),
-                    {"bid": r.bid_codes[i]},
-                )
-            if r.inkles is not None and r.bid_level[i] == r.inkles[1]:
-                return E(
-                    "auction.inkles",
-                    N_("only the first %(bidders)s bidders may bid at the %(level)s level"),
-                    {"bidders": r.inkles[0], "level": r.inkles[1]},
-                )
-            return E("auction.higher", N_("that bid is not allowed now"))
-        if phase == KITTY:
-            return E(
-                "kitty.sans",
-                N_("the contractor first takes the kitty (take) or plays without it (sans)"),
-            )
-        if phase == PARTNER:
-            if r.partner_call == "choose":
-                return E(
-                    "seats.partner",
-                    N_("the contractor first chooses a partner: partner followed by a seat"),
-                )
-            return E(
-                "seats.partner",
-                N_("the contractor first calls a card not in his hand: call followed by a card"),
-            )
-        if phase == DISCARD:
-            if kind != "discard":
-                return E(
-                    "kitty.take",
-                    N_("the contractor must first discard %(count)s cards"),
-                    {"count": r.discard_count - self.discarded.bit_count()},
-                )
-            return E(
-                "kitty.take",
-                N_("the contractor does not hold %(cards)s"),
-                {"cards": r.deck[action - r.DISCARD]},
-            )
-        hand = self.hands[seat]
-        if kind in ("pass", "bid", "discard", "kitty", "partner") or (
-            kind == "nominate" and r.joker_nominate != "contractor"
-        ):  # a variant without nomination cites no clause it does not have
-            return E("play.follow-suit", N_("the hand is being played: play a card"))
-        if kind == "nominate":
-            if self.strain != NT:
-                return E(
-                    "joker.no-trumps.nominate",
-                    N_("the joker's suit is nominated only in no trumps and misères"),
-                )
-            if seat != self.contractor or not (hand & self.masks[SUITLESS]):
-                return E(
-                    "joker.no-trumps.nominate",
-                    N_("only the contractor holding the joker nominates its suit"),
-                )
-            return E(
-                "joker.no-trumps.nominate",
-                N_("the joker's suit is nominated before the opening lead"),
-            )
-        card = r.joker_cards[(action - r.JOKER_LEAD) // 4] if kind == "joker-lead" else action
-        if not (hand >> card & 1):
-            return E(
-                "play.follow-suit",
-                N_("seat %(seat)s does not hold %(card)s"),
-                {"seat": seat, "card": r.deck[card]},
-            )
-        suitless = bool(self.masks[SUITLESS] >> card & 1)
-        if self.trick:
-            if kind == "joker-lead":
-                return E("joker.no-trumps.lead", N_("only the leader names a suit for the joker"))
-            if hand & self.masks[self.led]:
-                if suitless:
-                    return E(
-                        "joker.no-trumps.follow",
-                        N_("the joker may be played to a %(suit)s lead only when void in it"),
-                        {"suit": SUITS[self.led]},
-                    )
-                follow = hand & self.masks[self.led]
-                moved = self._moved_cards()  # bowers and jokers, whose suit is not printed
-                if self.strain < NT and (moved >> card & 1 or not follow & ~moved):
-                    jokers = r.joker_mask & ((1 << card) | follow)
-                    if jokers:
-                        return E(
-                            "joker.trump",
-                            N_("the joker is a trump here: it follows %(suit)s, the trump suit"),
-                            {"suit": SUITS[self.strain]},
-                        )
-                    return E(
-                        "trump.left-bower",
-                        N_("the left bower belongs to the trump suit (%(suit)s) in this hand"),
-                        {"suit": SUITS[self.strain]},
-                    )
-                return E(
-                    "play.follow-suit",
-                    N_("must follow suit (%(suit)s)"),
-                    {"suit": SUITS[self.led]},
-                )
-            return E(
-                "joker.no-trumps.misere-void",
-                N_("void in the led suit in a misère, the joker must be played"),
-            )
-        if kind == "joker-lead" and not suitless:
-            if self.nominated >= 0:
-                return E(
-                    "joker.no-trumps.nominate",
-                    N_("the joker was nominated to %(suit)s: it is led as a card, naming no suit"),
-                    {"suit": SUITS[self.nominated]},
-                )
-            return E(
-                "joker.trump", N_("the joker is a trump in a trump contract and names no suit")
-            )
-        if kind == "card" and self._nominated_held_back(hand) >> card & 1:
-            return E(
-                "joker.no-trumps.lead-last-only",
-                N_("the joker may be led only to the last trick, even once its suit is nominated"),
-            )
-        if kind == "card" and suitless:
-            return E(
-                "joker.no-trumps.lead",
-                N_("leading the joker names the suit to follow, as %(example)s"),
-                {"example": r.deck[card] + ":H"},
-            )
-        if r.joker_lead_only_last_trick and self.n_tricks < r.hand_size - 1:
-            return E(
-                "joker.no-trumps.lead-last-only", N_("the joker may be led only to the last trick")
-            )
-        suit = (action - r.JOKER_LEAD) % 4
-        if self.suits_led >> suit & 1:
-            if self.suits_led == 15:
-                return E(
-                    "joker.no-trumps.last-trick",
-                    N_("all four suits have been led: the joker may be led only to the last trick"),
-                )
-            return E(
-                "joker.no-trumps.lead",
-                N_("%(suit)s have been led already this hand"),
-                {"suit": SUITS[suit]},
-            )
-        return E("play.follow-suit", N_("that card may not be played now"))
 
     # -- views --------------------------------------------------------------------------------
 
@@ -1116,7 +1273,25 @@ def _codes(rules: Rules, mask: int) -> list[str]:
     return [rules.deck[c] for c in bits(mask)]
 
 
-def action_kind(r: Rules, action: int) -> str:
+def _ints(mask: int) -> list[int]:
+    """The set bits of ``mask``, lowest first, taken a run of consecutive bits at a time (the
+    bids above the high bid are one run or a few)."""
+    out: list[int] = []
+    while mask:
+        start = (mask & -mask).bit_length() - 1
+        m = mask >> start
+        n = (~m & (m + 1)).bit_length() - 1
+        out.extend(range(start, start + n))
+        mask ^= ((1 << n) - 1) << start
+    return out
+
+
+def _span(start: int, count: int) -> int:
+    """The bitmask of the ``count`` action ints from ``start`` on."""
+    return ((1 << count) - 1) << start
+
+
+def action_kind(r: Rules, action: int) -> ActionKind:
     """The kind of an action id: card, joker-lead, pass, bid, nominate, kitty, partner, discard."""
     if 0 <= action < r.JOKER_LEAD:
         return "card"
