@@ -228,7 +228,7 @@ def book_context(rs: Ruleset, lang: str, folder: Path | None = None) -> dict[str
     if data.get("rules") != _fingerprint(rs):
         return {"state": "stale", "command": command}
     try:
-        context = _context(data, [c.id for c in rs.clauses], set(rs.differences), lang)
+        context = _context(data, [c["id"] for c in rs.clauses], set(rs.differences), lang)
     except (KeyError, TypeError, ValueError, AttributeError):
         return {"state": "missing", "command": command}  # another layout: as if none
     return {"state": "ok", **context, "command": command}
@@ -242,7 +242,7 @@ def _fingerprint(rs: Ruleset) -> str:
     cached = _FINGERPRINTS.get(rs.id)
     if cached is not None and cached[0] is rs:
         return cached[1]
-    value = rules_fingerprint(rs.tables())
+    value = rules_fingerprint(rs.tables)
     _FINGERPRINTS[rs.id] = (rs, value)
     return value
 

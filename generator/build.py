@@ -51,6 +51,7 @@ from .i18n import Gap, gaps, languages, load_translations, po_path
 from .model import Ruleset
 from .pipeline import SPECS_DIR, VARIANTS_DIR, compile_spec
 from .render import module_name, render_json, render_module
+from .tableschema import render_ruleset_schema
 
 __all__ = [
     "GENERATED_DIR",
@@ -170,8 +171,7 @@ def plan_outputs() -> Plan:
         '"""Generated ruleset modules, one per built-in variant. Do not edit."""\n\n'
         f"VARIANTS = {tuple(ids)!r}\n",
     )
-    schema = (SPECS_DIR / "schema" / "ruleset.schema.json").read_text(encoding="utf-8")
-    files.add_text("json/ruleset.schema.json", schema)
+    files.add_text("json/ruleset.schema.json", render_ruleset_schema())
     code = code_digest()
     key_of = {variant: digest(code, repr(rulesets[variant][1])) for variant in ids}
     for variant in ids:
@@ -256,10 +256,10 @@ def _conformance(rs: Ruleset, root: Path) -> str:
     from ..runtime.conformance import conformance_file
     from ..runtime.rules import Rules
 
-    tables = rs.tables()
+    tables = rs.tables
     old = root / "conformance" / f"{rs.id}.jsonl"
     previous = old.read_text(encoding="utf-8") if old.is_file() else None
-    ids = [c.id for c in rs.clauses]
+    ids = [c["id"] for c in rs.clauses]
     return conformance_file(Rules(tables), ids, json.dumps(tables, sort_keys=True), previous)
 
 

@@ -6,76 +6,24 @@ with the parameters its sentence needs, in rule-book order.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast, get_args
+
+from ..runtime.tableformat import Clause, ClauseId, ClauseParams
 
 if TYPE_CHECKING:
-    from .model import Clause, Ruleset
+    from .model import Ruleset
 
 __all__ = ["CLAUSE_IDS", "clauses_for"]
 
-#: Every clause id, in rule-book order. Ids are stable: never rename one.
-CLAUSE_IDS: tuple[str, ...] = (
-    "deck.cards",
-    "deck.joker",
-    "seats.teams",
-    "seats.partner",
-    "deal.first-dealer",
-    "deal.packets",
-    "deal.rotation",
-    "auction.order",
-    "auction.ladder",
-    "auction.higher",
-    "auction.single-round",
-    "auction.inkles",
-    "auction.pass-final",
-    "auction.end",
-    "auction.raise-own-bid",
-    "auction.misere",
-    "auction.open-misere",
-    "auction.blind-misere",
-    "auction.all-pass",
-    "kitty.take",
-    "kitty.sans",
-    "trump.order",
-    "trump.left-bower",
-    "joker.trump",
-    "play.misere-partner",
-    "play.opening-lead",
-    "play.follow-suit",
-    "play.trick-winner",
-    "play.next-lead",
-    "play.open-misere",
-    "play.misere-ends",
-    "joker.no-trumps.wins",
-    "joker.no-trumps.follow",
-    "joker.no-trumps.nominate",
-    "joker.no-trumps.lead",
-    "joker.no-trumps.last-trick",
-    "joker.no-trumps.lead-last-only",
-    "joker.no-trumps.misere-void",
-    "score.table",
-    "score.made",
-    "score.overtricks",
-    "score.slam",
-    "score.failed",
-    "score.opponents",
-    "score.misere",
-    "score.freeze",
-    "end.target",
-    "end.must-bid-to-win",
-    "end.both-out",
-    "end.lose",
-    "end.continue",
-)
+#: Every clause id, in rule-book order (the values of :data:`~..runtime.tableformat.ClauseId`).
+CLAUSE_IDS: tuple[ClauseId, ...] = get_args(ClauseId)
 
 
-def clauses_for(rs: Ruleset) -> tuple[Clause, ...]:
-    """The clauses of ``rs``, each with its parameters, in rule-book order."""
-    from .model import Clause
-
-    out: dict[str, dict[str, Any]] = {}
+def clauses_for(rs: Ruleset) -> list[Clause]:
+    """The clauses of ``rs``, each with its parameters (sorted by name), in rule-book order."""
+    out: dict[ClauseId, ClauseParams] = {}
     has_joker = bool(rs.jokers)
-    misere_bids = [b for b in rs.ladder if b.kind == "misere"]
+    misere_bids = [b for b in rs.ladder if b["kind"] == "misere"]
 
     out["deck.cards"] = {"count": len(rs.deck)}
     if has_joker:
@@ -85,14 +33,14 @@ def clauses_for(rs: Ruleset) -> tuple[Clause, ...]:
         out["seats.partner"] = {"how": rs.partner_call, "second_at": rs.second_partner_at}
     out["deal.first-dealer"] = {"how": rs.first_dealer}
     out["deal.packets"] = {
-        "packets": [[to, n] for to, n in rs.packets],
+        "packets": [(to, n) for to, n in rs.packets],
         "hand_size": rs.hand_size,
         "kitty": rs.kitty,
         "dead_hand": rs.dead_hand,
     }
     out["deal.rotation"] = {}
     out["auction.order"] = {}
-    out["auction.ladder"] = {"bids": [b.code for b in rs.ladder]}
+    out["auction.ladder"] = {"bids": [b["code"] for b in rs.ladder]}
     out["auction.higher"] = {}
     if rs.procedure == "single-round":
         out["auction.single-round"] = {}
@@ -104,17 +52,17 @@ def clauses_for(rs: Ruleset) -> tuple[Clause, ...]:
     if rs.procedure == "rounds":
         out["auction.raise-own-bid"] = {"allowed": rs.raise_own_bid}
     for bid in misere_bids:
-        below = _neighbour(rs, bid.code, +1)
-        params = {
-            "bid": bid.code,
-            "value": bid.value,
-            "above": _neighbour(rs, bid.code, -1),
+        below = _neighbour(rs, bid["code"], +1)
+        params: ClauseParams = {
+            "bid": bid["code"],
+            "value": bid["value"],
+            "above": _neighbour(rs, bid["code"], -1),
             "below": below,
-            "after_bid_of": bid.after_bid_of,
-            "open": bid.open,
-            "blind": bid.blind,
+            "after_bid_of": bid["after_bid_of"],
+            "open": bid["open"],
+            "blind": bid["blind"],
         }
-        out.setdefault(bid.clause, params)
+        out.setdefault(bid["clause"], params)
     out["auction.all-pass"] = {"how": rs.all_pass, "per_trick": rs.all_pass_per_trick}
     if rs.kitty_take and rs.kitty:
         out["kitty.take"] = {"cards": rs.kitty}
@@ -128,15 +76,15 @@ def clauses_for(rs: Ruleset) -> tuple[Clause, ...]:
     if misere_bids:
         out["play.misere-partner"] = {
             "how": rs.misere_partner,
-            "partner_by_bid": [[b.code, b.partner] for b in misere_bids],
+            "partner_by_bid": [(b["code"], b["partner"]) for b in misere_bids],
         }
     out["play.opening-lead"] = {}
     out["play.follow-suit"] = {}
     out["play.trick-winner"] = {}
     out["play.next-lead"] = {}
-    opens = [b for b in misere_bids if b.open != "no"]
+    opens = [b for b in misere_bids if b["open"] != "no"]
     if opens:
-        out["play.open-misere"] = {"bid": opens[0].code, "when": opens[0].open}
+        out["play.open-misere"] = {"bid": opens[0]["code"], "when": opens[0]["open"]}
     if misere_bids and rs.misere_ends_when_lost:
         out["play.misere-ends"] = {}
     if has_joker:
@@ -175,10 +123,14 @@ def clauses_for(rs: Ruleset) -> tuple[Clause, ...]:
     if rs.lose_at is not None:
         out["end.lose"] = {"at": rs.lose_at, "how": rs.out_backwards}
     out["end.continue"] = {}
-    return tuple(Clause(cid, tuple(sorted(out[cid].items()))) for cid in CLAUSE_IDS if cid in out)
+    return [
+        {"id": cid, "params": cast(ClauseParams, dict(sorted(out[cid].items())))}
+        for cid in CLAUSE_IDS
+        if cid in out
+    ]
 
 
 def _neighbour(rs: Ruleset, code: str, step: int) -> str | None:
-    codes = [b.code for b in rs.ladder]
+    codes = [b["code"] for b in rs.ladder]
     i = codes.index(code) + step
     return codes[i] if 0 <= i < len(codes) else None

@@ -157,41 +157,45 @@ def _clause_order() -> tuple[str, ...]:
 
 def _ladder_differences(a: Ruleset, b: Ruleset) -> list[Difference]:
     out: list[Difference] = []
-    bids_a = {x.code: x for x in a.ladder}
-    bids_b = {x.code: x for x in b.ladder}
+    bids_a = {x["code"]: x for x in a.ladder}
+    bids_b = {x["code"]: x for x in b.ladder}
     for code in bids_a:
         if code not in bids_b:
-            out.append(Difference(bids_a[code].clause, f"bid {code}: in {a.id} only"))
+            out.append(Difference(bids_a[code]["clause"], f"bid {code}: in {a.id} only"))
     for code in bids_b:
         if code not in bids_a:
-            out.append(Difference(bids_b[code].clause, f"bid {code}: in {b.id} only"))
+            out.append(Difference(bids_b[code]["clause"], f"bid {code}: in {b.id} only"))
     for code, x in bids_a.items():
         y = bids_b.get(code)
         if y is None:
             continue
-        if x.value != y.value:
-            out.append(
-                Difference(y.clause, f"value of {code}: {x.value} in {a.id}, {y.value} in {b.id}")
-            )
-        place_a, place_b = _place(a, code), _place(b, code)
-        if x.kind != "suit" and place_a != place_b:
-            out.append(
-                Difference(y.clause, f"place of {code}: {place_a} in {a.id}, {place_b} in {b.id}")
-            )
-        if x.after_bid_of != y.after_bid_of:
+        if x["value"] != y["value"]:
             out.append(
                 Difference(
-                    y.clause,
-                    f"{code} may be bid: {_after(x.after_bid_of)} in {a.id}, "
-                    f"{_after(y.after_bid_of)} in {b.id}",
+                    y["clause"], f"value of {code}: {x['value']} in {a.id}, {y['value']} in {b.id}"
                 )
             )
-        if (x.open, x.blind, x.partner) != (y.open, y.blind, y.partner):
+        place_a, place_b = _place(a, code), _place(b, code)
+        if x["kind"] != "suit" and place_a != place_b:
             out.append(
                 Difference(
-                    y.clause,
-                    f"{code} is played: open {x.open}, partner {x.partner} in "
-                    f"{a.id}; open {y.open}, partner {y.partner} in {b.id}",
+                    y["clause"], f"place of {code}: {place_a} in {a.id}, {place_b} in {b.id}"
+                )
+            )
+        if x["after_bid_of"] != y["after_bid_of"]:
+            out.append(
+                Difference(
+                    y["clause"],
+                    f"{code} may be bid: {_after(x['after_bid_of'])} in {a.id}, "
+                    f"{_after(y['after_bid_of'])} in {b.id}",
+                )
+            )
+        if (x["open"], x["blind"], x["partner"]) != (y["open"], y["blind"], y["partner"]):
+            out.append(
+                Difference(
+                    y["clause"],
+                    f"{code} is played: open {x['open']}, partner {x['partner']} in "
+                    f"{a.id}; open {y['open']}, partner {y['partner']} in {b.id}",
                 )
             )
     return out
@@ -202,7 +206,7 @@ def _after(level: int) -> str:
 
 
 def _place(rs: Ruleset, code: str) -> str:
-    codes = [b.code for b in rs.ladder]
+    codes = [b["code"] for b in rs.ladder]
     i = codes.index(code)
     below = codes[i - 1] if i else None
     above = codes[i + 1] if i + 1 < len(codes) else None
@@ -224,17 +228,17 @@ def choice_differences(a: Ruleset, b: Ruleset) -> list[Difference]:
     Choices explain rules and cannot change them, so they are listed apart from the rule
     differences: two variants may have the same rules and still document them differently.
     """
-    texts_a = {c.clause: c for c in a.choices}
-    texts_b = {c.clause: c for c in b.choices}
+    texts_a = {c["clause"]: c for c in a.choices}
+    texts_b = {c["clause"]: c for c in b.choices}
     out: list[Difference] = []
-    order = {cid: n for n, cid in enumerate(CLAUSE_IDS)}
+    order: dict[str, int] = {cid: n for n, cid in enumerate(CLAUSE_IDS)}
     for clause in sorted(set(texts_a) | set(texts_b), key=lambda c: order.get(c, len(order))):
         x, y = texts_a.get(clause), texts_b.get(clause)
         if x is None:
             out.append(Difference(clause, f"choice in {b.id} only: {_quote(y)}"))
         elif y is None:
             out.append(Difference(clause, f"choice in {a.id} only: {_quote(x)}"))
-        elif (x.source, x.text) != (y.source, y.text):
+        elif (x["source"], x["text"]) != (y["source"], y["text"]):
             out.append(Difference(clause, f"choice text: {a.id} {_quote(x)}; {b.id} {_quote(y)}"))
     return out
 

@@ -33,6 +33,7 @@ from markupsafe import Markup, escape
 
 from ..runtime.codes import SUIT_SYMBOLS, SUITS
 from ..runtime.errors import FiveHundredError
+from ..runtime.tableformat import Clause, JokerCode, RankCode
 from .balancebook import book_context
 from .clauses import CLAUSE_IDS
 from .i18n import (
@@ -44,7 +45,7 @@ from .i18n import (
     normalise,
     text_direction,
 )
-from .model import Clause, Ruleset
+from .model import Ruleset
 
 __all__ = [
     "KNOWN_TERMS",
@@ -438,16 +439,16 @@ def _context(
     """Everything the templates need besides ``rs``: data only, never prose."""
     sections: dict[str, list[Clause]] = {name: [] for name in SECTIONS}
     for clause in rs.clauses:
-        sections[section_of(clause.id)].append(clause)
-    suit_bids = [b for b in rs.ladder if b.kind == "suit"]
-    levels = sorted({b.level for b in suit_bids})
-    strains = sorted({b.strain for b in suit_bids})
-    score_grid = {(b.level, b.strain): b.value for b in suit_bids}
-    suit_cards: dict[str, list[str]] = {
+        sections[section_of(clause["id"])].append(clause)
+    suit_bids = [b for b in rs.ladder if b["kind"] == "suit"]
+    levels = sorted({b["level"] for b in suit_bids})
+    strains = sorted({b["strain"] for b in suit_bids})
+    score_grid = {(b["level"], b["strain"]): b["value"] for b in suit_bids}
+    suit_cards: dict[str, list[RankCode | JokerCode]] = {
         suit: [rs.card_rank[c] for c in range(len(rs.deck)) if rs.card_suit[c] == s][::-1]
         for s, suit in enumerate(SUITS)
     }
-    longest: list[str] = max(suit_cards.values(), key=len)
+    longest: list[RankCode | JokerCode] = max(suit_cards.values(), key=len)
     partners = max((len(team) for team in rs.teams), default=1) - 1
     n_teams = len(rs.teams)
     alternating = n_teams > 1 and all(
@@ -456,10 +457,10 @@ def _context(
     )
     order_rows = [
         {
-            "code": STRAIN_CODES[t.strain],
-            "trump": t.trump,
-            "trumps": list(t.order[t.trump] if t.trump is not None else t.order[4]),
-            "suits": [list(t.order[s]) for s in range(4)],
+            "code": t["code"],
+            "trump": t["trump"],
+            "trumps": list(t["order"][t["trump"]] if t["trump"] is not None else t["order"][4]),
+            "suits": [list(t["order"][s]) for s in range(4)],
         }
         for t in rs.strains
     ]
@@ -471,7 +472,7 @@ def _context(
         "terms": _check_terms(rs),
         "sections": sections,
         "section_names": SECTIONS,
-        "clause_ids": [c.id for c in rs.clauses],
+        "clause_ids": [c["id"] for c in rs.clauses],
         "variant_id": rs.id if _SAFE_ID.match(rs.id) else None,
         "suits": SUITS,
         "symbols": SUIT_SYMBOLS,
@@ -483,7 +484,7 @@ def _context(
         "strain_indexes": strains,
         "score_grid": score_grid,
         "order_rows": order_rows,
-        "misere_bids": [b for b in rs.ladder if b.kind == "misere"],
+        "misere_bids": [b for b in rs.ladder if b["kind"] == "misere"],
         "suit_bids": suit_bids,
         "partners": partners,
         "alternating": alternating,
@@ -497,8 +498,8 @@ def _context(
 def _differences(rs: Ruleset) -> list[dict[str, Any]]:
     """What a house variant changes: clause ids (shown with their sentence, or as dropped) or,
     for any other entry, an English sentence that the template translates like author text."""
-    clauses = {c.id: c for c in rs.clauses}
-    out = []
+    clauses = {c["id"]: c for c in rs.clauses}
+    out: list[dict[str, Any]] = []
     for entry in rs.differences:
         if entry in CLAUSE_IDS:
             out.append({"id": entry, "clause": clauses.get(entry), "text": None})
@@ -586,7 +587,7 @@ def render_markdown(
     :class:`RuleBookError` when a clause, option value or term has no text.
     """
     out = _render(rs, lang, translations, "md", languages, missing)
-    lost = [c.id for c in rs.clauses if f'<a id="{c.id}"></a>' not in out]
+    lost = [c["id"] for c in rs.clauses if f'<a id="{c["id"]}"></a>' not in out]
     if lost:
         raise RuleBookError(f"the rule book lost clauses: {', '.join(lost)}")
     return out
@@ -607,7 +608,7 @@ def render_html(
     ``rs`` is an element with the clause id as its ``id``.
     """
     out = _render(rs, lang, translations, "html", languages, missing)
-    lost = [c.id for c in rs.clauses if f'<li id="{c.id}"' not in out]
+    lost = [c["id"] for c in rs.clauses if f'<li id="{c["id"]}"' not in out]
     if lost:
         raise RuleBookError(f"the rule book lost clauses: {', '.join(lost)}")
     return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -179,21 +179,17 @@ def check_spec(path: Path) -> CheckedSpec:
 
         base = build_ruleset(resolved.base_data)
         changed = changed_clauses(base, rs)
-        rs = replace(rs, differences=changed)
+        rs = rs.evolve(differences=changed)
     errors, warnings, keep, keep_summary = stale_prose(
         rs, resolved.data, resolved.marks, file, changed, extends
     )
     if errors:
         raise SpecError(sorted(set(errors)))
-    order = {cid: n for n, cid in enumerate(CLAUSE_IDS)}
+    order: dict[str, int] = {cid: n for n, cid in enumerate(CLAUSE_IDS)}
     kept = [c for i, c in enumerate(rs.choices) if i in keep]
     # In rule-book order, whatever order extends merged them in (a stable sort).
-    kept.sort(key=lambda c: order.get(c.clause, len(order)))
-    rs = replace(
-        rs,
-        choices=tuple(kept),
-        summary=rs.summary if keep_summary else "",
-    )
+    kept.sort(key=lambda c: order.get(c["clause"], len(order)))
+    rs = rs.evolve(choices=kept, summary=rs.summary if keep_summary else "")
     return CheckedSpec(rs, resolved.notes, tuple(warnings), extends)
 
 
@@ -216,7 +212,7 @@ def stale_prose(
     """
     errors: list[Diagnostic] = []
     warnings: list[Diagnostic] = []
-    have = [c.id for c in rs.clauses]
+    have = [c["id"] for c in rs.clauses]
     keep: set[int] = set()
     where = marks.value_mark(("extends",)) if base is not None else None
     at = f" (inherited from {base})" if base is not None else ""
@@ -228,36 +224,36 @@ def stale_prose(
     for i, choice in enumerate(rs.choices):
         own = marks.file(("choices", i, "text")) == file
         if own:
-            if choice.clause in have:
+            if choice["clause"] in have:
                 keep.add(i)
                 continue
-            close = difflib.get_close_matches(choice.clause, have, n=1)
+            close = difflib.get_close_matches(choice["clause"], have, n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
             errors.append(
                 marks.diagnostic(
                     ("choices", i, "clause"),
-                    f"this choice cites clause '{choice.clause}', which this variant does not "
+                    f"this choice cites clause '{choice['clause']}', which this variant does not "
                     f"have (its rules never use it), so the engine could not follow it{hint}",
-                    clause=choice.clause,
+                    clause=choice["clause"],
                 )
             )
             continue
         origin = marks.value_mark(("choices", i, "text"))
         src = f"{Path(origin.file).name}:{origin.line}"
-        if choice.clause not in have:
+        if choice["clause"] not in have:
             warn(
-                f"the choice for clause '{choice.clause}'{at}, {src}, is about a rule this "
+                f"the choice for clause '{choice['clause']}'{at}, {src}, is about a rule this "
                 f"variant no longer has: it is left out of the rule book; remove it "
-                f"(- {{clause: {choice.clause}, remove: true}}) to silence this",
-                choice.clause,
+                f"(- {{clause: {choice['clause']}, remove: true}}) to silence this",
+                choice["clause"],
             )
-        elif choice.clause in changed:
+        elif choice["clause"] in changed:
             warn(
-                f"the choice for clause '{choice.clause}'{at}, {src}, explains a rule this file "
+                f"the choice for clause '{choice['clause']}'{at}, {src}, explains a rule this file "
                 f"changes: it is left out of the rule book; give your own text "
-                f"(- {{clause: {choice.clause}, source: ..., text: ...}}) or remove it "
-                f"(- {{clause: {choice.clause}, remove: true}})",
-                choice.clause,
+                f"(- {{clause: {choice['clause']}, source: ..., text: ...}}) or remove it "
+                f"(- {{clause: {choice['clause']}, remove: true}})",
+                choice["clause"],
             )
         else:
             keep.add(i)

@@ -67,10 +67,10 @@ def module_name(variant: str) -> str:
 def render_module(rs: Ruleset, source: str) -> str:
     """The text of ``generated/rulesets/<variant>.py``."""
     template = template_env().get_template("ruleset.py.j2")
-    return template.render(format=FORMAT, variant=rs.id, source=source, tables=rs.tables())
+    return template.render(format=FORMAT, variant=rs.id, source=source, tables=rs.tables)
 
 
 def render_json(rs: Ruleset) -> str:
     """The text of ``generated/json/<variant>.json``."""
-    data = {"$schema": "ruleset.schema.json", **rs.tables()}
+    data = {"$schema": "ruleset.schema.json", **rs.tables}
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"

@@ -10,7 +10,8 @@ author wrote.
 from __future__ import annotations
 
 from ..runtime.codes import STRAINS, SUITS
-from .model import BidInfo, Ruleset
+from ..runtime.tableformat import Bid
+from .model import Ruleset
 
 __all__ = ["show_text"]
 
@@ -21,21 +22,21 @@ _OPEN_NOTES = {
 _STRAIN_NAMES = {"S": "spades", "C": "clubs", "D": "diamonds", "H": "hearts", "NT": "no trumps"}
 
 
-def _bid_note(rs: Ruleset, bid: BidInfo) -> str:
-    if bid.kind != "misere":
-        return f"{bid.level} {_STRAIN_NAMES[STRAINS[bid.strain]]}"
+def _bid_note(rs: Ruleset, bid: Bid) -> str:
+    if bid["kind"] != "misere":
+        return f"{bid['level']} {_STRAIN_NAMES[STRAINS[bid['strain']]]}"
     word = "nullo" if rs.term("misere") == "nullo" else "misere"
-    name = f"blind {word}" if bid.blind else f"open {word}" if bid.open != "no" else word
-    if bid.partner == "plays" and any(len(team) > 1 for team in rs.teams):
+    name = f"blind {word}" if bid["blind"] else f"open {word}" if bid["open"] != "no" else word
+    if bid["partner"] == "plays" and any(len(team) > 1 for team in rs.teams):
         name = f"double {word}"
     notes = []
-    if bid.partner != rs.misere_partner and any(len(team) > 1 for team in rs.teams):
-        notes.append(_PARTNER_NOTES.get(bid.partner, bid.partner))
-    if bid.open != "no":
-        notes.append(_OPEN_NOTES.get(bid.open, f"open: {bid.open}"))
-    if bid.after_bid_of:
-        notes.append(f"only after a bid of {bid.after_bid_of}")
-    if bid.blind:
+    if bid["partner"] != rs.misere_partner and any(len(team) > 1 for team in rs.teams):
+        notes.append(_PARTNER_NOTES.get(bid["partner"], bid["partner"]))
+    if bid["open"] != "no":
+        notes.append(_OPEN_NOTES.get(bid["open"], f"open: {bid['open']}"))
+    if bid["after_bid_of"]:
+        notes.append(f"only after a bid of {bid['after_bid_of']}")
+    if bid["blind"]:
         notes.append("first call only")
     return name + (f" ({', '.join(notes)})" if notes else "")
 
@@ -61,7 +62,7 @@ def _rule_lines(rs: Ruleset) -> list[str]:
     word = "nullo" if rs.term("misere") == "nullo" else "misere"
     kitty_word = rs.term("kitty")
     lines = []
-    auction = [rs.procedure]
+    auction: list[str] = [rs.procedure]
     if rs.inkles is not None:
         bidders, level = rs.inkles
         auction.append(f"inkles: the first {bidders} bidders' {level}-level bids")
@@ -84,7 +85,7 @@ def _rule_lines(rs: Ruleset) -> list[str]:
         if rs.second_partner_at is not None:
             how += f"; two partners from level {rs.second_partner_at}"
         lines.append(f"partner for the hand: {how}")
-    misere = [b for b in rs.ladder if b.kind == "misere"]
+    misere = [b for b in rs.ladder if b["kind"] == "misere"]
     if misere and any(len(team) > 1 for team in rs.teams):
         lines.append(f"{word}: {_PARTNER_NOTES.get(rs.misere_partner, rs.misere_partner)}")
     if rs.jokers:
@@ -176,13 +177,15 @@ def show_text(rs: Ruleset) -> str:
     lines.append("")
     lines.append(f"Ladder, lowest to highest ({len(rs.ladder)} bids):")
     rows = [["#", "bid", "value", "meaning"]]
-    rows += [[str(i), b.code, str(b.value), _bid_note(rs, b)] for i, b in enumerate(rs.ladder, 1)]
+    rows += [
+        [str(i), b["code"], str(b["value"]), _bid_note(rs, b)] for i, b in enumerate(rs.ladder, 1)
+    ]
     lines += _table(rows, {0, 2})
 
-    suit_bids = [b for b in rs.ladder if b.kind == "suit"]
-    levels = sorted({b.level for b in suit_bids})
-    strains = sorted({b.strain for b in suit_bids})
-    grid = {(b.level, b.strain): b.value for b in suit_bids}
+    suit_bids = [b for b in rs.ladder if b["kind"] == "suit"]
+    levels = sorted({b["level"] for b in suit_bids})
+    strains = sorted({b["strain"] for b in suit_bids})
+    grid = {(b["level"], b["strain"]): b["value"] for b in suit_bids}
     lines.append("")
     lines.append("Score table:")
     rows = [["tricks"] + [STRAINS[s] for s in strains]]
@@ -191,23 +194,23 @@ def show_text(rs: Ruleset) -> str:
         for level in levels
     ]
     lines += _table(rows, set(range(len(rows[0]))))
-    misere = [b for b in rs.ladder if b.kind == "misere"]
+    misere = [b for b in rs.ladder if b["kind"] == "misere"]
     if misere:
-        lines.append("  " + "  ".join(f"{b.code} {b.value}" for b in misere))
+        lines.append("  " + "  ".join(f"{b['code']} {b['value']}" for b in misere))
 
     lines.append("")
     lines.append("Card order, high to low:")
     for table in rs.strains:
-        code = STRAINS[table.strain]
+        code = table["code"]
         lines.append(f"  {code} ({_STRAIN_NAMES[code]}):")
-        if table.trump is not None:
-            lines.append("    trumps: " + " ".join(table.order[table.trump]))
-        elif table.order[4]:
-            lines.append("    no suit: " + " ".join(table.order[4]))
+        if table["trump"] is not None:
+            lines.append("    trumps: " + " ".join(table["order"][table["trump"]]))
+        elif table["order"][4]:
+            lines.append("    no suit: " + " ".join(table["order"][4]))
         for s, suit in enumerate(SUITS):
-            if s == table.trump or not table.order[s]:
+            if s == table["trump"] or not table["order"][s]:
                 continue
-            lines.append(f"    {suit}: " + " ".join(table.order[s]))
+            lines.append(f"    {suit}: " + " ".join(table["order"][s]))
     lines += _action_lines(rs)
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
@@ -216,7 +219,7 @@ def _action_lines(rs: Ruleset) -> list[str]:
     """The engine's action ids (the Python API, OpenSpiel and PettingZoo use them)."""
     from ..runtime.rules import Rules
 
-    rules = Rules(rs.tables())
+    rules = Rules(rs.tables)
     lines = ["", f"Action ids ({rules.n_actions} distinct, 0..{rules.n_actions - 1}):"]
     rows = [["ids", "kind", "meaning"]]
     for kind, first, count, meaning in rules.action_layout():

@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from random import Random
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .bots import BOTS, Bot, BotSpecError, make_bot
 from .codes import NT, STRAINS
@@ -40,6 +40,9 @@ from .reached import EVENTS, hand_events
 from .rules import Rules
 from .simulate import check_hand
 from .stats import Comparison, Mean, Proportion, compare_means, compare_proportions
+
+if TYPE_CHECKING:
+    from .tableformat import Tables
 
 __all__ = [
     "DEFAULT_BOT",
@@ -81,10 +84,12 @@ def default_bot() -> str:
     return DEFAULT_BOT if DEFAULT_BOT in BOTS else "random"
 
 
-#: Ruleset keys that are prose or provenance, not rules: left out of :func:`rules_fingerprint`.
+#: Ruleset keys that are prose, provenance or derivation, not rules: left out of
+#: :func:`rules_fingerprint` (so a new version of the tables format keeps the fingerprints).
 _PROSE_KEYS = frozenset(
-    {"$schema", "name", "summary", "sources", "choices", "terms", "extends", "clauses"}
-)  # clauses: the parameters of the rule-book sentences, derived from the rules above
+    {"$schema", "format", "name", "summary", "sources", "choices", "terms", "extends", "clauses"}
+    | {"derived"}
+)  # clauses: the parameters of the rule-book sentences; derived: computed from the rules above
 
 
 def rules_fingerprint(tables: Mapping[str, Any]) -> str:
@@ -295,7 +300,7 @@ def play_games(
     The unit of work sent to a worker process or a Ray task: only plain data goes in (the
     ruleset's tables, bot names, numbers) and one tally of integers comes back.
     """
-    rules = Rules(tables)
+    rules = Rules(cast("Tables", tables))
     tally = Tally()
     for game in range(start, stop):
         play_game(rules, bots, master, game, max_hands, tally)

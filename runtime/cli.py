@@ -392,7 +392,7 @@ def cmd_conformance(args: argparse.Namespace) -> int:
                 {**v, "record": {**v["record"], "variant": args.variant}}
                 for v in build_vectors(rules)
             ]
-    clause_ids = [c.id for c in compile_spec(find_spec(args.variant)).clauses]
+    clause_ids = [c["id"] for c in compile_spec(find_spec(args.variant)).clauses]
     cov = coverage(clause_ids, vectors)
     print(f"{rules.variant}: {len(vectors)} vectors")
     for line in cov.lines():

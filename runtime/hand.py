@@ -1014,7 +1014,7 @@ class HandState:
         for k, c in enumerate(r.joker_cards):
             if held >> c & 1:
                 suit_of[c] = suit
-                power[c] = 99 - (len(r.joker_cards) - 1 - k)
+                power[c] = r.nominated_power[k]
                 masks[SUITLESS] &= ~(1 << c)
                 masks[suit] |= 1 << c
         self.suit_of = tuple(suit_of)

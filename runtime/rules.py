@@ -1,7 +1,11 @@
 """Immutable rules of one variant, read from its generated tables.
 
 A :class:`Rules` is built once per variant from the tables a generated ruleset module (or JSON
-export) holds; it owns the action numbering shared by every hand of that variant:
+export) holds (:class:`~fivehundred.runtime.tableformat.Tables`). It only reads them: every
+derivation (deal order, suit masks, joker powers, restricted bids) is the generator's, under
+``Tables.derived``. Option attributes carry their :data:`~typing.Literal` types, so mypy checks
+every comparison such as ``rules.procedure == "rounds"``. Rules owns the action numbering shared
+by every hand of that variant:
 
 ========================  =========================================
 action int                meaning
@@ -27,11 +31,31 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from types import ModuleType
-from typing import Any
 
 from .codes import SUITS, bits, normalise_card
-from .errors import InvalidActionError
+from .errors import ArgumentError, InvalidActionError
 from .messages import N_
+from .tableformat import (
+    FORMAT,
+    AllPass,
+    BidKind,
+    BidPartner,
+    BothOut,
+    ClauseId,
+    Failed,
+    FirstDealer,
+    JokerLead,
+    MiserePartner,
+    Nominate,
+    OpenWhen,
+    OpponentTricks,
+    OutBackwards,
+    PartnerCall,
+    Procedure,
+    Receiver,
+    Tables,
+    VoidMustPlay,
+)
 
 __all__ = ["Rules"]
 
@@ -93,6 +117,7 @@ class Rules:
         "n_cards",
         "n_sides",
         "name",
+        "nominated_power",
         "opponent_tricks",
         "opponents_against_misere",
         "opponents_freeze_at",
@@ -120,12 +145,23 @@ class Rules:
         "variant",
     )  # fmt: skip
 
-    def __init__(self, tables: Mapping[str, Any]) -> None:
+    def __init__(self, tables: Tables) -> None:
+        if not isinstance(tables, Mapping) or tables.get("format") != FORMAT:
+            found = tables.get("format") if isinstance(tables, Mapping) else type(tables).__name__
+            raise ArgumentError(
+                f"ruleset tables of format {found!r}: this engine reads format {FORMAT} "
+                "(regenerate them with `fivehundred build`)"
+            )
         self.tables = tables
         self.variant: str = tables["variant"]
-        self.extends: str | None = tables.get("extends")
+        self.extends: str | None = tables["extends"]
         self.name: str = tables["name"]
-        self.terms: dict[str, str] = dict(tables["terms"])
+        terms = tables["terms"]
+        self.terms: dict[str, str] = {
+            "joker": terms["joker"],
+            "kitty": terms["kitty"],
+            "misere": terms["misere"],
+        }
         self.players: int = tables["players"]
         self.teams: tuple[tuple[int, ...], ...] = tuple(tuple(t) for t in tables["teams"])
         self.side_of_seat: tuple[int, ...] = tuple(tables["side_of_seat"])
@@ -134,34 +170,31 @@ class Rules:
         self.n_cards = len(self.deck)
         self.card_index: dict[str, int] = {code: i for i, code in enumerate(self.deck)}
         self.card_suit: tuple[int, ...] = tuple(tables["card_suit"])
-        self.joker_cards: tuple[int, ...] = tuple(self.card_index[j] for j in tables["jokers"])
-        self.joker_mask = sum(1 << c for c in self.joker_cards)
+        derived = tables["derived"]
+        self.joker_cards: tuple[int, ...] = tuple(derived["joker_cards"])
+        self.joker_mask: int = derived["joker_mask"]
+        #: ``nominated_power[j]``: the power of joker ``joker_cards[j]`` once nominated to a suit.
+        self.nominated_power: tuple[int, ...] = tuple(derived["nominated_power"])
         deal = tables["deal"]
-        self.first_dealer: str = deal["first_dealer"]
+        self.first_dealer: FirstDealer = deal["first_dealer"]
         self.hand_size: int = deal["hand_size"]
         self.kitty: int = deal["kitty"]
         self.dead_hand: int = deal["dead_hand"]
-        self.packets: tuple[tuple[str, int], ...] = tuple((p[0], p[1]) for p in deal["packets"])
-        # deal_order[dealer][k]: who receives the k-th card (seat, n = kitty, n + 1 = dead hand).
-        order: list[tuple[int, ...]] = []
-        for dealer in range(self.players):
-            dest: list[int] = []
-            for to, count in self.packets:
-                if to == "players":
-                    for k in range(1, self.players + 1):
-                        dest.extend([(dealer + k) % self.players] * count)
-                else:
-                    dest.extend([self.players + (to != "kitty")] * count)
-            order.append(tuple(dest))
-        self.deal_order: tuple[tuple[int, ...], ...] = tuple(order)
+        self.packets: tuple[tuple[Receiver, int], ...] = tuple(
+            (p[0], p[1]) for p in deal["packets"]
+        )
+        #: ``deal_order[dealer][k]``: who receives the k-th card (seat, n = kitty, n + 1 = dead).
+        self.deal_order: tuple[tuple[int, ...], ...] = tuple(
+            tuple(order) for order in derived["deal_order"]
+        )
         auction = tables["auction"]
-        self.procedure: str = auction["procedure"]
+        self.procedure: Procedure = auction["procedure"]
         self.raise_own_bid: bool = auction["raise_own_bid"]
-        self.all_pass: str = auction["all_pass"]
+        self.all_pass: AllPass = auction["all_pass"]
         self.all_pass_per_trick: int = auction["all_pass_per_trick"]
         sans = auction["sans_kitty"]
         self.sans_kitty_bonus: int | None = None if sans is None else sans["bonus"]
-        self.partner_call: str = tables["partner"]["call"]
+        self.partner_call: PartnerCall = tables["partner"]["call"]
         self.second_partner_at: int | None = tables["partner"]["second_partner_at"]
         inkles = auction["inkles"]
         self.inkles: tuple[int, int] | None = (
@@ -171,33 +204,26 @@ class Rules:
         self.n_bids = len(ladder)
         self.bid_codes: tuple[str, ...] = tuple(b["code"] for b in ladder)
         self.bid_index: dict[str, int] = {code: i for i, code in enumerate(self.bid_codes)}
-        self.bid_kind: tuple[str, ...] = tuple(b["kind"] for b in ladder)
+        self.bid_kind: tuple[BidKind, ...] = tuple(b["kind"] for b in ladder)
         self.bid_level: tuple[int, ...] = tuple(b["level"] for b in ladder)
         self.bid_strain: tuple[int, ...] = tuple(b["strain"] for b in ladder)
         self.bid_value: tuple[int, ...] = tuple(b["value"] for b in ladder)
-        self.bid_open: tuple[str, ...] = tuple(b["open"] for b in ladder)
+        self.bid_open: tuple[OpenWhen, ...] = tuple(b["open"] for b in ladder)
         self.bid_blind: tuple[bool, ...] = tuple(b["blind"] for b in ladder)
         self.bid_after: tuple[int, ...] = tuple(b["after_bid_of"] for b in ladder)
-        self.bid_clause: tuple[str, ...] = tuple(b["clause"] for b in ladder)
-        self.bid_partner: tuple[str, ...] = tuple(b["partner"] for b in ladder)
-        # Bids that some condition can bar (misère after a 7, blind only first, inkle levels).
-        inkle_level = self.inkles[1] if self.inkles else 0
-        self.restricted_bids: tuple[int, ...] = tuple(
-            i
-            for i in range(self.n_bids)
-            if self.bid_after[i]
-            or self.bid_blind[i]
-            or (inkle_level and self.bid_level[i] == inkle_level)
-        )
+        self.bid_clause: tuple[ClauseId, ...] = tuple(b["clause"] for b in ladder)
+        self.bid_partner: tuple[BidPartner, ...] = tuple(b["partner"] for b in ladder)
+        #: Bids that some condition can bar (misère after a 7, blind only first, inkle levels).
+        self.restricted_bids: tuple[int, ...] = tuple(derived["restricted_bids"])
         self.kitty_take: bool = tables["kitty"]["take"]
         self.discard_count: int = tables["kitty"]["discard"]
         play = tables["play"]
-        self.misere_partner: str = play["misere_partner"]
+        self.misere_partner: MiserePartner = play["misere_partner"]
         self.misere_ends_when_lost: bool = play["misere_ends_when_lost"]
         jnt = play["joker_no_trumps"]
-        self.joker_nominate: str = jnt["nominate"]
-        self.joker_lead: str = jnt["lead"]
-        self.joker_void_must_play: str = jnt["void_must_play"]
+        self.joker_nominate: Nominate = jnt["nominate"]
+        self.joker_lead: JokerLead = jnt["lead"]
+        self.joker_void_must_play: VoidMustPlay = jnt["void_must_play"]
         self.joker_lead_only_last_trick: bool = jnt["lead_only_last_trick"]
         self.suit_of: tuple[tuple[int, ...], ...] = tuple(
             tuple(s["suit_of"]) for s in tables["strains"]
@@ -205,35 +231,30 @@ class Rules:
         self.power: tuple[tuple[int, ...], ...] = tuple(
             tuple(s["power"]) for s in tables["strains"]
         )
-        masks = []
-        for suit_of in self.suit_of:
-            m = [0] * 5
-            for c, s in enumerate(suit_of):
-                m[s] |= 1 << c
-            masks.append(tuple(m))
-        self.masks: tuple[tuple[int, ...], ...] = tuple(masks)
+        self.masks: tuple[tuple[int, ...], ...] = tuple(
+            tuple(masks) for masks in derived["suit_masks"]
+        )
         scoring = tables["scoring"]
         self.slam_value: int = scoring["slam"]["value"]
         self.slam_below: int = scoring["slam"]["below"]
         self.overtricks: int = scoring["overtricks"]
-        self.failed: str = scoring["failed"]
+        self.failed: Failed = scoring["failed"]
         self.opponents_per_trick: int = scoring["opponents_per_trick"]
         self.opponents_against_misere: int = scoring["opponents_against_misere"]
         self.opponents_freeze_at: int | None = scoring["opponents_freeze_at"]
-        self.opponent_tricks: str = scoring["opponent_tricks"]
+        self.opponent_tricks: OpponentTricks = scoring["opponent_tricks"]
         #: Opponents pool their tricks only where each side is one player (teams none):
         #: partnerships score their own side's tricks either way (``score.opponents``).
-        self.pool_opponents: bool = self.opponent_tricks == "pooled" and all(
-            len(team) == 1 for team in self.teams
-        )
+        self.pool_opponents: bool = derived["pool_opponents"]
         end = tables["end"]
         self.target: int = end["target"]
         self.lose_at: int | None = end["lose_at"]
         self.must_bid_to_win: bool = end["must_bid_to_win"]
-        self.both_out: str = end["both_out"]
-        self.out_backwards: str = end["out_backwards"]
-        self.clause_ids: frozenset[str] = frozenset(c["id"] for c in tables["clauses"])
-        # Action numbering.
+        self.both_out: BothOut = end["both_out"]
+        self.out_backwards: OutBackwards = end["out_backwards"]
+        self.clause_ids: frozenset[ClauseId] = frozenset(c["id"] for c in tables["clauses"])
+        # Action numbering: the Python interface's own definition (records and the JSON
+        # interchange name actions by text), not a rule, so it is laid out here.
         self.JOKER_LEAD: int = self.n_cards
         self.PASS: int = self.JOKER_LEAD + 4 * len(self.joker_cards)
         self.BID: int = self.PASS + 1

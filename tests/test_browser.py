@@ -148,7 +148,7 @@ def test_book_in_the_browser(page: Any, books: Path, lang: str, variant: str) ->
     assert info["lang"] == lang.replace("_", "-")
     assert info["dir"] == text_direction(lang)
     for clause in rs.clauses:
-        assert clause.id in info["ids"], clause.id
+        assert clause["id"] in info["ids"], clause["id"]
     assert not ARABIC_INDIC_DIGITS.search(info["text"]), "Latin digits only"
     assert re.search(r"[0-9]", info["text"])
     codes = page.evaluate(

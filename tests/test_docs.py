@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import dataclasses
 import gettext
 import re
 from pathlib import Path
@@ -14,8 +13,9 @@ import yaml
 
 from fivehundred.generator.clauses import CLAUSE_IDS
 from fivehundred.generator.docs import RuleBookError, md_text, render_markdown
-from fivehundred.generator.model import Clause, Ruleset, build_ruleset
+from fivehundred.generator.model import Ruleset, build_ruleset
 from fivehundred.generator.show import show_text
+from fivehundred.runtime.tableformat import Clause
 
 SPEC = Path(__file__).resolve().parents[1] / "specs" / "variants" / "australian.yaml"
 
@@ -88,8 +88,8 @@ def without_ids(text: str) -> str:
 
 def test_every_clause_is_an_anchored_item(rs: Ruleset, md: str) -> None:
     for clause in rs.clauses:
-        assert md.count(f'<a id="{clause.id}"></a>') == 1, clause.id
-        assert clause_line(md, clause.id).strip()
+        assert md.count(f'<a id="{clause["id"]}"></a>') == 1, clause["id"]
+        assert clause_line(md, clause["id"]).strip()
 
 
 def test_sections_in_order(md: str) -> None:
@@ -124,8 +124,8 @@ def test_ladder_table(rs: Ruleset, md: str) -> None:
     assert len(rows) == len(rs.ladder) == 28
     for i, (row, bid) in enumerate(zip(rows, rs.ladder, strict=True), 1):
         assert row[0] == str(i)
-        assert row[1] == bid.code
-        assert row[3] == str(bid.value)
+        assert row[1] == bid["code"]
+        assert row[3] == str(bid["value"])
     meanings = {row[1]: row[2] for row in rows}
     assert meanings["7H"] == "seven hearts"
     assert meanings["10NT"] == "ten no trumps"
@@ -173,10 +173,10 @@ def test_card_order_table(rs: Ruleset, md: str) -> None:
     # the table is the model's order, symbol for letter
     for table, row in zip(rs.strains, rows.values(), strict=True):
         for s in range(4):
-            if s != table.trump:
+            if s != table["trump"]:
                 assert row[2 + s].replace("♠", "S").replace("♣", "C").replace("♦", "D").replace(
                     "♥", "H"
-                ) == " ".join(table.order[s])
+                ) == " ".join(table["order"][s])
 
 
 def test_clause_texts_use_params(md: str) -> None:
@@ -202,7 +202,8 @@ def test_clause_texts_use_params(md: str) -> None:
 def test_choices_link_their_clauses(rs: Ruleset, md: str) -> None:
     section = md.split("## Choices made by this rule book", 1)[1]
     for choice in rs.choices:
-        assert f"- [{choice.clause}](#{choice.clause}) (source: {choice.source}): " in section
+        clause, source = choice["clause"], choice["source"]
+        assert f"- [{clause}](#{clause}) (source: {source}): " in section
 
 
 # -- terms -----------------------------------------------------------------------------------
@@ -410,18 +411,19 @@ def test_two_jokers() -> None:
 
 
 def test_unknown_clause_id_is_an_error(rs: Ruleset) -> None:
-    bad = dataclasses.replace(rs, clauses=(*rs.clauses, Clause("play.brand-new-rule")))
+    new: Any = {"id": "play.brand-new-rule", "params": {}}
+    bad = Ruleset({**rs.tables, "clauses": [*rs.clauses, new]})
     with pytest.raises(RuleBookError, match=r"play\.brand-new-rule"):
         render_markdown(bad)
 
 
 def test_unknown_option_value_is_an_error(rs: Ruleset) -> None:
-    clauses = tuple(
-        Clause(c.id, (("how", "by-auction"),)) if c.id == "deal.first-dealer" else c
+    clauses: list[Clause] = [
+        {"id": c["id"], "params": {"how": "by-auction"}} if c["id"] == "deal.first-dealer" else c
         for c in rs.clauses
-    )
+    ]
     with pytest.raises(RuleBookError, match="by-auction"):
-        render_markdown(dataclasses.replace(rs, clauses=clauses))
+        render_markdown(Ruleset({**rs.tables, "clauses": clauses}))
 
 
 # -- translation hooks -----------------------------------------------------------------------
@@ -471,7 +473,7 @@ def test_show_text(rs: Ruleset) -> None:
     text = show_text(rs)
     assert text.endswith("\n") and not any(line != line.rstrip() for line in text.splitlines())
     assert text.startswith("Australian Five Hundred (australian)\n")
-    codes = [b.code for b in rs.ladder]
+    codes = [b["code"] for b in rs.ladder]
     positions = [
         re.search(rf"^\s+{i}\s+{re.escape(c)}\s", text, re.M) for i, c in enumerate(codes, 1)
     ]
@@ -519,6 +521,7 @@ def test_html_book_isolates_codes_and_colours_cards(rs: Ruleset) -> None:
     assert '<bdi dir="ltr" class="card">A♠</bdi>' in text
     assert '<td><bdi dir="ltr" class="code">7H</bdi></td><td>seven hearts</td>' in text
     for clause in rs.clauses:
-        assert f'<li id="{clause.id}"><a class="cid" dir="ltr" href="#{clause.id}">' in text
+        cid = clause["id"]
+        assert f'<li id="{cid}"><a class="cid" dir="ltr" href="#{cid}">' in text
     assert "@media print" in text and "@page" in text  # one self-contained, printable file
     assert "<link" not in text and "<script" not in text

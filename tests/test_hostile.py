@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 import subprocess
@@ -23,13 +22,14 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from fivehundred.generator.docs import md_text, render_markdown
-from fivehundred.generator.model import Choice, Ruleset
+from fivehundred.generator.model import Ruleset
 from fivehundred.generator.pipeline import compile_spec, find_spec
 from fivehundred.generator.render import render_json, render_module
 from fivehundred.generator.yamlload import MAX_BYTES, MAX_DEPTH
 from fivehundred.runtime.cli import main
 from fivehundred.runtime.errors import SpecError
 from fivehundred.runtime.newvariant import yaml_scalar
+from fivehundred.runtime.tableformat import Choice, Tables
 
 LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?P<message>.+)$")
 
@@ -166,7 +166,7 @@ def test_an_open_misere_written_no_is_read_safely(tmp_path: Path) -> None:
         "      - {bid: MIS, value: 250, above: 7NT, open: no}\n",
         encoding="utf-8",
     )
-    assert compile_spec(path).bid("MIS").open == "no"
+    assert compile_spec(path).bid("MIS")["open"] == "no"
 
 
 def test_python_tags_are_refused_and_never_run(
@@ -295,14 +295,20 @@ def australian() -> Ruleset:
 
 def _hostile_ruleset(rs: Ruleset, texts: list[str]) -> Ruleset:
     name, summary, source, text, extends = texts[:5]
-    return dataclasses.replace(
-        rs,
-        name=name,
-        summary=summary,
-        sources=(source, text, "G"),
-        choices=(*rs.choices, Choice("deck.cards", source, text), Choice("end.lose", text, name)),
-        extends=extends,
-    )
+    choices: list[Choice] = [
+        *rs.choices,
+        {"clause": "deck.cards", "source": source, "text": text},
+        {"clause": "end.lose", "source": text, "text": name},
+    ]
+    tables: Tables = {
+        **rs.tables,
+        "name": name,
+        "summary": summary,
+        "sources": [source, text, "G"],
+        "choices": choices,
+        "extends": extends,
+    }
+    return Ruleset(tables, rs.differences)
 
 
 def _printable_text(text: str) -> bool:
@@ -322,7 +328,7 @@ def test_hostile_text_reaches_generated_python_only_as_literals(
     code = compile(module_text, "<generated>", "exec")
     namespace: dict[str, Any] = {}
     exec(code, namespace)
-    assert namespace["TABLES"] == rs.tables()
+    assert namespace["TABLES"] == rs.tables
     assert namespace["SOURCE"] == source_path
     tables = namespace["TABLES"]
     assert tables["name"] == texts[0] and tables["summary"] == texts[1]
@@ -389,7 +395,7 @@ def test_hostile_text_survives_a_rule_file(tmp_path_factory: Any, texts: list[st
         return
     assert (rs.name, rs.summary, rs.sources) == (name, summary, (source,))
     # Merged with the base's choices (by clause) and listed in rule-book order: deck.cards first.
-    assert rs.choices[0] == Choice("deck.cards", source, text)
+    assert rs.choices[0] == {"clause": "deck.cards", "source": source, "text": text}
     namespace: dict[str, Any] = {}
     exec(compile(render_module(rs, str(path)), str(path), "exec"), namespace)
     assert namespace["TABLES"]["name"] == name

@@ -265,8 +265,8 @@ def test_books_in_every_language(lang: str) -> None:
         md = render_markdown(rs, lang)
         html = render_html(rs, lang)
         for clause in rs.clauses:
-            assert f'<a id="{clause.id}"></a>' in md, (variant, clause.id)
-            assert f'<li id="{clause.id}"' in html, (variant, clause.id)
+            assert f'<a id="{clause["id"]}"></a>' in md, (variant, clause["id"])
+            assert f'<li id="{clause["id"]}"' in html, (variant, clause["id"])
         assert not ARABIC_INDIC.search(md + html)
         assert f'<html lang="{lang}" dir="{"rtl" if lang == "ar" else "ltr"}">' in html
 

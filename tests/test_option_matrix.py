@@ -369,9 +369,9 @@ def test_option(base: str, name: str, overlay: Overlay, tmp_path: Path) -> None:
     rs = compile_spec(overlay_file(base, overlay, tmp_path, f"{base}-{slug}"))
     book = render_markdown(rs, "en")
     for clause in rs.clauses:
-        assert f'<a id="{clause.id}"></a>' in book, clause.id
+        assert f'<a id="{clause["id"]}"></a>' in book, clause["id"]
     assert show_text(rs).startswith(rs.name)
-    rules = Rules(rs.tables())
+    rules = Rules(rs.tables)
     seed = zlib.crc32(f"{base}:{name}".encode())
     summary = simulate(rules, hands=HANDS, seed=seed, check=True)
     assert summary.hands == HANDS

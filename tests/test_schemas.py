@@ -14,6 +14,7 @@ from jsonschema import Draft202012Validator
 
 from fivehundred.generator.clauses import CLAUSE_IDS
 from fivehundred.generator.model import build_ruleset
+from fivehundred.generator.tableschema import ruleset_schema as ruleset_schema_of_the_types
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_DIR = ROOT / "specs" / "schema"
@@ -24,6 +25,8 @@ COMBINATORS = ("anyOf", "oneOf", "allOf", "prefixItems")
 
 
 def load_schema(name: str) -> dict[str, Any]:
+    if name == "ruleset.schema.json":  # derived from runtime/tableformat.py, never hand-written
+        return ruleset_schema_of_the_types()
     return json.loads((SCHEMA_DIR / name).read_text(encoding="utf-8"))
 
 
@@ -308,7 +311,7 @@ def test_schema_defaults_agree_with_the_model(
     for key in spec[:-1]:
         parent = parent[key]
     parent.pop(spec[-1], None)
-    value: Any = build_ruleset(australian).tables()
+    value: Any = build_ruleset(australian).tables
     for key in tables:
         value = value[key]
     assert value == node["default"]
@@ -320,7 +323,7 @@ def test_schema_defaults_agree_with_the_model(
 @pytest.fixture
 def tables(australian: dict) -> dict[str, Any]:
     # Through JSON, as an engine in another language reads it.
-    return json.loads(json.dumps(build_ruleset(australian).tables()))
+    return json.loads(json.dumps(build_ruleset(australian).tables))
 
 
 def test_australian_tables_validate(ruleset_schema: dict, tables: dict) -> None:
@@ -354,7 +357,11 @@ def _set(doc: dict, path: tuple, value: Any) -> None:
         (("strains", 0, "trump"), 4),
         (("deck", 0), "5X"),
         (("card_suit", 0), 4),
-        (("format",), 2),
+        (("format",), 1),  # FORMAT 2 added `derived`: an engine must refuse what it does not know
+        (("derived", "suit_masks", 0, 0), -1),
+        (("derived", "suit_masks", 0), [0, 0, 0, 0]),
+        (("derived", "pool_opponents"), 1),
+        (("derived", "deal_order", 0, 0), "north"),
         (("kitty", "take"), "yes"),
         (("auction", "inkles"), {"bidders": 2}),
         (("clauses", 0, "id"), "deck.card"),
@@ -369,7 +376,7 @@ def test_corrupted_tables_fail(ruleset_schema: dict, tables: dict, path: tuple, 
     assert errors(ruleset_schema, bad)
 
 
-@pytest.mark.parametrize("key", ["deck", "strains", "scoring", "end"])
+@pytest.mark.parametrize("key", ["deck", "strains", "scoring", "end", "derived"])
 def test_missing_table_fails(ruleset_schema: dict, tables: dict, key: str) -> None:
     del tables[key]
     assert errors(ruleset_schema, tables)
@@ -403,3 +410,64 @@ def _every_key_present(node: dict[str, Any], data: Any, where: str) -> None:
     elif isinstance(data, list) and isinstance(node.get("items"), dict):
         for i, item in enumerate(data):
             _every_key_present(node["items"], item, f"{where}[{i}]")
+
+
+# -- one definition: runtime/tableformat.py ---------------------------------------------------
+
+
+def test_the_ruleset_schema_is_derived_from_the_types() -> None:
+    """generated/json/ruleset.schema.json is exactly what the tables' types give (`fivehundred
+    build` writes it), and no hand-written copy is left to drift."""
+    committed = json.loads((ROOT / "generated" / "json" / "ruleset.schema.json").read_text("utf-8"))
+    assert committed == ruleset_schema_of_the_types()
+    assert not (SCHEMA_DIR / "ruleset.schema.json").exists()
+
+
+def test_every_typed_field_is_in_the_schema_with_its_documentation() -> None:
+    """Each key of each TypedDict appears in the schema, titled and described by its Meta."""
+    from typing import get_type_hints
+
+    from fivehundred.runtime import tableformat as tf
+
+    schema = ruleset_schema_of_the_types()
+    props = schema["properties"]
+    for key, tp in get_type_hints(tf.Tables, include_extras=True).items():
+        (meta,) = [m for m in tp.__metadata__ if isinstance(m, tf.Meta)]
+        assert props[key]["title"] == meta.title and props[key]["description"] == meta.description
+    derived = props["derived"]["properties"]
+    assert set(derived) == set(tf.Derived.__annotations__)
+    assert "2**53" in derived["suit_masks"]["description"]  # engines in JavaScript: BigInt
+    assert props["format"] == {
+        "title": "Format",
+        "description": props["format"]["description"],
+        "const": tf.FORMAT,
+    }
+
+
+@pytest.mark.parametrize(
+    ("path", "alias"),
+    [
+        (("auction", "procedure"), "Procedure"),
+        (("auction", "all_pass"), "AllPass"),
+        (("partner", "call"), "PartnerCall"),
+        (("end", "both_out"), "BothOut"),
+        (("end", "out_backwards"), "OutBackwards"),
+        (("scoring", "opponent_tricks"), "OpponentTricks"),
+        (("deal", "first_dealer"), "FirstDealer"),
+    ],
+)
+def test_option_enums_are_the_literal_types(path: tuple[str, ...], alias: str) -> None:
+    """An option's allowed values are written once, as a Literal, and the schema lists them;
+    the rule-file schema offers exactly the same values."""
+    from typing import get_args
+
+    from fivehundred.runtime import tableformat as tf
+
+    node: Any = ruleset_schema_of_the_types()
+    for key in path:
+        node = node["properties"][key]
+    assert node["enum"] == list(get_args(getattr(tf, alias)))
+    spec: Any = load_schema("variant.schema.json")
+    for key in path:
+        spec = spec["properties"][key]
+    assert spec["enum"] == node["enum"]

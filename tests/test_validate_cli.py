@@ -198,8 +198,8 @@ def test_new_writes_a_starter_that_validates(
     rs = compile_spec(tmp_path / "our-club.yaml")
     base = compile_spec(find_spec("australian"))
     assert (rs.id, rs.extends) == ("our-club", "australian")
-    assert {**rs.tables(), "variant": 0, "name": 0, "extends": 0} == {
-        **base.tables(),
+    assert {**rs.tables, "variant": 0, "name": 0, "extends": 0} == {
+        **base.tables,
         "variant": 0,
         "name": 0,
         "extends": 0,
@@ -226,8 +226,8 @@ def test_new_uncommented_keeps_the_base_rules(tmp_path: Path, variant: str) -> N
     full = tmp_path / "full.yaml"
     full.write_text(uncommented(path.read_text(encoding="utf-8")), encoding="utf-8")
     assert yaml.safe_load(full.read_text(encoding="utf-8"))["id"] == "mine"
-    base = compile_spec(base_path).tables()
-    mine = compile_spec(full).tables()
+    base = compile_spec(base_path).tables
+    mine = compile_spec(full).tables
     for key in ("variant", "name", "extends"):
         base.pop(key)
         mine.pop(key)
@@ -432,8 +432,8 @@ def test_validate_says_what_was_inherited_overridden_removed(
         for line in lines
     )
     rs = compile_spec(club)
-    assert [b.code for b in rs.ladder if b.kind != "suit"] == ["MIS", "OMIS"]
-    assert [b.value for b in rs.ladder if b.code == "MIS"] == [230]
+    assert [b["code"] for b in rs.ladder if b["kind"] != "suit"] == ["MIS", "OMIS"]
+    assert [b["value"] for b in rs.ladder if b["code"] == "MIS"] == [230]
 
 
 def test_stale_inherited_choice_is_warned_and_left_out_of_the_book(
@@ -460,7 +460,7 @@ def test_stale_inherited_choice_is_warned_and_left_out_of_the_book(
     assert "explains a rule this file changes" in warned[1]["message"]
     assert all(w["message"].startswith("warning: ") for w in warned)
     rs = compile_spec(house)
-    assert [c.clause for c in rs.choices] == ["deal.first-dealer", "play.misere-ends"]
+    assert [c["clause"] for c in rs.choices] == ["deal.first-dealer", "play.misere-ends"]
     book = render_markdown(rs)
     assert "it is off here" not in book
     # Replacing the text (or removing the choice) silences the warning; the book has the new text.
@@ -632,7 +632,7 @@ def test_starter_file_uncommenting_one_special_bid_keeps_the_others(tmp_path: Pa
         out.append(line)
     path.write_text("\n".join(out) + "\n", encoding="utf-8")
     rs = compile_spec(path)
-    specials = {b.code: b.value for b in rs.ladder if b.kind != "suit"}
+    specials = {b["code"]: b["value"] for b in rs.ladder if b["kind"] != "suit"}
     assert specials == {"MIS": 230, "OMIS": 500, "BMIS": 500}
 
 

@@ -1,15 +1,15 @@
 """Generated ruleset module. Do not edit: `fivehundred build` writes it from the variant's spec.
 
 ``TABLES`` holds every rule of the variant as data; ``fivehundred.runtime.rules.Rules`` reads it.
-Its format is described by specs/schema/ruleset.schema.json (FORMAT 1).
+Its format (FORMAT 2) is defined by ``fivehundred.runtime.tableformat.Tables``.
 """
 
 # fmt: off
-FORMAT = 1
+FORMAT = 2
 VARIANT = 'australian-45'
 SOURCE = 'specs/variants/australian-45.yaml'
 
-TABLES = {'format': 1,
+TABLES = {'format': 2,
  'variant': 'australian-45',
  'extends': 'australian',
  'name': 'Australian Five Hundred, 45 cards',
@@ -34,8 +34,8 @@ TABLES = {'format': 1,
           'hand_size': 10,
           'kitty': 5,
           'dead_hand': 0,
-          'packets': [['players', 3], ['kitty', 2], ['players', 4], ['kitty', 2], ['players', 3],
-                      ['kitty', 1]]},
+          'packets': [('players', 3), ('kitty', 2), ('players', 4), ('kitty', 2), ('players', 3),
+                      ('kitty', 1)]},
  'auction': {'procedure': 'rounds',
              'raise_own_bid': False,
              'all_pass': 'throw-in',
@@ -411,8 +411,8 @@ TABLES = {'format': 1,
               'params': {'dead_hand': 0,
                          'hand_size': 10,
                          'kitty': 5,
-                         'packets': [['players', 3], ['kitty', 2], ['players', 4], ['kitty', 2],
-                                     ['players', 3], ['kitty', 1]]}},
+                         'packets': [('players', 3), ('kitty', 2), ('players', 4), ('kitty', 2),
+                                     ('players', 3), ('kitty', 1)]}},
              {'id': 'deal.rotation', 'params': {}}, {'id': 'auction.order', 'params': {}},
              {'id': 'auction.ladder',
               'params': {'bids': ['6S', '6C', '6D', '6H', '6NT', '7S', '7C', '7D', '7H', '7NT',
@@ -450,8 +450,8 @@ TABLES = {'format': 1,
              {'id': 'trump.left-bower', 'params': {}}, {'id': 'joker.trump', 'params': {}},
              {'id': 'play.misere-partner',
               'params': {'how': 'sits-out',
-                         'partner_by_bid': [['MIS', 'sits-out'], ['OMIS', 'sits-out'],
-                                            ['BMIS', 'sits-out']]}},
+                         'partner_by_bid': [('MIS', 'sits-out'), ('OMIS', 'sits-out'),
+                                            ('BMIS', 'sits-out')]}},
              {'id': 'play.opening-lead', 'params': {}}, {'id': 'play.follow-suit', 'params': {}},
              {'id': 'play.trick-winner', 'params': {}}, {'id': 'play.next-lead', 'params': {}},
              {'id': 'play.open-misere', 'params': {'bid': 'OMIS', 'when': 'after-first-trick'}},
@@ -499,4 +499,22 @@ TABLES = {'format': 1,
              {'clause': 'play.misere-ends',
               'source': 'project',
               'text': 'The sources do not say whether a lost misère is played out. Play stops as '
-                      'soon as the contractor takes a trick: nothing later can change the score.'}]}
+                      'soon as the contractor takes a trick: nothing later can change the score.'}],
+ 'derived': {'deal_order': [[1, 1, 1, 2, 2, 2, 3, 3, 3, 0, 0, 0, 4, 4, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3,
+                             3, 3, 0, 0, 0, 0, 4, 4, 1, 1, 1, 2, 2, 2, 3, 3, 3, 0, 0, 0, 4],
+                            [2, 2, 2, 3, 3, 3, 0, 0, 0, 1, 1, 1, 4, 4, 2, 2, 2, 2, 3, 3, 3, 3, 0, 0,
+                             0, 0, 1, 1, 1, 1, 4, 4, 2, 2, 2, 3, 3, 3, 0, 0, 0, 1, 1, 1, 4],
+                            [3, 3, 3, 0, 0, 0, 1, 1, 1, 2, 2, 2, 4, 4, 3, 3, 3, 3, 0, 0, 0, 0, 1, 1,
+                             1, 1, 2, 2, 2, 2, 4, 4, 3, 3, 3, 0, 0, 0, 1, 1, 1, 2, 2, 2, 4],
+                            [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2,
+                             2, 2, 3, 3, 3, 3, 4, 4, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4]],
+             'suit_masks': [[17592186308607, 3930112, 8585740288, 17583596109824, 0],
+                            [1919, 17592190236800, 8585740288, 17583596109824, 0],
+                            [2047, 4192256, 18700283412480, 16484084482048, 0],
+                            [2047, 4192256, 8048869376, 35176319025152, 0],
+                            [2047, 4192256, 8585740288, 17583596109824, 17592186044416]],
+             'joker_cards': [44],
+             'joker_mask': 17592186044416,
+             'nominated_power': [99],
+             'restricted_bids': [10, 25],
+             'pool_opponents': False}}

@@ -1,15 +1,15 @@
 """Generated ruleset module. Do not edit: `fivehundred build` writes it from the variant's spec.
 
 ``TABLES`` holds every rule of the variant as data; ``fivehundred.runtime.rules.Rules`` reads it.
-Its format is described by specs/schema/ruleset.schema.json (FORMAT 1).
+Its format (FORMAT 2) is defined by ``fivehundred.runtime.tableformat.Tables``.
 """
 
 # fmt: off
-FORMAT = 1
+FORMAT = 2
 VARIANT = 'australian-46'
 SOURCE = 'specs/variants/australian-46.yaml'
 
-TABLES = {'format': 1,
+TABLES = {'format': 2,
  'variant': 'australian-46',
  'extends': 'australian-45',
  'name': 'Australian Five Hundred, 46 cards',
@@ -35,8 +35,8 @@ TABLES = {'format': 1,
           'hand_size': 10,
           'kitty': 6,
           'dead_hand': 0,
-          'packets': [['players', 3], ['kitty', 2], ['players', 4], ['kitty', 2], ['players', 3],
-                      ['kitty', 2]]},
+          'packets': [('players', 3), ('kitty', 2), ('players', 4), ('kitty', 2), ('players', 3),
+                      ('kitty', 2)]},
  'auction': {'procedure': 'rounds',
              'raise_own_bid': False,
              'all_pass': 'throw-in',
@@ -412,8 +412,8 @@ TABLES = {'format': 1,
               'params': {'dead_hand': 0,
                          'hand_size': 10,
                          'kitty': 6,
-                         'packets': [['players', 3], ['kitty', 2], ['players', 4], ['kitty', 2],
-                                     ['players', 3], ['kitty', 2]]}},
+                         'packets': [('players', 3), ('kitty', 2), ('players', 4), ('kitty', 2),
+                                     ('players', 3), ('kitty', 2)]}},
              {'id': 'deal.rotation', 'params': {}}, {'id': 'auction.order', 'params': {}},
              {'id': 'auction.ladder',
               'params': {'bids': ['6S', '6C', '6D', '6H', '6NT', '7S', '7C', '7D', '7H', '7NT',
@@ -451,8 +451,8 @@ TABLES = {'format': 1,
              {'id': 'trump.left-bower', 'params': {}}, {'id': 'joker.trump', 'params': {}},
              {'id': 'play.misere-partner',
               'params': {'how': 'sits-out',
-                         'partner_by_bid': [['MIS', 'sits-out'], ['OMIS', 'sits-out'],
-                                            ['BMIS', 'sits-out']]}},
+                         'partner_by_bid': [('MIS', 'sits-out'), ('OMIS', 'sits-out'),
+                                            ('BMIS', 'sits-out')]}},
              {'id': 'play.opening-lead', 'params': {}}, {'id': 'play.follow-suit', 'params': {}},
              {'id': 'play.trick-winner', 'params': {}}, {'id': 'play.next-lead', 'params': {}},
              {'id': 'play.open-misere', 'params': {'bid': 'OMIS', 'when': 'after-first-trick'}},
@@ -509,4 +509,22 @@ TABLES = {'format': 1,
               'source': 'project',
               'text': 'G lets the contractor name the suit of the joker he holds; with two jokers, '
                       'naming a suit applies to every joker he holds, the black one ranking above '
-                      'the red in that suit.'}]}
+                      'the red in that suit.'}],
+ 'derived': {'deal_order': [[1, 1, 1, 2, 2, 2, 3, 3, 3, 0, 0, 0, 4, 4, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3,
+                             3, 3, 0, 0, 0, 0, 4, 4, 1, 1, 1, 2, 2, 2, 3, 3, 3, 0, 0, 0, 4, 4],
+                            [2, 2, 2, 3, 3, 3, 0, 0, 0, 1, 1, 1, 4, 4, 2, 2, 2, 2, 3, 3, 3, 3, 0, 0,
+                             0, 0, 1, 1, 1, 1, 4, 4, 2, 2, 2, 3, 3, 3, 0, 0, 0, 1, 1, 1, 4, 4],
+                            [3, 3, 3, 0, 0, 0, 1, 1, 1, 2, 2, 2, 4, 4, 3, 3, 3, 3, 0, 0, 0, 0, 1, 1,
+                             1, 1, 2, 2, 2, 2, 4, 4, 3, 3, 3, 0, 0, 0, 1, 1, 1, 2, 2, 2, 4, 4],
+                            [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2,
+                             2, 2, 3, 3, 3, 3, 4, 4, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4]],
+             'suit_masks': [[52776558397439, 3930112, 8585740288, 17583596109824, 0],
+                            [1919, 52776562325632, 8585740288, 17583596109824, 0],
+                            [2047, 4192256, 53884655501312, 16484084482048, 0],
+                            [2047, 4192256, 8048869376, 70360691113984, 0],
+                            [2047, 4192256, 8585740288, 17583596109824, 52776558133248]],
+             'joker_cards': [44, 45],
+             'joker_mask': 52776558133248,
+             'nominated_power': [98, 99],
+             'restricted_bids': [10, 25],
+             'pool_opponents': False}}

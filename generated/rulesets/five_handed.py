@@ -1,15 +1,15 @@
 """Generated ruleset module. Do not edit: `fivehundred build` writes it from the variant's spec.
 
 ``TABLES`` holds every rule of the variant as data; ``fivehundred.runtime.rules.Rules`` reads it.
-Its format is described by specs/schema/ruleset.schema.json (FORMAT 1).
+Its format (FORMAT 2) is defined by ``fivehundred.runtime.tableformat.Tables``.
 """
 
 # fmt: off
-FORMAT = 1
+FORMAT = 2
 VARIANT = 'five-handed'
 SOURCE = 'specs/variants/five-handed.yaml'
 
-TABLES = {'format': 1,
+TABLES = {'format': 2,
  'variant': 'five-handed',
  'extends': 'australian',
  'name': 'Five-handed Five Hundred',
@@ -37,8 +37,8 @@ TABLES = {'format': 1,
           'hand_size': 10,
           'kitty': 3,
           'dead_hand': 0,
-          'packets': [['players', 3], ['kitty', 1], ['players', 4], ['kitty', 1], ['players', 3],
-                      ['kitty', 1]]},
+          'packets': [('players', 3), ('kitty', 1), ('players', 4), ('kitty', 1), ('players', 3),
+                      ('kitty', 1)]},
  'auction': {'procedure': 'rounds',
              'raise_own_bid': False,
              'all_pass': 'throw-in',
@@ -435,8 +435,8 @@ TABLES = {'format': 1,
               'params': {'dead_hand': 0,
                          'hand_size': 10,
                          'kitty': 3,
-                         'packets': [['players', 3], ['kitty', 1], ['players', 4], ['kitty', 1],
-                                     ['players', 3], ['kitty', 1]]}},
+                         'packets': [('players', 3), ('kitty', 1), ('players', 4), ('kitty', 1),
+                                     ('players', 3), ('kitty', 1)]}},
              {'id': 'deal.rotation', 'params': {}}, {'id': 'auction.order', 'params': {}},
              {'id': 'auction.ladder',
               'params': {'bids': ['6S', '6C', '6D', '6H', '6NT', '7S', '7C', '7D', '7H', '7NT',
@@ -474,8 +474,8 @@ TABLES = {'format': 1,
              {'id': 'trump.left-bower', 'params': {}}, {'id': 'joker.trump', 'params': {}},
              {'id': 'play.misere-partner',
               'params': {'how': 'sits-out',
-                         'partner_by_bid': [['MIS', 'sits-out'], ['OMIS', 'sits-out'],
-                                            ['BMIS', 'sits-out']]}},
+                         'partner_by_bid': [('MIS', 'sits-out'), ('OMIS', 'sits-out'),
+                                            ('BMIS', 'sits-out')]}},
              {'id': 'play.opening-lead', 'params': {}}, {'id': 'play.follow-suit', 'params': {}},
              {'id': 'play.trick-winner', 'params': {}}, {'id': 'play.next-lead', 'params': {}},
              {'id': 'play.open-misere', 'params': {'bid': 'OMIS', 'when': 'after-first-trick'}},
@@ -533,4 +533,29 @@ TABLES = {'format': 1,
              {'clause': 'end.both-out',
               'source': 'project',
               'text': 'When the contractor and a partner both reach 500 on the hand, the '
-                      'contractor wins ("bidder goes out").'}]}
+                      'contractor wins ("bidder goes out").'}],
+ 'derived': {'deal_order': [[1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 0, 0, 0, 5, 1, 1, 1, 1, 2, 2, 2, 2,
+                             3, 3, 3, 3, 4, 4, 4, 4, 0, 0, 0, 0, 5, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4,
+                             4, 0, 0, 0, 5],
+                            [2, 2, 2, 3, 3, 3, 4, 4, 4, 0, 0, 0, 1, 1, 1, 5, 2, 2, 2, 2, 3, 3, 3, 3,
+                             4, 4, 4, 4, 0, 0, 0, 0, 1, 1, 1, 1, 5, 2, 2, 2, 3, 3, 3, 4, 4, 4, 0, 0,
+                             0, 1, 1, 1, 5],
+                            [3, 3, 3, 4, 4, 4, 0, 0, 0, 1, 1, 1, 2, 2, 2, 5, 3, 3, 3, 3, 4, 4, 4, 4,
+                             0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 5, 3, 3, 3, 4, 4, 4, 0, 0, 0, 1, 1,
+                             1, 2, 2, 2, 5],
+                            [4, 4, 4, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 5, 4, 4, 4, 4, 0, 0, 0, 0,
+                             1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 5, 4, 4, 4, 0, 0, 0, 1, 1, 1, 2, 2,
+                             2, 3, 3, 3, 5],
+                            [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 0, 0, 0, 0, 1, 1, 1, 1,
+                             2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3,
+                             3, 4, 4, 4, 5]],
+             'suit_masks': [[4503599631572991, 62906368, 549688705024, 4503049871556608, 0],
+                            [7679, 4503599694471680, 549688705024, 4503049871556608, 0],
+                            [8191, 67100672, 4785624292786176, 4221574894845952, 0],
+                            [8191, 67100672, 515328966656, 9006683858665472, 0],
+                            [8191, 67100672, 549688705024, 4503049871556608, 4503599627370496]],
+             'joker_cards': [52],
+             'joker_mask': 4503599627370496,
+             'nominated_power': [99],
+             'restricted_bids': [10, 25],
+             'pool_opponents': False}}

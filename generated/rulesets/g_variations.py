@@ -1,15 +1,15 @@
 """Generated ruleset module. Do not edit: `fivehundred build` writes it from the variant's spec.
 
 ``TABLES`` holds every rule of the variant as data; ``fivehundred.runtime.rules.Rules`` reads it.
-Its format is described by specs/schema/ruleset.schema.json (FORMAT 1).
+Its format (FORMAT 2) is defined by ``fivehundred.runtime.tableformat.Tables``.
 """
 
 # fmt: off
-FORMAT = 1
+FORMAT = 2
 VARIANT = 'g-variations'
 SOURCE = 'specs/variants/house/g-variations.yaml'
 
-TABLES = {'format': 1,
+TABLES = {'format': 2,
  'variant': 'g-variations',
  'extends': 'australian',
  'name': "Australian Five Hundred, G's variations",
@@ -34,8 +34,8 @@ TABLES = {'format': 1,
           'hand_size': 10,
           'kitty': 3,
           'dead_hand': 0,
-          'packets': [['players', 3], ['kitty', 1], ['players', 4], ['kitty', 1], ['players', 3],
-                      ['kitty', 1]]},
+          'packets': [('players', 3), ('kitty', 1), ('players', 4), ('kitty', 1), ('players', 3),
+                      ('kitty', 1)]},
  'auction': {'procedure': 'rounds',
              'raise_own_bid': False,
              'all_pass': 'throw-in',
@@ -408,8 +408,8 @@ TABLES = {'format': 1,
               'params': {'dead_hand': 0,
                          'hand_size': 10,
                          'kitty': 3,
-                         'packets': [['players', 3], ['kitty', 1], ['players', 4], ['kitty', 1],
-                                     ['players', 3], ['kitty', 1]]}},
+                         'packets': [('players', 3), ('kitty', 1), ('players', 4), ('kitty', 1),
+                                     ('players', 3), ('kitty', 1)]}},
              {'id': 'deal.rotation', 'params': {}}, {'id': 'auction.order', 'params': {}},
              {'id': 'auction.ladder',
               'params': {'bids': ['6S', '6C', '6D', '6H', '6NT', '7S', '7C', '7D', '7H', '7NT',
@@ -447,8 +447,8 @@ TABLES = {'format': 1,
              {'id': 'trump.left-bower', 'params': {}}, {'id': 'joker.trump', 'params': {}},
              {'id': 'play.misere-partner',
               'params': {'how': 'sits-out',
-                         'partner_by_bid': [['MIS', 'sits-out'], ['OMIS', 'sits-out'],
-                                            ['BMIS', 'sits-out']]}},
+                         'partner_by_bid': [('MIS', 'sits-out'), ('OMIS', 'sits-out'),
+                                            ('BMIS', 'sits-out')]}},
              {'id': 'play.opening-lead', 'params': {}}, {'id': 'play.follow-suit', 'params': {}},
              {'id': 'play.trick-winner', 'params': {}}, {'id': 'play.next-lead', 'params': {}},
              {'id': 'play.open-misere', 'params': {'bid': 'OMIS', 'when': 'after-first-trick'}},
@@ -500,4 +500,22 @@ TABLES = {'format': 1,
               'source': 'G',
               'text': 'G: "if you are on 490 (or 480) you cannot score points for winning a trick '
                       'against a contractor". This club uses 490: trick points never take the '
-                      'opponents above 490.'}]}
+                      'opponents above 490.'}],
+ 'derived': {'deal_order': [[1, 1, 1, 2, 2, 2, 3, 3, 3, 0, 0, 0, 4, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3,
+                             3, 0, 0, 0, 0, 4, 1, 1, 1, 2, 2, 2, 3, 3, 3, 0, 0, 0, 4],
+                            [2, 2, 2, 3, 3, 3, 0, 0, 0, 1, 1, 1, 4, 2, 2, 2, 2, 3, 3, 3, 3, 0, 0, 0,
+                             0, 1, 1, 1, 1, 4, 2, 2, 2, 3, 3, 3, 0, 0, 0, 1, 1, 1, 4],
+                            [3, 3, 3, 0, 0, 0, 1, 1, 1, 2, 2, 2, 4, 3, 3, 3, 3, 0, 0, 0, 0, 1, 1, 1,
+                             1, 2, 2, 2, 2, 4, 3, 3, 3, 0, 0, 0, 1, 1, 1, 2, 2, 2, 4],
+                            [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
+                             2, 3, 3, 3, 3, 4, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4]],
+             'suit_masks': [[4398046577663, 982016, 2146435072, 4395899027456, 0],
+                            [959, 4398047558720, 2146435072, 4395899027456, 0],
+                            [1023, 1047552, 4675070853120, 4121021120512, 0],
+                            [1023, 1047552, 2012217344, 8794079756288, 0],
+                            [1023, 1047552, 2146435072, 4395899027456, 4398046511104]],
+             'joker_cards': [42],
+             'joker_mask': 4398046511104,
+             'nominated_power': [99],
+             'restricted_bids': [10, 25],
+             'pool_opponents': False}}

@@ -1,15 +1,15 @@
 """Generated ruleset module. Do not edit: `fivehundred build` writes it from the variant's spec.
 
 ``TABLES`` holds every rule of the variant as data; ``fivehundred.runtime.rules.Rules`` reads it.
-Its format is described by specs/schema/ruleset.schema.json (FORMAT 1).
+Its format (FORMAT 2) is defined by ``fivehundred.runtime.tableformat.Tables``.
 """
 
 # fmt: off
-FORMAT = 1
+FORMAT = 2
 VARIANT = 'six-handed'
 SOURCE = 'specs/variants/six-handed.yaml'
 
-TABLES = {'format': 1,
+TABLES = {'format': 2,
  'variant': 'six-handed',
  'extends': 'australian',
  'name': 'Six-handed Five Hundred (3v3)',
@@ -38,8 +38,8 @@ TABLES = {'format': 1,
           'hand_size': 10,
           'kitty': 3,
           'dead_hand': 0,
-          'packets': [['players', 3], ['kitty', 1], ['players', 4], ['kitty', 1], ['players', 3],
-                      ['kitty', 1]]},
+          'packets': [('players', 3), ('kitty', 1), ('players', 4), ('kitty', 1), ('players', 3),
+                      ('kitty', 1)]},
  'auction': {'procedure': 'rounds',
              'raise_own_bid': False,
              'all_pass': 'throw-in',
@@ -443,8 +443,8 @@ TABLES = {'format': 1,
               'params': {'dead_hand': 0,
                          'hand_size': 10,
                          'kitty': 3,
-                         'packets': [['players', 3], ['kitty', 1], ['players', 4], ['kitty', 1],
-                                     ['players', 3], ['kitty', 1]]}},
+                         'packets': [('players', 3), ('kitty', 1), ('players', 4), ('kitty', 1),
+                                     ('players', 3), ('kitty', 1)]}},
              {'id': 'deal.rotation', 'params': {}}, {'id': 'auction.order', 'params': {}},
              {'id': 'auction.ladder',
               'params': {'bids': ['6S', '6C', '6D', '6H', '6NT', '7S', '7C', '7D', '7H', '7NT',
@@ -482,8 +482,8 @@ TABLES = {'format': 1,
              {'id': 'trump.left-bower', 'params': {}}, {'id': 'joker.trump', 'params': {}},
              {'id': 'play.misere-partner',
               'params': {'how': 'sits-out',
-                         'partner_by_bid': [['MIS', 'sits-out'], ['OMIS', 'sits-out'],
-                                            ['BMIS', 'sits-out']]}},
+                         'partner_by_bid': [('MIS', 'sits-out'), ('OMIS', 'sits-out'),
+                                            ('BMIS', 'sits-out')]}},
              {'id': 'play.opening-lead', 'params': {}}, {'id': 'play.follow-suit', 'params': {}},
              {'id': 'play.trick-winner', 'params': {}}, {'id': 'play.next-lead', 'params': {}},
              {'id': 'play.open-misere', 'params': {'bid': 'OMIS', 'when': 'after-first-trick'}},
@@ -537,4 +537,34 @@ TABLES = {'format': 1,
              {'clause': 'play.misere-ends',
               'source': 'project',
               'text': 'The sources do not say whether a lost misère is played out. Play stops as '
-                      'soon as the contractor takes a trick: nothing later can change the score.'}]}
+                      'soon as the contractor takes a trick: nothing later can change the score.'}],
+ 'derived': {'deal_order': [[1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 0, 0, 0, 6, 1, 1, 1, 1, 2,
+                             2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0, 0, 0, 0, 6, 1, 1, 1, 2,
+                             2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 0, 0, 0, 6],
+                            [2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 0, 0, 0, 1, 1, 1, 6, 2, 2, 2, 2, 3,
+                             3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0, 0, 0, 0, 1, 1, 1, 1, 6, 2, 2, 2, 3,
+                             3, 3, 4, 4, 4, 5, 5, 5, 0, 0, 0, 1, 1, 1, 6],
+                            [3, 3, 3, 4, 4, 4, 5, 5, 5, 0, 0, 0, 1, 1, 1, 2, 2, 2, 6, 3, 3, 3, 3, 4,
+                             4, 4, 4, 5, 5, 5, 5, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 6, 3, 3, 3, 4,
+                             4, 4, 5, 5, 5, 0, 0, 0, 1, 1, 1, 2, 2, 2, 6],
+                            [4, 4, 4, 5, 5, 5, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 6, 4, 4, 4, 4, 5,
+                             5, 5, 5, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 6, 4, 4, 4, 5,
+                             5, 5, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 6],
+                            [5, 5, 5, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 6, 5, 5, 5, 5, 0,
+                             0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 6, 5, 5, 5, 0,
+                             0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 6],
+                            [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 0, 0, 0, 0, 1,
+                             1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 6, 0, 0, 0, 1,
+                             1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6]],
+             'suit_masks': [[4611686018494529535, 1006600192, 70367670435840, 4611615649683210240,
+                             0],
+                            [30719, 4611686019501099008, 70367670435840, 4611615649683210240, 0],
+                            [32767, 1073709056, 4899986762249535488, 4323385273531498496, 0],
+                            [32767, 1073709056, 65969623924736, 9223306066157109248, 0],
+                            [32767, 1073709056, 70367670435840, 4611615649683210240,
+                             4611686018427387904]],
+             'joker_cards': [62],
+             'joker_mask': 4611686018427387904,
+             'nominated_power': [99],
+             'restricted_bids': [10, 25],
+             'pool_opponents': False}}

@@ -1,15 +1,15 @@
 """Generated ruleset module. Do not edit: `fivehundred build` writes it from the variant's spec.
 
 ``TABLES`` holds every rule of the variant as data; ``fivehundred.runtime.rules.Rules`` reads it.
-Its format is described by specs/schema/ruleset.schema.json (FORMAT 1).
+Its format (FORMAT 2) is defined by ``fivehundred.runtime.tableformat.Tables``.
 """
 
 # fmt: off
-FORMAT = 1
+FORMAT = 2
 VARIANT = 'six-handed-2v2v2-65'
 SOURCE = 'specs/variants/six-handed-2v2v2-65.yaml'
 
-TABLES = {'format': 1,
+TABLES = {'format': 2,
  'variant': 'six-handed-2v2v2-65',
  'extends': 'six-handed-65',
  'name': 'Six-handed Five Hundred (2v2v2), 65 cards',
@@ -38,8 +38,8 @@ TABLES = {'format': 1,
           'hand_size': 10,
           'kitty': 5,
           'dead_hand': 0,
-          'packets': [['players', 3], ['kitty', 2], ['players', 4], ['kitty', 2], ['players', 3],
-                      ['kitty', 1]]},
+          'packets': [('players', 3), ('kitty', 2), ('players', 4), ('kitty', 2), ('players', 3),
+                      ('kitty', 1)]},
  'auction': {'procedure': 'rounds',
              'raise_own_bid': False,
              'all_pass': 'throw-in',
@@ -443,8 +443,8 @@ TABLES = {'format': 1,
               'params': {'dead_hand': 0,
                          'hand_size': 10,
                          'kitty': 5,
-                         'packets': [['players', 3], ['kitty', 2], ['players', 4], ['kitty', 2],
-                                     ['players', 3], ['kitty', 1]]}},
+                         'packets': [('players', 3), ('kitty', 2), ('players', 4), ('kitty', 2),
+                                     ('players', 3), ('kitty', 1)]}},
              {'id': 'deal.rotation', 'params': {}}, {'id': 'auction.order', 'params': {}},
              {'id': 'auction.ladder',
               'params': {'bids': ['6S', '6C', '6D', '6H', '6NT', '7S', '7C', '7D', '7H', '7NT',
@@ -482,8 +482,8 @@ TABLES = {'format': 1,
              {'id': 'trump.left-bower', 'params': {}}, {'id': 'joker.trump', 'params': {}},
              {'id': 'play.misere-partner',
               'params': {'how': 'sits-out',
-                         'partner_by_bid': [['MIS', 'sits-out'], ['OMIS', 'sits-out'],
-                                            ['BMIS', 'sits-out']]}},
+                         'partner_by_bid': [('MIS', 'sits-out'), ('OMIS', 'sits-out'),
+                                            ('BMIS', 'sits-out')]}},
              {'id': 'play.opening-lead', 'params': {}}, {'id': 'play.follow-suit', 'params': {}},
              {'id': 'play.trick-winner', 'params': {}}, {'id': 'play.next-lead', 'params': {}},
              {'id': 'play.open-misere', 'params': {'bid': 'OMIS', 'when': 'after-first-trick'}},
@@ -541,4 +541,34 @@ TABLES = {'format': 1,
              {'clause': 'score.opponents',
               'source': 'T',
               'text': 'T: the team that did not win the bid scores 10 for each trick it takes; '
-                      'with two opposing teams, each scores for its own tricks only.'}]}
+                      'with two opposing teams, each scores for its own tricks only.'}],
+ 'derived': {'deal_order': [[1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 0, 0, 0, 6, 6, 1, 1, 1, 1,
+                             2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0, 0, 0, 0, 6, 6, 1, 1,
+                             1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 0, 0, 0, 6],
+                            [2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 0, 0, 0, 1, 1, 1, 6, 6, 2, 2, 2, 2,
+                             3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0, 0, 0, 0, 1, 1, 1, 1, 6, 6, 2, 2,
+                             2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 0, 0, 0, 1, 1, 1, 6],
+                            [3, 3, 3, 4, 4, 4, 5, 5, 5, 0, 0, 0, 1, 1, 1, 2, 2, 2, 6, 6, 3, 3, 3, 3,
+                             4, 4, 4, 4, 5, 5, 5, 5, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 6, 6, 3, 3,
+                             3, 4, 4, 4, 5, 5, 5, 0, 0, 0, 1, 1, 1, 2, 2, 2, 6],
+                            [4, 4, 4, 5, 5, 5, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 6, 6, 4, 4, 4, 4,
+                             5, 5, 5, 5, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 6, 6, 4, 4,
+                             4, 5, 5, 5, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 6],
+                            [5, 5, 5, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 6, 6, 5, 5, 5, 5,
+                             0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 6, 6, 5, 5,
+                             5, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 6],
+                            [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 0, 0, 0, 0,
+                             1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 0, 0,
+                             0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6]],
+             'suit_masks': [[18446744073978052607, 4026466304, 281470681743360,
+                             18446462598732840960, 0],
+                            [61439, 18446744078004457472, 281470681743360, 18446462598732840960, 0],
+                            [65535, 4294901760, 19599947048998141952, 17293541094125993984, 0],
+                            [65535, 4294901760, 263878495698944, 36893224264628436992, 0],
+                            [65535, 4294901760, 281470681743360, 18446462598732840960,
+                             18446744073709551616]],
+             'joker_cards': [64],
+             'joker_mask': 18446744073709551616,
+             'nominated_power': [99],
+             'restricted_bids': [10, 25],
+             'pool_opponents': False}}

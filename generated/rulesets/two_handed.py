@@ -1,15 +1,15 @@
 """Generated ruleset module. Do not edit: `fivehundred build` writes it from the variant's spec.
 
 ``TABLES`` holds every rule of the variant as data; ``fivehundred.runtime.rules.Rules`` reads it.
-Its format is described by specs/schema/ruleset.schema.json (FORMAT 1).
+Its format (FORMAT 2) is defined by ``fivehundred.runtime.tableformat.Tables``.
 """
 
 # fmt: off
-FORMAT = 1
+FORMAT = 2
 VARIANT = 'two-handed'
 SOURCE = 'specs/variants/two-handed.yaml'
 
-TABLES = {'format': 1,
+TABLES = {'format': 2,
  'variant': 'two-handed',
  'extends': 'three-handed',
  'name': 'Two-handed Five Hundred',
@@ -35,8 +35,8 @@ TABLES = {'format': 1,
           'hand_size': 10,
           'kitty': 3,
           'dead_hand': 10,
-          'packets': [['players', 3], ['dead', 3], ['kitty', 3], ['players', 4], ['dead', 4],
-                      ['players', 3], ['dead', 3]]},
+          'packets': [('players', 3), ('dead', 3), ('kitty', 3), ('players', 4), ('dead', 4),
+                      ('players', 3), ('dead', 3)]},
  'auction': {'procedure': 'single-round',
              'raise_own_bid': False,
              'all_pass': 'throw-in',
@@ -371,8 +371,8 @@ TABLES = {'format': 1,
               'params': {'dead_hand': 10,
                          'hand_size': 10,
                          'kitty': 3,
-                         'packets': [['players', 3], ['dead', 3], ['kitty', 3], ['players', 4],
-                                     ['dead', 4], ['players', 3], ['dead', 3]]}},
+                         'packets': [('players', 3), ('dead', 3), ('kitty', 3), ('players', 4),
+                                     ('dead', 4), ('players', 3), ('dead', 3)]}},
              {'id': 'deal.rotation', 'params': {}}, {'id': 'auction.order', 'params': {}},
              {'id': 'auction.ladder',
               'params': {'bids': ['6S', '6C', '6D', '6H', '6NT', '7S', '7C', '7D', '7H', '7NT',
@@ -435,4 +435,18 @@ TABLES = {'format': 1,
              {'clause': 'end.lose',
               'source': 'P',
               'text': 'P: a player at -500 or below plays on but can no longer win; if he later '
-                      'reaches 500, nobody wins.'}]}
+                      'reaches 500, nobody wins.'}],
+ 'derived': {'deal_order': [[1, 1, 1, 0, 0, 0, 3, 3, 3, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0, 3, 3, 3, 3,
+                             1, 1, 1, 0, 0, 0, 3, 3, 3],
+                            [0, 0, 0, 1, 1, 1, 3, 3, 3, 2, 2, 2, 0, 0, 0, 0, 1, 1, 1, 1, 3, 3, 3, 3,
+                             0, 0, 0, 1, 1, 1, 3, 3, 3]],
+             'suit_masks': [[4294971647, 61184, 16711680, 4278190080, 0],
+                            [239, 4295032592, 16711680, 4278190080, 0],
+                            [255, 65280, 4580114432, 4009754624, 0],
+                            [255, 65280, 15663104, 8574205952, 0],
+                            [255, 65280, 16711680, 4278190080, 4294967296]],
+             'joker_cards': [32],
+             'joker_mask': 4294967296,
+             'nominated_power': [99],
+             'restricted_bids': [],
+             'pool_opponents': False}}

@@ -1,15 +1,15 @@
 """Generated ruleset module. Do not edit: `fivehundred build` writes it from the variant's spec.
 
 ``TABLES`` holds every rule of the variant as data; ``fivehundred.runtime.rules.Rules`` reads it.
-Its format is described by specs/schema/ruleset.schema.json (FORMAT 1).
+Its format (FORMAT 2) is defined by ``fivehundred.runtime.tableformat.Tables``.
 """
 
 # fmt: off
-FORMAT = 1
+FORMAT = 2
 VARIANT = 'two-handed-24'
 SOURCE = 'specs/variants/house/two-handed-24.yaml'
 
-TABLES = {'format': 1,
+TABLES = {'format': 2,
  'variant': 'two-handed-24',
  'extends': 'two-handed',
  'name': 'Two-handed Five Hundred, 24 cards',
@@ -30,7 +30,7 @@ TABLES = {'format': 1,
           'hand_size': 10,
           'kitty': 4,
           'dead_hand': 0,
-          'packets': [['players', 3], ['kitty', 4], ['players', 4], ['players', 3]]},
+          'packets': [('players', 3), ('kitty', 4), ('players', 4), ('players', 3)]},
  'auction': {'procedure': 'single-round',
              'raise_own_bid': False,
              'all_pass': 'throw-in',
@@ -357,8 +357,8 @@ TABLES = {'format': 1,
               'params': {'dead_hand': 0,
                          'hand_size': 10,
                          'kitty': 4,
-                         'packets': [['players', 3], ['kitty', 4], ['players', 4],
-                                     ['players', 3]]}},
+                         'packets': [('players', 3), ('kitty', 4), ('players', 4),
+                                     ('players', 3)]}},
              {'id': 'deal.rotation', 'params': {}}, {'id': 'auction.order', 'params': {}},
              {'id': 'auction.ladder',
               'params': {'bids': ['6S', '6C', '6D', '6H', '6NT', '7S', '7C', '7D', '7H', '7NT',
@@ -411,4 +411,16 @@ TABLES = {'format': 1,
              {'clause': 'end.lose',
               'source': 'P',
               'text': 'P: a player at -500 or below plays on but can no longer win; if he later '
-                      'reaches 500, nobody wins.'}]}
+                      'reaches 500, nobody wins.'}],
+ 'derived': {'deal_order': [[1, 1, 1, 0, 0, 0, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 0,
+                             0],
+                            [0, 0, 0, 1, 1, 1, 2, 2, 2, 2, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 1,
+                             1]],
+             'suit_masks': [[319, 3776, 258048, 16515072, 0], [59, 4036, 258048, 16515072, 0],
+                            [63, 4032, 1306624, 15466496, 0], [63, 4032, 241664, 16531456, 0],
+                            [63, 4032, 258048, 16515072, 0]],
+             'joker_cards': [],
+             'joker_mask': 0,
+             'nominated_power': [],
+             'restricted_bids': [],
+             'pool_opponents': False}}

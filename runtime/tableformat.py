@@ -1,0 +1,1347 @@
+"""The table format: the one definition of the data a generated ruleset holds.
+
+A variant's rules reach every engine as one JSON-able value, :class:`Tables`: the ``TABLES`` of
+a generated module (``generated/rulesets/<variant>.py``) and the JSON export
+(``generated/json/<variant>.json``). This module is the only place that format is written down:
+
+- the :class:`~typing.TypedDict` classes below give every key and its type, so mypy checks the
+  generator that fills them (``fivehundred.generator.model.build_ruleset``) and the engine that
+  reads them (:class:`~fivehundred.runtime.rules.Rules`);
+- every option value is a :data:`~typing.Literal` alias (:data:`Procedure`, :data:`BothOut`, ...),
+  so a comparison with a misspelt value is a mypy error (``--strict-equality``);
+- every field carries its documentation and constraints as :class:`Meta` in
+  :data:`~typing.Annotated`; ``fivehundred build`` derives the JSON schema,
+  ``generated/json/ruleset.schema.json``, from them (``fivehundred.generator.tableschema``).
+
+:class:`Derived` holds what follows from the other fields (deal order, suit masks, joker
+powers, ...): the generator computes it once, so engines only read it. Adding a rule means: a
+field here, ``build_ruleset`` filling it, the engine reading it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Literal, TypedDict
+
+__all__ = [
+    "FORMAT",
+    "TABLES_META",
+    "AllPass",
+    "Auction",
+    "Bid",
+    "BidCode",
+    "BidKind",
+    "BidPartner",
+    "BothOut",
+    "Card",
+    "Choice",
+    "Clause",
+    "ClauseId",
+    "ClauseParams",
+    "Deal",
+    "Def",
+    "Derived",
+    "End",
+    "Failed",
+    "FirstDealer",
+    "Inkles",
+    "JokerCode",
+    "JokerLead",
+    "JokerNoTrumps",
+    "JokerWord",
+    "Kitty",
+    "KittyWord",
+    "Meta",
+    "MiserePartner",
+    "MisereWord",
+    "Nominate",
+    "OpenWhen",
+    "OpponentTricks",
+    "OutBackwards",
+    "Packet",
+    "Partner",
+    "PartnerCall",
+    "Play",
+    "Procedure",
+    "RankCode",
+    "Receiver",
+    "SansKitty",
+    "SchemaKey",
+    "Scoring",
+    "SeatList",
+    "Slam",
+    "Strain",
+    "StrainCode",
+    "Tables",
+    "Terms",
+    "VoidMustPlay",
+]
+
+#: Version of the tables format (``Tables.format``). 2 added :class:`Derived`.
+FORMAT: Literal[2] = 2
+
+
+@dataclass(frozen=True)
+class Meta:
+    """Documentation and constraints of one field, as :data:`~typing.Annotated` metadata.
+
+    ``items`` documents the items of a list field. The JSON schema is derived from these.
+    """
+
+    title: str
+    description: str
+    minimum: int | None = None
+    maximum: int | None = None
+    pattern: str | None = None
+    min_items: int | None = None
+    max_items: int | None = None
+    unique_items: bool = False
+    items: Meta | None = None
+
+
+@dataclass(frozen=True)
+class Def:
+    """Marks a type the schema defines once, under ``$defs/<name>``, and refers to."""
+
+    name: str
+    meta: Meta
+
+    # -- option values ----------------------------------------------------------------------------
+
+
+JokerWord = Literal["joker", "bird"]
+KittyWord = Literal["kitty", "widow"]
+MisereWord = Literal["misere", "nullo"]
+RankCode = Literal[
+    "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "J", "Q", "K", "A"
+]
+JokerCode = Literal["JK", "BJ"]
+StrainCode = Literal["S", "C", "D", "H", "NT"]
+FirstDealer = Literal["random", "draw"]
+Receiver = Literal["players", "kitty", "dead"]
+Procedure = Literal["rounds", "single-round"]
+AllPass = Literal["throw-in", "no-trumps"]
+PartnerCall = Literal["none", "choose", "card"]
+BidKind = Literal["suit", "misere"]
+OpenWhen = Literal["no", "from-start", "after-first-trick"]
+MiserePartner = Literal["sits-out", "both-hands"]
+BidPartner = Literal["sits-out", "both-hands", "plays"]
+Nominate = Literal["contractor", "none"]
+JokerLead = Literal["name-any-suit", "name-unled-suit"]
+VoidMustPlay = Literal["never", "misere", "always"]
+Failed = Literal["minus-value"]
+OpponentTricks = Literal["pooled", "own"]
+BothOut = Literal["contractor", "highest", "first-by-trick"]
+OutBackwards = Literal["game-over", "cannot-win"]
+
+#: Every rule clause id, in rule-book order. Ids are stable: never rename one.
+ClauseId = Literal[
+    "deck.cards",
+    "deck.joker",
+    "seats.teams",
+    "seats.partner",
+    "deal.first-dealer",
+    "deal.packets",
+    "deal.rotation",
+    "auction.order",
+    "auction.ladder",
+    "auction.higher",
+    "auction.single-round",
+    "auction.inkles",
+    "auction.pass-final",
+    "auction.end",
+    "auction.raise-own-bid",
+    "auction.misere",
+    "auction.open-misere",
+    "auction.blind-misere",
+    "auction.all-pass",
+    "kitty.take",
+    "kitty.sans",
+    "trump.order",
+    "trump.left-bower",
+    "joker.trump",
+    "play.misere-partner",
+    "play.opening-lead",
+    "play.follow-suit",
+    "play.trick-winner",
+    "play.next-lead",
+    "play.open-misere",
+    "play.misere-ends",
+    "joker.no-trumps.wins",
+    "joker.no-trumps.follow",
+    "joker.no-trumps.nominate",
+    "joker.no-trumps.lead",
+    "joker.no-trumps.last-trick",
+    "joker.no-trumps.lead-last-only",
+    "joker.no-trumps.misere-void",
+    "score.table",
+    "score.made",
+    "score.overtricks",
+    "score.slam",
+    "score.failed",
+    "score.opponents",
+    "score.misere",
+    "score.freeze",
+    "end.target",
+    "end.must-bid-to-win",
+    "end.both-out",
+    "end.lose",
+    "end.continue",
+]
+
+# -- shared definitions -----------------------------------------------------------------------
+
+Card = Annotated[
+    str,
+    Def(
+        "card",
+        Meta(
+            "Card code",
+            (
+                "A card of the deck: rank then suit (`10H`, `JD`, `13C`, `2S`), or a "
+                "joker `JK` (red) / `BJ` (black). Always canonical: `10`, never `T`; "
+                "upper case."
+            ),
+            pattern="^(?:(?:[2-9]|1[0-3]|[JQKA])[SCDH]|JK|BJ)$",
+        ),
+    ),
+]
+BidCode = Annotated[
+    str,
+    Def(
+        "bidCode",
+        Meta(
+            "Bid code",
+            "A ladder bid: `<level><strain>` (`7NT`) or a special code (`MIS`).",
+            pattern="^(?:[1-9][0-9]?(?:S|C|D|H|NT)|[A-Z][A-Z0-9]*)$",
+        ),
+    ),
+]
+SeatList = Annotated[
+    list[int],
+    Def(
+        "seatList",
+        Meta(
+            "Seats",
+            "Seat numbers, 0..players-1, clockwise.",
+            items=Meta("Seat", "A seat number.", minimum=0, maximum=5),
+        ),
+    ),
+]
+Packet = tuple[
+    Annotated[Receiver, Meta("Receiver", "Who receives the packet.")],
+    Annotated[int, Meta("Cards", "Cards in the packet (to each player for `players`).", minimum=1)],
+]
+#: The ``$schema`` key of a JSON export (not part of :class:`Tables`: the file's, not the rules').
+SchemaKey = Annotated[
+    Literal["ruleset.schema.json"],
+    Meta(
+        "Schema",
+        (
+            "The file name of this schema, `ruleset.schema.json`, which lies beside "
+            "every ruleset file."
+        ),
+    ),
+]
+
+# -- the tables -------------------------------------------------------------------------------
+
+
+class Terms(TypedDict):
+    """The variant's words for things with two names."""
+
+    joker: Annotated[JokerWord, Meta("Joker", "`joker` or `bird`.")]
+    kitty: Annotated[KittyWord, Meta("Kitty", "`kitty` or `widow`.")]
+    misere: Annotated[MisereWord, Meta("Misère", "`misere` or `nullo`.")]
+
+
+class Deal(TypedDict):
+    """How the cards are dealt."""
+
+    first_dealer: Annotated[
+        FirstDealer,
+        Meta(
+            "First dealer",
+            (
+                "`random`: a random seat deals first. `draw`: each player draws a card; "
+                "the lowest deals (ace low, joker lowest), redraw on ties. The deal then "
+                "passes to the left ((dealer+1) % players)."
+            ),
+        ),
+    ]
+    hand_size: Annotated[
+        int, Meta("Hand size", "Cards each player holds after the deal.", minimum=1)
+    ]
+    kitty: Annotated[int, Meta("Kitty", "Cards in the kitty (widow).", minimum=0)]
+    dead_hand: Annotated[
+        int, Meta("Dead hand", "Cards of a dead hand nobody plays (0: none).", minimum=0)
+    ]
+    packets: Annotated[
+        list[Packet],
+        Meta(
+            "Packets",
+            (
+                "The deal in order, each `[receiver, n]`: `players` gives n cards to "
+                "each player in turn clockwise from the dealer's left, `kitty` n cards "
+                "to the kitty, `dead` n cards to the dead hand. The totals are hand_size "
+                "per player, kitty and dead_hand."
+            ),
+            items=Meta("Packet", "`[receiver, n]`.", min_items=2),
+        ),
+    ]
+
+
+class Inkles(TypedDict):
+    """Who bids inkles and at which level."""
+
+    bidders: Annotated[int, Meta("Bidders", "How many of the first callers.", minimum=1)]
+    level: Annotated[int, Meta("Level", "The inkle level.", minimum=1)]
+
+
+class SansKitty(TypedDict):
+    """The sans-kitty bonus."""
+
+    bonus: Annotated[int, Meta("Bonus", "Points added to the contract's value.", minimum=0)]
+
+
+class Auction(TypedDict):
+    """How the bidding runs."""
+
+    procedure: Annotated[
+        Procedure,
+        Meta(
+            "Procedure",
+            (
+                "`rounds`: bidding goes round from the dealer's left until all but one "
+                "have passed after a bid (or all passed); a player who passed may not "
+                "bid again. `single-round`: each player calls once, from the dealer's "
+                "left; the highest bid wins."
+            ),
+        ),
+    ]
+    raise_own_bid: Annotated[
+        bool,
+        Meta(
+            "Raise own bid",
+            (
+                "With `rounds`: false: the auction ends as soon as every player but one "
+                "has passed after a bid. true: when a pass leaves only the highest "
+                "bidder not passed, he has exactly one more call (a higher bid or pass), "
+                "then the auction ends; if his own bid left him alone, it ends at once."
+            ),
+        ),
+    ]
+    all_pass: Annotated[
+        AllPass,
+        Meta(
+            "All pass",
+            (
+                "`throw-in`: the hand is over and scores nothing. `no-trumps`: the hand "
+                "is played at no trumps with no contract, no kitty and no contractor (no "
+                "nomination); the seat on the dealer's left leads and each side scores "
+                "`all_pass_per_trick` per trick it takes."
+            ),
+        ),
+    ]
+    inkles: Annotated[
+        Annotated[None, Meta("No inkles", "No inkles.")]
+        | Annotated[Inkles, Meta("Inkle rule", "Who bids inkles and at which level.")],
+        Meta(
+            "Inkles",
+            (
+                "null, or: during the first `bidders` calls of the auction (passes "
+                "count), a bid at `level` is an inkle: it must outrank the current "
+                "highest bid but never becomes the highest bid and cannot win; after "
+                "those calls nobody may bid at that level."
+            ),
+        ),
+    ]
+    all_pass_per_trick: Annotated[
+        int,
+        Meta(
+            "All-pass points per trick",
+            (
+                "Points per trick each player scores when all pass and the hand is "
+                "played at no trumps (default 10)."
+            ),
+            minimum=0,
+        ),
+    ]
+    sans_kitty: Annotated[
+        Annotated[None, Meta("No sans kitty", "No sans-kitty contracts.")]
+        | Annotated[SansKitty, Meta("Sans-kitty rule", "The sans-kitty bonus.")],
+        Meta(
+            "Sans kitty",
+            (
+                "null, or: after the auction, unless the contract is a misère, the "
+                "contractor first chooses `take` (the kitty) or `sans` (the kitty stays "
+                "out and the contract is worth `bonus` more, made or failed)."
+            ),
+        ),
+    ]
+
+
+class Partner(TypedDict):
+    """A partner for one hand (five-handed)."""
+
+    call: Annotated[
+        PartnerCall,
+        Meta(
+            "Call",
+            (
+                "`none`: the contractor's allies are his side's other seats. `choose`: "
+                "after the discard he names a partner seat per action. `card`: he calls "
+                "cards not in his hand and not called yet (a kitty or discarded card may "
+                "be called); the holder of a called card is his partner, and a card "
+                "nobody holds brings none. No partner is chosen or called in a misère: "
+                "he plays alone."
+            ),
+        ),
+    ]
+    second_partner_at: Annotated[
+        int | None,
+        Meta(
+            "Second partner at",
+            (
+                "Contracts of this level or more take two partners (two `partner`/`call` "
+                "actions); null: one."
+            ),
+        ),
+    ]
+
+
+class Bid(TypedDict):
+    """One bid of the ladder."""
+
+    code: Annotated[BidCode, Meta("Code", "The bid as written in records.")]
+    kind: Annotated[
+        BidKind,
+        Meta(
+            "Kind",
+            (
+                "`suit`: make at least `level` tricks in `strain`. `misere`: take no "
+                "trick, played with the no-trump tables."
+            ),
+        ),
+    ]
+    level: Annotated[
+        int, Meta("Level", "Tricks to make for a suit bid; 0 for a misère.", minimum=0)
+    ]
+    strain: Annotated[
+        int,
+        Meta(
+            "Strain",
+            (
+                "Index into `strains` whose tables govern the play: 0 S, 1 C, 2 D, 3 H, "
+                "4 NT; 4 for every misère."
+            ),
+            minimum=0,
+            maximum=4,
+        ),
+    ]
+    value: Annotated[int, Meta("Value", "Points scored if made, lost if failed.")]
+    open: Annotated[
+        OpenWhen,
+        Meta(
+            "Open",
+            (
+                "`no`; `from-start`: the contractor's hand is face up from the opening "
+                "lead; `after-first-trick`: face up after the first trick."
+            ),
+        ),
+    ]
+    blind: Annotated[
+        bool,
+        Meta(
+            "Blind",
+            ("May only be bid before the bidder has looked at his cards (as his first call)."),
+        ),
+    ]
+    after_bid_of: Annotated[
+        int,
+        Meta(
+            "After bid of",
+            (
+                "0: biddable whenever it outranks the current bid; N: only once some "
+                "earlier bid of the auction had level N or more."
+            ),
+            minimum=0,
+        ),
+    ]
+    clause: Annotated[
+        ClauseId, Meta("Clause", "Id of the clause an illegal call of this bid cites.")
+    ]
+    partner: Annotated[
+        BidPartner,
+        Meta(
+            "Misère partner",
+            (
+                "For this misère only, overrides `play.misere_partner` (`plays`: the "
+                "partner plays too and the side must take no trick)."
+            ),
+        ),
+    ]
+
+
+class Kitty(TypedDict):
+    """The kitty exchange."""
+
+    take: Annotated[
+        bool,
+        Meta(
+            "Take",
+            (
+                "The contractor adds the kitty to his hand, then discards `discard` "
+                "cards (any of them)."
+            ),
+        ),
+    ]
+    discard: Annotated[
+        int, Meta("Discard", "Cards to discard: the kitty size when `take`, else 0.", minimum=0)
+    ]
+
+
+class JokerNoTrumps(TypedDict):
+    """The joker at no trumps and in misères."""
+
+    nominate: Annotated[
+        Nominate,
+        Meta(
+            "Nominate",
+            (
+                "`contractor`: at strain 4, before the opening lead, the contractor "
+                "holding jokers may name one suit (`nominate S`); every joker he holds "
+                "then has that effective suit with power 99 (the highest joker) and 98 "
+                "(the other), above the ace; jokers of other players stay suitless. "
+                "`none`: no nomination."
+            ),
+        ),
+    ]
+    lead: Annotated[
+        JokerLead,
+        Meta(
+            "Lead",
+            (
+                "Leading a suitless joker names the suit to follow (`JK:H`) and wins the "
+                "trick. `name-any-suit`: any suit. `name-unled-suit`: a suit not led "
+                "before in this hand; once all four suits have been led it may be led "
+                "only to the last trick (naming any suit), unless its holder has no "
+                "other card."
+            ),
+        ),
+    ]
+    void_must_play: Annotated[
+        VoidMustPlay,
+        Meta(
+            "Void must play",
+            (
+                "Whether a player void in the led suit who holds a suitless joker must "
+                "play it: `never`, `misere` (in misère contracts only), `always`. A "
+                "suitless joker may be played to a lead of another suit only when void "
+                "in it."
+            ),
+        ),
+    ]
+    lead_only_last_trick: Annotated[
+        bool,
+        Meta(
+            "Lead only last trick",
+            (
+                "true: a joker, suitless or nominated, may not be led before the last "
+                "trick while its holder has any other card; playing it to another "
+                "player's lead is not restricted."
+            ),
+        ),
+    ]
+
+
+class Play(TypedDict):
+    """Options of the play."""
+
+    misere_partner: Annotated[
+        MiserePartner,
+        Meta(
+            "Misère partner",
+            (
+                "`sits-out`: the misère contractor's allies do not play (tricks have "
+                "fewer cards and the turn skips them). `both-hands`: the contractor also "
+                "plays his partner's hand, face up, in the partner's turn; a trick won "
+                "by either hand defeats the misère. `plays`: the partners play and their "
+                "side must take no trick."
+            ),
+        ),
+    ]
+    misere_ends_when_lost: Annotated[
+        bool,
+        Meta(
+            "Stop a lost misère", "The hand stops as soon as the misère contractor takes a trick."
+        ),
+    ]
+    joker_no_trumps: Annotated[
+        JokerNoTrumps,
+        Meta(
+            "Joker at no trumps",
+            (
+                "The joker in strain 4 (no trumps and misères), where it has `suit_of` 4 "
+                "(no suit) unless nominated."
+            ),
+        ),
+    ]
+
+
+class Strain(TypedDict):
+    """The card order under one strain."""
+
+    code: Annotated[StrainCode, Meta("Code", "The strain: `S C D H NT`.")]
+    trump: Annotated[
+        int | None,
+        Meta(
+            "Trump suit", "The trump suit's index 0..3, or null at no trumps.", minimum=0, maximum=3
+        ),
+    ]
+    suit_of: Annotated[
+        list[int],
+        Meta(
+            "Effective suit",
+            (
+                "`suit_of[c]`: the suit card c belongs to for following and winning: its "
+                "printed suit, except that the left bower (the jack of the trump "
+                "colour's other suit) and the jokers belong to the trump suit; at no "
+                "trumps a joker is 4 (no suit)."
+            ),
+            items=Meta("Suit", "0..3 a suit, 4 no suit.", minimum=0, maximum=4),
+        ),
+    ]
+    power: Annotated[
+        list[int],
+        Meta(
+            "Power",
+            (
+                "`power[c]`: compares cards of the same effective suit, higher wins. "
+                "Plain: 1 + the rank's place in 2 3 4 5 6 7 8 9 10 11 12 13 J Q K A (so "
+                "1..16). Trumps: 100 + place among the trumps from the lowest (joker "
+                "above right bower above left bower above A). Suitless joker: 200 + its "
+                "place among the jokers (1 red, 2 black). Trumps > 100 beat every plain "
+                "card, suitless jokers > 200 beat everything."
+            ),
+            items=Meta("Power", "A power.", minimum=1),
+        ),
+    ]
+    order: Annotated[
+        list[list[Card]],
+        Meta(
+            "Order",
+            (
+                "`order[s]`: the cards of effective suit s (0..3, 4 = suitless jokers), "
+                "highest first; for display."
+            ),
+            items=Meta(
+                "Suit order", "Card codes, highest first.", items=Meta("Card", "A card code.")
+            ),
+            min_items=5,
+            max_items=5,
+        ),
+    ]
+
+
+class Slam(TypedDict):
+    """The slam rule."""
+
+    value: Annotated[int, Meta("Value", "What a slam scores.", minimum=0)]
+    below: Annotated[int, Meta("Below", "Bids worth less than this qualify.")]
+
+
+class Scoring(TypedDict):
+    """Scoring of a hand."""
+
+    slam: Annotated[
+        Slam,
+        Meta(
+            "Slam",
+            (
+                "Taking all `hand_size` tricks on a contract whose value (with the "
+                "sans-kitty bonus when played sans kitty) is less than `below` scores "
+                "`value` instead of the contract's value; value 0: no slam rule."
+            ),
+        ),
+    ]
+    failed: Annotated[
+        Failed,
+        Meta(
+            "Failed",
+            (
+                "`minus-value`: the contractor's side loses the bid's value (scores may "
+                "go negative)."
+            ),
+        ),
+    ]
+    opponents_per_trick: Annotated[
+        int,
+        Meta(
+            "Opponents per trick",
+            (
+                "Points each side with no ally of the contractor scores per trick (by "
+                "`opponent_tricks`) in a suit contract, made or not. Every side with an "
+                "ally of the contractor (chosen or called partners included) scores what "
+                "the contractor scores."
+            ),
+        ),
+    ]
+    opponents_against_misere: Annotated[
+        int, Meta("Opponents against misère", "Points per trick for the opponents of a misère.")
+    ]
+    opponents_freeze_at: Annotated[
+        int | None,
+        Meta(
+            "Opponents' cap",
+            (
+                "null, or a total F: trick points scored as opponents never take a side "
+                "above F (a side at or above F before the hand gains none)."
+            ),
+        ),
+    ]
+    opponent_tricks: Annotated[
+        OpponentTricks,
+        Meta(
+            "Opponent tricks",
+            (
+                "With sides of one player: `pooled`: each opponent scores all the tricks "
+                "taken against the contractor; `own`: his own tricks only."
+            ),
+        ),
+    ]
+    overtricks: Annotated[
+        int, Meta("Overtricks", "Points per trick above the contract (0: none).", minimum=0)
+    ]
+
+
+class End(TypedDict):
+    """When the game ends."""
+
+    target: Annotated[
+        int, Meta("Target", "A side reaching this total wins (subject to `must_bid_to_win`).")
+    ]
+    lose_at: Annotated[
+        int | None,
+        Meta(
+            "Lose at",
+            (
+                "null, or: a side at or below this total has gone out backwards (see "
+                "`out_backwards`)."
+            ),
+        ),
+    ]
+    must_bid_to_win: Annotated[
+        bool,
+        Meta(
+            "Must bid to win",
+            (
+                "true: a side wins only when its own made contract takes it to the "
+                "target; false: reaching the target by any points wins."
+            ),
+        ),
+    ]
+    both_out: Annotated[
+        BothOut,
+        Meta(
+            "Both out",
+            (
+                "When several sides can win on one hand: `highest`: the highest total (a "
+                "tie: the contractor's side if among them, else the lowest side index); "
+                "`contractor`: the contractor's side if among them, else as "
+                "`first-by-trick`; `first-by-trick`: the contractor's side if among "
+                "them, else the first to reach the target trick by trick (trick points "
+                "earned as each trick is won), else the highest total."
+            ),
+        ),
+    ]
+    out_backwards: Annotated[
+        OutBackwards,
+        Meta(
+            "Out backwards",
+            (
+                "`game-over`: a side at `lose_at` or below has lost and the game ends, "
+                "won by the highest other total (a tie: the contractor's side). "
+                "`cannot-win`: it plays on but cannot win; if it later reaches the "
+                "target, or every side is out, the game ends with no winner."
+            ),
+        ),
+    ]
+
+
+class ClauseParams(TypedDict, total=False):
+    """The parameters of a clause's sentence (which ones appear depends on the clause)."""
+
+    above: Annotated[
+        str | None,
+        Meta(
+            "above",
+            ("Misère clauses: the bid directly below it on the ladder (null at the bottom)."),
+        ),
+    ]
+    after_bid_of: Annotated[
+        int,
+        Meta(
+            "after_bid_of",
+            "Misère clauses: level some earlier bid must have reached, 0 = any time.",
+        ),
+    ]
+    allowed: Annotated[
+        bool,
+        Meta("allowed", "auction.raise-own-bid: whether the highest bidder may raise his own bid."),
+    ]
+    at: Annotated[int, Meta("at", "score.freeze: the opponents' cap; end.lose: the losing score.")]
+    below: Annotated[
+        str | None,
+        Meta(
+            "below",
+            ("Misère clauses: the bid directly above it on the ladder, or null at the top."),
+        ),
+    ]
+    bid: Annotated[str, Meta("bid", "Misère clauses, play.open-misere: the bid's code.")]
+    bidders: Annotated[int, Meta("bidders", "auction.inkles: how many bidders bid inkles.")]
+    bids: Annotated[
+        list[BidCode], Meta("Bids", "auction.ladder: the bid codes from lowest to highest.")
+    ]
+    blind: Annotated[bool, Meta("blind", "Misère clauses: a blind misère.")]
+    bonus: Annotated[
+        int,
+        Meta(
+            "Bonus",
+            ("kitty.sans: points added to the contract's value when it is played sans kitty."),
+        ),
+    ]
+    cards: Annotated[int, Meta("cards", "kitty.take: cards taken and discarded.")]
+    count: Annotated[
+        int,
+        Meta(
+            "count",
+            (
+                "deck.cards: the number of cards in the deck; joker.no-trumps.wins: the "
+                "number of jokers."
+            ),
+        ),
+    ]
+    dead_hand: Annotated[int, Meta("dead_hand", "deal.packets: cards in the dead hand.")]
+    hand_size: Annotated[int, Meta("hand_size", "deal.packets: cards per player.")]
+    how: Annotated[
+        str,
+        Meta(
+            "how",
+            (
+                "The option chosen, as in the tables: deal.first-dealer `first_dealer`, "
+                "auction.all-pass `all_pass`, play.misere-partner `misere_partner`, "
+                "joker.no-trumps.lead `lead`, score.failed `failed`."
+            ),
+        ),
+    ]
+    jokers: Annotated[
+        list[Card],
+        Meta(
+            "jokers",
+            "deck.joker: the joker codes, lowest first.",
+            items=Meta("Joker", "A joker code."),
+        ),
+    ]
+    kitty: Annotated[int, Meta("kitty", "deal.packets: cards in the kitty.")]
+    level: Annotated[int, Meta("level", "auction.inkles: the inkle level.")]
+    must_bid_to_win: Annotated[
+        bool,
+        Meta(
+            "Must bid to win",
+            "end.both-out: whether only a successful contract can take a side out.",
+        ),
+    ]
+    nominated: Annotated[
+        bool,
+        Meta(
+            "nominated",
+            (
+                "joker.no-trumps.lead-last-only: whether the contractor may nominate the "
+                "joker's suit (a nominated joker too may be led only to the last trick)."
+            ),
+        ),
+    ]
+    open: Annotated[str, Meta("open", "Misère clauses: `no`, `from-start` or `after-first-trick`.")]
+    opponents: Annotated[
+        int, Meta("opponents", "score.misere: opponents' points per trick against a misère.")
+    ]
+    packets: Annotated[
+        list[
+            tuple[
+                Annotated[str, Meta("Receiver", "players, kitty or dead.")],
+                Annotated[int, Meta("Cards", "Cards in the packet.")],
+            ]
+        ],
+        Meta(
+            "packets",
+            "deal.packets: the packets, as `deal.packets`.",
+            items=Meta("Packet", "[receiver, cards].", min_items=2),
+        ),
+    ]
+    partner_by_bid: Annotated[
+        list[
+            tuple[
+                BidCode, Annotated[BidPartner, Meta("How", "`sits-out`, `both-hands` or `plays`.")]
+            ]
+        ],
+        Meta(
+            "Partner by bid",
+            (
+                "play.misere-partner: for each misère bid, lowest first, `[code, how]`: "
+                "how the contractor's partners take part in it (`sits-out`, `both-hands` "
+                "or `plays`)."
+            ),
+            items=Meta("Bid and partner", "`[code, how]`.", min_items=2),
+        ),
+    ]
+    per_trick: Annotated[int, Meta("per_trick", "score.opponents: points per trick.")]
+    players: Annotated[int, Meta("players", "seats.teams: number of players.")]
+    procedure: Annotated[str, Meta("procedure", "auction.end: `rounds` or `single-round`.")]
+    raise_own_bid: Annotated[
+        bool,
+        Meta(
+            "raise_own_bid",
+            (
+                "auction.end: whether the last bidder has one more call once the others "
+                "have passed after his bid (as `auction.raise_own_bid`)."
+            ),
+        ),
+    ]
+    required: Annotated[
+        bool, Meta("required", "end.must-bid-to-win: whether only a contract can win.")
+    ]
+    second_at: Annotated[
+        int | None,
+        Meta(
+            "Second partner at",
+            ("seats.partner: contracts of this level or more take two partners; null: always one."),
+        ),
+    ]
+    target: Annotated[int, Meta("target", "end.target: the target score.")]
+    teams: Annotated[
+        list[SeatList],
+        Meta(
+            "teams",
+            "seats.teams: the seats of each side.",
+            items=Meta("Side", "Seats of one side."),
+        ),
+    ]
+    tricks: Annotated[str, Meta("tricks", "score.opponents: `pooled` or `own`.")]
+    value: Annotated[
+        int, Meta("value", "Misère clauses: the bid's value; score.slam: what a slam scores.")
+    ]
+    value_below: Annotated[
+        int,
+        Meta(
+            "value_below",
+            (
+                "score.slam: contracts worth less than this (with the sans-kitty bonus "
+                "when played sans kitty) score the slam value when they take every trick."
+            ),
+        ),
+    ]
+    when: Annotated[
+        str,
+        Meta(
+            "when",
+            (
+                "play.open-misere: when the hand goes face up; "
+                "joker.no-trumps.misere-void: `misere` or `always`."
+            ),
+        ),
+    ]
+
+
+class Clause(TypedDict):
+    """One rule clause of the variant."""
+
+    id: Annotated[ClauseId, Meta("Id", "A stable clause id.")]
+    params: Annotated[
+        ClauseParams,
+        Meta(
+            "Parameters",
+            ("The parameters of the clause's sentence; which ones appear depends on the clause."),
+        ),
+    ]
+
+
+class Choice(TypedDict):
+    """A documented choice where the sources differ or are silent."""
+
+    clause: Annotated[str, Meta("Clause", "The clause it concerns.")]
+    source: Annotated[str, Meta("Source", "G, T, P or project.")]
+    text: Annotated[str, Meta("Text", "The choice and its reason.")]
+
+
+class Derived(TypedDict):
+    """What follows from the other fields, computed once by the generator for every engine."""
+
+    deal_order: Annotated[
+        list[list[int]],
+        Meta(
+            "Deal order",
+            (
+                "`deal_order[dealer][k]`: who receives the k-th card of the shuffled "
+                "deck when seat `dealer` deals: a seat 0..players-1, `players` for the "
+                "kitty, `players + 1` for the dead hand. It spells out `deal.packets`: a "
+                "`players` packet of n gives n cards to each seat in turn from (dealer + "
+                "1) % players."
+            ),
+            items=Meta(
+                "Dealer's order",
+                "One receiver per card of the deck, in dealing order.",
+                items=Meta(
+                    "Receiver", "A seat, `players` (kitty) or `players + 1` (dead hand).", minimum=0
+                ),
+            ),
+            min_items=2,
+            max_items=6,
+        ),
+    ]
+    suit_masks: Annotated[
+        list[list[int]],
+        Meta(
+            "Suit masks",
+            (
+                "`suit_masks[i][s]`: the bitmask (bit c for card index c) of the cards "
+                "whose `strains[i].suit_of` is s (0..3, 4 = suitless jokers). A mask can "
+                "exceed 2**53 (decks of 54 cards and more): read it as a 64-bit or "
+                "arbitrary-precision integer; JavaScript's JSON.parse rounds it, so an "
+                "engine in JavaScript must parse these with BigInt (a reviver with the "
+                "source text, or a big-number JSON parser)."
+            ),
+            items=Meta(
+                "Masks of a strain",
+                "One mask per effective suit 0..4.",
+                items=Meta("Mask", "A set of card indices as a bitmask.", minimum=0),
+                min_items=5,
+                max_items=5,
+            ),
+            min_items=5,
+            max_items=5,
+        ),
+    ]
+    joker_cards: Annotated[
+        list[int],
+        Meta(
+            "Joker cards",
+            "The card indices of `jokers`, in the same order (lowest first).",
+            items=Meta("Card index", "An index into `deck`.", minimum=0),
+            unique_items=True,
+        ),
+    ]
+    joker_mask: Annotated[
+        int,
+        Meta(
+            "Joker mask",
+            (
+                "The bitmask of `joker_cards` (0 without jokers); may exceed 2**53 (see "
+                "`suit_masks`)."
+            ),
+            minimum=0,
+        ),
+    ]
+    nominated_power: Annotated[
+        list[int],
+        Meta(
+            "Nominated power",
+            (
+                "`nominated_power[j]`: the `power` of joker `jokers[j]` once the "
+                "contractor has nominated a suit for it "
+                "(`play.joker_no_trumps.nominate`): above that suit's ace (plain powers "
+                "are 1..16), below every trump: 99 for the highest joker, 98 for the "
+                "next."
+            ),
+            items=Meta("Power", "A power.", minimum=1),
+        ),
+    ]
+    restricted_bids: Annotated[
+        list[int],
+        Meta(
+            "Restricted bids",
+            (
+                "Indices into `ladder` of the bids a condition of the auction can bar "
+                "although they outrank the highest bid: a bid with `after_bid_of`, a "
+                "`blind` bid, a bid at the inkle level (`auction.inkles`). Every other "
+                "bid may be called exactly when it outranks the highest bid."
+            ),
+            items=Meta("Bid index", "An index into `ladder`.", minimum=0),
+            unique_items=True,
+        ),
+    ]
+    pool_opponents: Annotated[
+        bool,
+        Meta(
+            "Pool opponents",
+            (
+                "true when every side opposing the contractor scores all the tricks "
+                "taken against him: `scoring.opponent_tricks` is `pooled` and every side "
+                "is one seat. Otherwise each side scores its own side's tricks (a "
+                "partnership always does)."
+            ),
+        ),
+    ]
+
+
+class Tables(TypedDict):
+    """Every rule of one variant as data: the ``TABLES`` of a generated module, a JSON export."""
+
+    format: Annotated[
+        Literal[2],
+        Meta(
+            "Format",
+            (
+                "Version of this tables format; 2 for this schema. An engine must refuse "
+                "a version it does not know."
+            ),
+        ),
+    ]
+    variant: Annotated[
+        str,
+        Meta(
+            "Variant id", "The variant's id (the rule file's `id`).", pattern="^[a-z0-9][a-z0-9-]*$"
+        ),
+    ]
+    extends: Annotated[
+        str | None,
+        Meta(
+            "Extends",
+            (
+                "The variant this one was built from (`extends` of its file), or null. "
+                "Informative only: every table below is complete."
+            ),
+        ),
+    ]
+    name: Annotated[str, Meta("Name", "The variant's display name.")]
+    summary: Annotated[str, Meta("Summary", "One paragraph describing the game.")]
+    sources: Annotated[
+        list[str],
+        Meta(
+            "Sources",
+            "Source letters (G, T, P) or names the rules come from.",
+            items=Meta("Source", "A source."),
+        ),
+    ]
+    terms: Annotated[
+        Terms,
+        Meta(
+            "Terms",
+            (
+                "The variant's words for things with two names; use them in any text "
+                "shown to players."
+            ),
+        ),
+    ]
+    players: Annotated[
+        int,
+        Meta(
+            "Players",
+            (
+                "Number of seats, 2..6; seats are 0..players-1 clockwise and the first "
+                "to bid (and the first packet) is (dealer + 1) % players."
+            ),
+            minimum=2,
+            maximum=6,
+        ),
+    ]
+    teams: Annotated[
+        list[SeatList],
+        Meta(
+            "Teams",
+            (
+                "The sides: `teams[s]` lists the seats of side s. With no partnerships "
+                "every seat is a side of its own (`[[0],[1],[2]]`). Scores and "
+                "`tricks_by_side` are indexed by side."
+            ),
+            items=Meta("Side", "The seats of one side."),
+            min_items=1,
+        ),
+    ]
+    side_of_seat: Annotated[
+        list[int],
+        Meta(
+            "Side of seat",
+            "`side_of_seat[seat]` is the seat's side: the inverse of `teams`.",
+            items=Meta("Side", "A side index into `teams`.", minimum=0),
+        ),
+    ]
+    deck: Annotated[
+        list[Card],
+        Meta(
+            "Deck",
+            (
+                "Every card, each once. A card's index in this list is its card index c, "
+                "which every per-card table below uses (and bitmask bit c). Order: suits "
+                "S, C, D, H, each from its lowest rank up, then the jokers lowest first."
+            ),
+            items=Meta("Card", "The card with this index."),
+            min_items=1,
+            unique_items=True,
+        ),
+    ]
+    card_suit: Annotated[
+        list[int],
+        Meta(
+            "Printed suit",
+            (
+                "`card_suit[c]`: the suit printed on card c, 0 S, 1 C, 2 D, 3 H, -1 for "
+                "a joker. This is not the suit a card follows as: use "
+                "`strains[i].suit_of` for that (the left bower and jokers differ)."
+            ),
+            items=Meta("Suit", "-1..3.", minimum=-1, maximum=3),
+        ),
+    ]
+    card_rank: Annotated[
+        list[RankCode | JokerCode],
+        Meta(
+            "Printed rank",
+            (
+                "`card_rank[c]`: the rank of card c (`2`..`13`, `J`, `Q`, `K`, `A`), or "
+                "the joker's code for a joker."
+            ),
+            items=Meta("Rank", "A rank code or joker code."),
+        ),
+    ]
+    jokers: Annotated[
+        list[JokerCode],
+        Meta(
+            "Jokers",
+            (
+                "The jokers in the deck, lowest first (`BJ` beats `JK` when both are "
+                "in). Empty when there is none."
+            ),
+            items=Meta("Joker", "A joker code."),
+            unique_items=True,
+        ),
+    ]
+    deal: Annotated[
+        Deal, Meta("Deal", "How to deal. The deck is shuffled and given out packet by packet.")
+    ]
+    auction: Annotated[
+        Auction, Meta("Auction", "How the bidding runs; the ladder is separate (`ladder`).")
+    ]
+    partner: Annotated[Partner, Meta("Partner (five-handed)", "A partner for one hand.")]
+    ladder: Annotated[
+        list[Bid],
+        Meta(
+            "Ladder",
+            (
+                "Every bid, lowest first: bid i outranks bid j exactly when i > j, and a "
+                "call must outrank the current highest bid (`auction.higher`). A record "
+                "writes a bid by its `code`."
+            ),
+            items=Meta("Bid", "One bid."),
+            min_items=1,
+        ),
+    ]
+    kitty: Annotated[Kitty, Meta("Kitty", "The kitty exchange.")]
+    play: Annotated[
+        Play,
+        Meta(
+            "Play",
+            (
+                "Options of the play. Fixed for every variant: the contractor leads "
+                "first, the trick winner leads next; follow the led suit (by `suit_of`) "
+                "if able; the winner is given under `strains`."
+            ),
+        ),
+    ]
+    strains: Annotated[
+        list[Strain],
+        Meta(
+            "Strain tables",
+            (
+                "Card order per strain, indexed by strain (0 S, 1 C, 2 D, 3 H, 4 NT; "
+                "misères use 4). Effective suit s of card c under strain i: `suit_of[c]` "
+                "(0..3, or 4 = a suitless joker). Following: a player must play a card "
+                "of the led effective suit if he holds one. Trick winner: let T be the "
+                "strain's `trump` (null at NT) and L the led effective suit (for a "
+                "suitless joker led as `JK:X`, L = X). Among the cards played whose "
+                "effective suit is L, T, or 4, the one with the greatest `power` wins. "
+                "Powers make this a single max: plain cards 1..16 (by rank, 2 low, A "
+                "high), a nominated joker 99, trumps 101 and up, suitless jokers 201 and "
+                "up (black above red)."
+            ),
+            items=Meta("Strain table", "The card order under one strain."),
+            min_items=5,
+            max_items=5,
+        ),
+    ]
+    scoring: Annotated[
+        Scoring,
+        Meta(
+            "Scoring",
+            (
+                "Scoring of a hand. A made contract scores its ladder `value`; the "
+                "opponents score by trick as below."
+            ),
+        ),
+    ]
+    end: Annotated[End, Meta("End", "When the game ends, checked after each hand.")]
+    clauses: Annotated[
+        list[Clause],
+        Meta(
+            "Clauses",
+            (
+                "The rule clauses this variant has, in rule-book order, each with the "
+                "parameters its sentence needs. An illegal action cites the first "
+                "failing check, in this order: hand over `end.continue`; auction: not a "
+                "call `auction.order`, not above the highest bid `auction.higher`, "
+                "waiting for an `after_bid_of` bid the bid's `clause`, blind after a "
+                "first call `auction.blind-misere`, inkle level after the inkle calls "
+                "`auction.inkles`; kitty choice expected `kitty.sans`; partner/call "
+                "expected `seats.partner`; discard expected (not a discard, a card not "
+                "held, a wrong count) `kitty.take`; in play: any non-play action, or "
+                "`nominate` without nomination, `play.follow-suit`; a misplaced "
+                "`nominate` `joker.no-trumps.nominate`; a card not held "
+                "`play.follow-suit`; following: a joker lead `joker.no-trumps.lead`, "
+                "holding the led suit: a suitless joker `joker.no-trumps.follow`, at "
+                "trumps when the card or all the following cards are bowers or jokers "
+                "`joker.trump` (a joker among them) else `trump.left-bower`, else "
+                "`play.follow-suit`; void while a suitless joker must be played "
+                "`joker.no-trumps.misere-void`; leading: a suit named for a joker that "
+                "has one (`joker.no-trumps.nominate` if nominated, else `joker.trump`), "
+                "a nominated joker held back `joker.no-trumps.lead-last-only`, a "
+                "suitless joker led unnamed `joker.no-trumps.lead`, a joker before the "
+                "last trick `joker.no-trumps.lead-last-only`, a suit already led "
+                "(`joker.no-trumps.last-trick` when all four were led, else "
+                "`joker.no-trumps.lead`), else `play.follow-suit`. Every clause cited is "
+                "one of this list."
+            ),
+            items=Meta("Clause", "One rule clause."),
+        ),
+    ]
+    choices: Annotated[
+        list[Choice],
+        Meta(
+            "Choices",
+            "Documented choices where the sources differ or are silent.",
+            items=Meta("Choice", "One choice."),
+        ),
+    ]
+    derived: Annotated[
+        Derived,
+        Meta(
+            "Derived tables",
+            (
+                "Tables computed by the generator from the fields above, so that no "
+                "engine need compute them (and all engines agree). Changing the rules "
+                "never needs them: they follow."
+            ),
+        ),
+    ]
+
+
+#: Title and description of the whole of :class:`Tables` (the root of the JSON schema).
+TABLES_META = Meta(
+    "Five Hundred ruleset tables (generated/json/<variant>.json)",
+    "Every rule of one variant, expanded into tables, for engines in other languages. Cards are "
+    "referred to by index c into `deck`; strains by index 0 S, 1 C, 2 D, 3 H, 4 NT; suits 0 S, "
+    "1 C, 2 D, 3 H; seats 0..players-1 clockwise. Every key below is always present, with one "
+    "JSON type; integers are exact (bitmasks under `derived` can exceed 2**53). The procedure "
+    "of a hand (phases, the order of the actions, records, replay output, error precedence and "
+    "the conformance protocol) is specified in the repository's specs/INTERCHANGE.md; the "
+    "rules that vary between variants are the fields below. The Python definition of this "
+    "format, from which this schema is derived, is fivehundred.runtime.tableformat.",
+)
