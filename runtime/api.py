@@ -39,6 +39,7 @@ from .errors import (
 )
 from .game import Match, load_rules
 from .hand import AUCTION, OVER, PLAY, HandResult, HandState, deal_cards
+from .messages import Explanation
 from .records import hand_from_record, record_of
 from .rules import Rules
 from .tensors import (
@@ -288,6 +289,12 @@ class State:
     def is_legal(self, action: int) -> bool:
         """Whether ``action`` is legal now."""
         return not self.hand.is_over and self.hand.is_legal(action)
+
+    def verify(self, action: int) -> Explanation | None:
+        """``None`` when the action id is legal now, else why not: the rule's ``clause`` id and
+        its sentence, ``text()`` (what :meth:`apply` would raise). An id that is no action at
+        all raises :class:`InvalidActionError`."""
+        return self.hand.verify(action)
 
     def is_over(self) -> bool:
         """True once the hand is scored (or thrown in)."""

@@ -251,6 +251,7 @@ GROUPS: dict[str, str] = {
     "test_ladder_scenarios.py": "runtime",
     "test_option_matrix.py": "runtime",
     "test_perft.py": "runtime",
+    "test_legality_property.py": "runtime",
     "test_invariants.py": "runtime",
     "test_records.py": "runtime",
     "test_api.py": "runtime",
