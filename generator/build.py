@@ -22,7 +22,7 @@ import shutil
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -41,7 +41,7 @@ from .buildcache import (
     produced_files,
 )
 from .docs import (
-    book_messages,
+    Recording,
     render_html,
     render_index,
     render_markdown,
@@ -49,6 +49,7 @@ from .docs import (
 )
 from .i18n import Gap, gaps, languages, load_translations, po_path
 from .model import Ruleset
+from .parallel import run_all
 from .pipeline import SPECS_DIR, VARIANTS_DIR, compile_spec
 from .render import module_name, render_json, render_module
 from .tableschema import render_ruleset_schema
@@ -128,10 +129,19 @@ class Plan(Mapping[str, str]):
         self._texts: dict[str, str] = {}
         #: Rule books their catalogue translates in part (language -> variant ids).
         self.incomplete: dict[str, tuple[str, ...]] = {}
+        #: The messages of each variant's rule books, by the fingerprint of the variant (its
+        #: rules and the code): what the build cache keeps so that a later build need not
+        #: render a book to know which messages it uses.
+        self.messages: dict[str, tuple[tuple[str | None, str], ...]] = {}
 
     def add(self, rel: str, key: str, make: Callable[[], str]) -> None:
         """Plan ``rel``: ``make()`` renders it; ``key`` fingerprints everything it is made of."""
         self._makers[rel] = (key, make)
+
+    def add_made(self, rel: str, key: str, text: str, make: Callable[[], str]) -> None:
+        """Plan ``rel``, already rendered (``text``, which ``make()`` renders again)."""
+        self._makers[rel] = (key, make)
+        self._texts[rel] = text
 
     def add_text(self, rel: str, text: str) -> None:
         """Plan ``rel`` with its text (cheap to make): the text is its own fingerprint."""
@@ -141,6 +151,14 @@ class Plan(Mapping[str, str]):
     def key(self, rel: str) -> str:
         """The fingerprint of the inputs of ``rel``."""
         return self._makers[rel][0]
+
+    def make_all(self, rels: Iterable[str]) -> None:
+        """Render every file of ``rels`` not rendered yet, on every core
+        (:func:`~fivehundred.generator.parallel.run_all`); the most costly first, so that no
+        process is left with a long one at the end."""
+        todo = sorted((rel for rel in rels if rel not in self._texts), key=_cost)
+        made = run_all([self._makers[rel][1] for rel in todo])
+        self._texts.update(zip(todo, made, strict=True))
 
     def __getitem__(self, rel: str) -> str:
         if rel not in self._texts:
@@ -157,12 +175,38 @@ class Plan(Mapping[str, str]):
         return len(self._makers)
 
 
-def plan_outputs() -> Plan:
+def _cost(rel: str) -> tuple[int, str]:
+    """Files in the order :meth:`Plan.make_all` makes them: HTML books, Markdown books, the
+    rest (each a few times cheaper than the one before)."""
+    return (0 if rel.endswith(".html") else 1 if rel.endswith(".md") else 2, rel)
+
+
+#: A book's messages: ``(context, msgid)`` pairs in the order first used.
+Messages = tuple[tuple[str | None, str], ...]
+
+
+def _recorded(render: Callable[..., str], rs: Ruleset, links: list[tuple[str, str]]) -> Any:
+    """The English book of ``rs`` (``render``: :func:`render_markdown` or
+    :func:`render_html`) with the links ``links``, and the messages it used."""
+    recording = Recording()
+    return render(rs, "en", recording, languages=links, missing=[]), tuple(recording.seen)
+
+
+def plan_outputs(
+    messages: Mapping[str, Messages] | None = None,
+) -> Plan:
     """Every file of generated/ the build produces: relative path -> text (rendered on read).
 
     The conformance vectors are replayed again only when their fingerprint (the variant's tables
     and the engine) differs from the one in the committed file under generated/.
+
+    Which languages translate a variant's whole rule book depends on the messages the book
+    uses, which only a render tells: ``messages`` (by the variant's fingerprint, from the build
+    cache) saves that render. For every other variant the English books are rendered first,
+    noting their messages, with links to every language; when some language turns out not to
+    translate the whole book, the English books are rendered again, linking only the others.
     """
+    known = messages or {}
     rulesets = compile_builtins()
     files = Plan()
     ids = sorted(rulesets)
@@ -194,10 +238,33 @@ def plan_outputs() -> Plan:
     langs = languages()
     for lang in langs:
         load_translations(lang)  # a broken catalogue stops the build before anything renders
+    formats = (("md", render_markdown), ("html", render_html))
+
+    def links(variant: str, codes: Iterable[str], lang: str) -> list[tuple[str, str]]:
+        return [(code, f"../{code}/{variant}") for code in codes if code != lang]
+
+    unknown = [v for v in ids if key_of[v] not in known]
+    english: dict[tuple[str, str], str] = {}
+    pieces = [
+        partial(_recorded, render, rulesets[v][1], links(v, langs, "en"))
+        for v in unknown
+        for _, render in formats
+    ]
+    recorded = iter(run_all(pieces))
+    for variant in ids:
+        if variant in unknown:
+            used: dict[tuple[str | None, str], None] = {}
+            for fmt, _ in formats:
+                text, seen = next(recorded)
+                english[variant, fmt] = text
+                used.update(dict.fromkeys(seen))
+            files.messages[key_of[variant]] = tuple(used)
+        else:
+            files.messages[key_of[variant]] = tuple(known[key_of[variant]])
     missing: dict[tuple[str, str], list[Gap]] = {}
     complete: dict[str, list[str]] = {}
     for variant in ids:
-        keys = book_messages(rulesets[variant][1])
+        keys = files.messages[key_of[variant]]
         for lang in langs:
             missing[lang, variant] = gaps(lang, keys)
         complete[variant] = [lang for lang in langs if not missing[lang, variant]]
@@ -207,15 +274,17 @@ def plan_outputs() -> Plan:
         words = file_digest(catalogue.read_bytes()) if catalogue.is_file() else "-"
         for variant in ids:
             rs = rulesets[variant][1]
-            others = [(code, f"../{code}/{variant}") for code in complete[variant] if code != lang]
+            others = links(variant, complete[variant], lang)
             gap = missing[lang, variant]
             key = digest(key_of[variant], lang, words, repr(others), repr(gap), summaries[variant])
-            for fmt, render in (("md", render_markdown), ("html", render_html)):
-                files.add(
-                    f"docs/{lang}/{variant}.{fmt}",
-                    digest(key, fmt),
-                    partial(render, rs, lang, languages=others, missing=gap),
-                )
+            for fmt, render in formats:
+                rel = f"docs/{lang}/{variant}.{fmt}"
+                make = partial(render, rs, lang, languages=others, missing=gap)
+                text = english.get((variant, fmt)) if lang == "en" else None
+                if text is not None and others == links(variant, langs, "en") and not gap:
+                    files.add_made(rel, digest(key, fmt), text, make)
+                else:
+                    files.add(rel, digest(key, fmt), make)
         if any(missing[lang, variant] for variant in ids):
             files.incomplete[lang] = tuple(v for v in ids if missing[lang, v])
     books = [(variant, rulesets[variant][1].name) for variant in ids]
@@ -373,14 +442,19 @@ def build(
     if store is not None and store.all_fresh(inputs, produced_files(root)):
         return BuildReport((), (), len(store.entries), dict(store.incomplete))
     use_bytecode_cache(_template_cache(store.folder) if store is not None else None)
-    files = plan_outputs()
+    files = plan_outputs(store.messages) if store is not None else plan_outputs()
     with build_lock(root, wait, required=not check):
         written = []
         unchanged = 0
         known: dict[str, tuple[str, str]] = {}  # rel -> (inputs key, sha256) of files on disk
+        fresh: set[str] = set()
+        if isinstance(files, Plan):
+            if store is not None:
+                fresh = {rel for rel in files if store.fresh(rel, files.key(rel))}
+            files.make_all(rel for rel in files if rel not in fresh)  # on every core
         for rel in sorted(files):
             key = files.key(rel) if isinstance(files, Plan) else None
-            if store is not None and key is not None and store.fresh(rel, key):
+            if store is not None and rel in fresh:
                 unchanged += 1
                 known[rel] = store.entries[rel]
                 continue
@@ -402,7 +476,7 @@ def build(
         if check:
             if store is not None:
                 complete = not (written or removed) and len(known) == len(files)
-                store.save(inputs if complete else "", known, incomplete)
+                store.save(inputs if complete else "", known, incomplete, _messages(files))
             return report
         try:
             late = _commit(root, {rel: files[rel].encode("utf-8") for rel in written}, removed)
@@ -417,10 +491,16 @@ def build(
                 key = files.key(rel) if isinstance(files, Plan) else None
                 if key is not None:
                     known[rel] = (key, file_digest(files[rel].encode("utf-8")))
-            store.save(inputs if len(known) == len(files) else "", known, incomplete)
+            store.save(
+                inputs if len(known) == len(files) else "", known, incomplete, _messages(files)
+            )
     if late:
         raise BuildInterrupted(report)
     return report
+
+
+def _messages(files: Mapping[str, str]) -> dict[str, Messages]:
+    return dict(files.messages) if isinstance(files, Plan) else {}
 
 
 def _commit(root: Path, changes: dict[str, bytes], removed: list[str]) -> bool:

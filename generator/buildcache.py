@@ -183,6 +183,10 @@ class BuildCache:
         self.entries: dict[str, tuple[str, str]] = {}  # rel -> (inputs key, sha256 of bytes)
         #: Rule books translated in part at the last build (language -> variant ids).
         self.incomplete: dict[str, tuple[str, ...]] = {}
+        #: The messages of each variant's rule books (``(context, msgid)`` pairs), by the
+        #: fingerprint of the variant's rules and the code: a build that finds them here need
+        #: not render a book to learn which languages translate it whole.
+        self.messages: dict[str, tuple[tuple[str | None, str], ...]] = {}
         self._load()
 
     def _load(self) -> None:
@@ -195,8 +199,12 @@ class BuildCache:
             self.incomplete = {
                 str(k): tuple(str(x) for x in v) for k, v in data.get("incomplete", {}).items()
             }
+            self.messages = {
+                str(k): tuple((None if c is None else str(c), str(m)) for c, m in v)
+                for k, v in data.get("messages", {}).items()
+            }
         except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
-            self.inputs, self.entries, self.incomplete = "", {}, {}
+            self.inputs, self.entries, self.incomplete, self.messages = "", {}, {}, {}
 
     def on_disk(self, rel: str) -> bool:
         """True when the file ``rel`` has the bytes recorded for it."""
@@ -227,15 +235,18 @@ class BuildCache:
         inputs: str,
         entries: Mapping[str, tuple[str, str]],
         incomplete: Mapping[str, tuple[str, ...]] | None = None,
+        messages: Mapping[str, tuple[tuple[str | None, str], ...]] | None = None,
     ) -> None:
         """Record a build; silently skipped when the cache folder cannot be written."""
         incomplete = dict(incomplete or {})
+        messages = dict(messages or {})
         data = {
             "format": _FORMAT,
             "root": str(self.root.resolve()),
             "inputs": inputs,
             "files": {rel: list(entries[rel]) for rel in sorted(entries)},
             "incomplete": {lang: list(incomplete[lang]) for lang in sorted(incomplete)},
+            "messages": {key: [list(m) for m in messages[key]] for key in sorted(messages)},
         }
         text = json.dumps(data, indent=0, sort_keys=True) + "\n"
         try:
@@ -254,3 +265,4 @@ class BuildCache:
         self.inputs = inputs
         self.entries = dict(entries)
         self.incomplete = incomplete
+        self.messages = messages

@@ -26,6 +26,7 @@ from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from functools import cache, lru_cache
 from pathlib import Path
+from types import FunctionType
 from typing import Any, NoReturn
 
 import jinja2
@@ -50,6 +51,7 @@ from .model import Ruleset
 __all__ = [
     "KNOWN_TERMS",
     "SECTIONS",
+    "Recording",
     "RuleBookError",
     "book_gaps",
     "book_messages",
@@ -260,13 +262,77 @@ def _npgettext(context: str, singular: str, plural: str, n: int) -> str:
     return _current().npgettext(context, singular, plural, n)
 
 
-def _escaped(function: Any) -> Any:
-    """A gettext callable whose text is HTML-escaped: a translator's ``<`` or ``&`` shows as is."""
+def _newstyle(html: bool) -> tuple[Any, Any, Any, Any]:
+    """The four gettext functions of the templates, new style (``_("%(n)s", n=1)`` formats).
 
-    def escaped(*args: Any) -> Markup:
-        return escape(function(*args))
+    They do exactly what Jinja's own new-style wrappers (``jinja2.ext``) do around
+    :func:`_gettext` and friends: translate in the current language, in HTML escape the
+    translation (a translator's ``<`` or ``&`` shows as is) and make it markup, then always
+    format it with the keyword arguments (``num`` and ``context`` filled in as Jinja does). They
+    take no template context, so a call costs one function call instead of three context
+    dispatches (with a copy of the context inside every loop); the rule books are the same,
+    byte for byte, and render in a fifth less time.
+    """
+    if html:
 
-    return escaped
+        def gettext(message: str, **variables: Any) -> str:
+            return Markup(escape(_current().gettext(message))) % variables
+
+        def ngettext(singular: str, plural: str, n: int, **variables: Any) -> str:
+            variables.setdefault("num", n)
+            return Markup(escape(_current().ngettext(singular, plural, n))) % variables
+
+        def pgettext(context: str, message: str, **variables: Any) -> str:
+            variables.setdefault("context", context)
+            return Markup(escape(_current().pgettext(context, message))) % variables
+
+        def npgettext(context: str, singular: str, plural: str, n: int, **variables: Any) -> str:
+            variables.setdefault("context", context)
+            variables.setdefault("num", n)
+            text = _current().npgettext(context, singular, plural, n)
+            return Markup(escape(text)) % variables
+
+        return gettext, ngettext, pgettext, npgettext
+
+    def md_gettext(message: str, **variables: Any) -> str:
+        return _current().gettext(message) % variables
+
+    def md_ngettext(singular: str, plural: str, n: int, **variables: Any) -> str:
+        variables.setdefault("num", n)
+        return _current().ngettext(singular, plural, n) % variables
+
+    def md_pgettext(context: str, message: str, **variables: Any) -> str:
+        variables.setdefault("context", context)
+        return _current().pgettext(context, message) % variables
+
+    def md_npgettext(context: str, singular: str, plural: str, n: int, **variables: Any) -> str:
+        variables.setdefault("context", context)
+        variables.setdefault("num", n)
+        return _current().npgettext(context, singular, plural, n) % variables
+
+    return md_gettext, md_ngettext, md_pgettext, md_npgettext
+
+
+class _Context(jinja2.runtime.Context):
+    """A template context whose calls of macros and plain functions skip Jinja's generic
+    dispatch (which looks for ``pass_context`` and friends on every call): the same calls, the
+    same results, in less time. Anything else goes the generic way."""
+
+    def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+        kind = type(__obj)
+        if kind is jinja2.runtime.Macro:
+            # Macro.__call__ takes the evaluation context (it is pass_eval_context)
+            args = (__self.eval_ctx, *args)
+        elif kind is not FunctionType or hasattr(__obj, "jinja_pass_arg"):
+            return super().call(__obj, *args, **kwargs)
+        kwargs.pop("_block_vars", None)
+        kwargs.pop("_loop_vars", None)
+        try:
+            return __obj(*args, **kwargs)
+        except StopIteration:
+            return __self.environment.undefined(
+                "value was undefined because a callable raised a StopIteration exception"
+            )
 
 
 @contextmanager
@@ -303,11 +369,15 @@ def make_environment(fmt: str = "md") -> jinja2.Environment:
         extensions=["jinja2.ext.i18n"],
         cache_size=-1,
     )
-    callables: tuple[Any, ...] = (_gettext, _ngettext, _pgettext, _npgettext)
-    if html:
-        callables = tuple(_escaped(f) for f in callables)
+    env.context_class = _Context
+    # new style: {% trans %} blocks pass their variables as keyword arguments (compile time);
+    # then the calls themselves are ours (_newstyle), ``_`` included (Jinja's calls gettext).
     env.install_gettext_callables(  # type: ignore[attr-defined]
-        callables[0], callables[1], newstyle=True, pgettext=callables[2], npgettext=callables[3]
+        _gettext, _ngettext, newstyle=True, pgettext=_pgettext, npgettext=_npgettext
+    )
+    gettext_, ngettext_, pgettext_, npgettext_ = _newstyle(html)
+    env.globals.update(
+        _=gettext_, gettext=gettext_, ngettext=ngettext_, pgettext=pgettext_, npgettext=npgettext_
     )
 
     @jinja2.pass_context
@@ -384,8 +454,9 @@ def _check_terms(rs: Ruleset) -> dict[str, str]:
     return terms
 
 
-class _Recording(gettext.NullTranslations):
-    """English, noting every message asked for as a ``(context, msgid)`` pair."""
+class Recording(gettext.NullTranslations):
+    """English, noting every message asked for as a ``(context, msgid)`` pair (``seen``, in
+    the order first asked for): render an English book with it to learn its messages."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -408,7 +479,7 @@ class _Recording(gettext.NullTranslations):
         return msgid1 if n == 1 else msgid2
 
 
-_RECORDING = _Recording()
+_RECORDING = Recording()
 _RECORDING_LOCK = threading.Lock()
 
 
@@ -437,6 +508,33 @@ def _context(
     missing: Sequence[Gap] | None = None,
 ) -> dict[str, Any]:
     """Everything the templates need besides ``rs``: data only, never prose."""
+    return {
+        **_book_data(rs),
+        "lang": lang,
+        "dir": text_direction(lang),
+        "languages": [(code, language_name(code), href) for code, href in languages or ()],
+        "balance": book_context(rs, lang),
+        "untranslated": len(missing or ()),
+    }
+
+
+#: The language-independent part of the last books' contexts, by ruleset (a build renders
+#: every variant's book in twelve forms; the templates never change what they are given).
+_BOOK_DATA: dict[int, tuple[Ruleset, dict[str, Any]]] = {}
+
+
+def _book_data(rs: Ruleset) -> dict[str, Any]:
+    cached = _BOOK_DATA.get(id(rs))
+    if cached is not None and cached[0] is rs:
+        return cached[1]
+    if len(_BOOK_DATA) >= 64:
+        _BOOK_DATA.clear()
+    data = _book_data_of(rs)
+    _BOOK_DATA[id(rs)] = (rs, data)
+    return data
+
+
+def _book_data_of(rs: Ruleset) -> dict[str, Any]:
     sections: dict[str, list[Clause]] = {name: [] for name in SECTIONS}
     for clause in rs.clauses:
         sections[section_of(clause["id"])].append(clause)
@@ -466,9 +564,6 @@ def _context(
     ]
     return {
         "rs": rs,
-        "lang": lang,
-        "dir": text_direction(lang),
-        "languages": [(code, language_name(code), href) for code, href in languages or ()],
         "terms": _check_terms(rs),
         "sections": sections,
         "section_names": SECTIONS,
@@ -490,8 +585,6 @@ def _context(
         "alternating": alternating,
         "team_list": ["{" + ", ".join(str(seat) for seat in team) + "}" for team in rs.teams],
         "differences": _differences(rs),
-        "balance": book_context(rs, lang),
-        "untranslated": len(missing or ()),
     }
 
 

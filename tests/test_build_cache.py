@@ -9,25 +9,33 @@ the copy's sibling ``.fivehundred-cache``.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
+import time
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from fivehundred.generator import build as build_mod
-from fivehundred.generator.build import GENERATED_DIR, build, plan_outputs
+from fivehundred.generator import parallel
+from fivehundred.generator.build import GENERATED_DIR, build, compile_builtins, plan_outputs
 from fivehundred.generator.buildcache import (
     CACHE_DIR_NAME,
     BuildCache,
+    code_digest,
+    digest,
     fresh,
     produced_files,
     up_to_date,
 )
+from fivehundred.generator.docs import book_messages
+from fivehundred.generator.parallel import run_all
 
 RENDERERS = (
     "render_module",
@@ -64,7 +72,9 @@ def variants(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture()
 def renders(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
-    """How often each renderer of generator/build.py runs (by renderer name)."""
+    """How often each renderer of generator/build.py runs (by renderer name). The build runs
+    in this process only (FIVEHUNDRED_JOBS=1): a forked worker's counts would not come back."""
+    monkeypatch.setenv("FIVEHUNDRED_JOBS", "1")
     counts: Counter[str] = Counter()
     for name in RENDERERS:
         original = getattr(build_mod, name)
@@ -129,14 +139,42 @@ def test_a_changed_rule_file_renders_only_its_files(
         "docs/index.md",
         "docs/index.html",
     }
+    # the English books are rendered first, to learn their messages, linking to every
+    # language; the new name is in no catalogue, so no other language translates the whole book
+    # and the English books are rendered again without the links: one more of each
+    assert all("sans-kitty" in variants for variants in report.incomplete.values())
     assert renders == Counter(
         render_module=1,
         render_json=1,
         _conformance=1,
-        render_markdown=langs,
-        render_html=langs,
+        render_markdown=langs + 1,
+        render_html=langs + 1,
         render_index=2,
     )
+    assert files_of(tree) == {
+        rel: text.encode("utf-8") for rel, text in dict(plan_outputs()).items()
+    }
+
+
+def test_a_changed_rule_file_translated_whole_renders_each_book_once(
+    tree: Path, variants: Path, renders: Counter[str]
+) -> None:
+    """A change that every catalogue still translates (a number): the English books rendered
+    to learn their messages are the ones written."""
+    build(root=tree, cache=True)
+    renders.clear()
+    house = variants / "house" / "misere-230.yaml"
+    text = house.read_text(encoding="utf-8")
+    assert "value: 230" in text
+    house.write_text(text.replace("value: 230", "value: 240"), encoding="utf-8")
+    report = build(root=tree, cache=True)
+    assert not any("misere-230" in variants for variants in report.incomplete.values())
+    langs = len(list((tree / "docs").glob("*/misere-230.md")))
+    assert renders["render_markdown"] == renders["render_html"] == langs
+    assert {rel for rel in report.written if rel.startswith("docs/en/")} == {
+        "docs/en/misere-230.md",
+        "docs/en/misere-230.html",
+    }
     assert files_of(tree) == {
         rel: text.encode("utf-8") for rel, text in dict(plan_outputs()).items()
     }
@@ -292,3 +330,76 @@ def test_the_command_line_shortcut_leaves_an_imported_generator_to_the_build() -
     command line does not answer from the cache on its own: the build does."""
     assert "fivehundred.generator.build" in sys.modules
     assert up_to_date() is None
+
+
+# -- the build on every core (generator/parallel.py) ---------------------------------------------
+
+
+def _pid_after(delay: float) -> int:
+    time.sleep(delay)
+    return os.getpid()
+
+
+def test_pieces_run_in_workers_and_come_back_in_order() -> None:
+    pieces = [partial(_pid_after, 0.01) for _ in range(24)]
+    pids = run_all(pieces, processes=2)
+    assert len(pids) == 24
+    if parallel._can_fork():
+        assert os.getpid() in pids and len(set(pids)) == 2  # the caller and one worker
+    squares = run_all([partial(pow, n, 2) for n in range(50)], processes=3)
+    assert squares == [n * n for n in range(50)]
+
+
+def _fails_at(n: int, bad: int) -> int:
+    time.sleep(0.002)
+    if n == bad:
+        raise ValueError(f"piece {n} is broken")
+    return n
+
+
+@pytest.mark.parametrize("bad", [0, 7, 19])
+def test_a_failing_piece_raises_in_the_caller_as_it_would_alone(bad: int) -> None:
+    """Whichever process took it, the error is the piece's own, raised by the caller."""
+    with pytest.raises(ValueError, match=f"^piece {bad} is broken$"):
+        run_all([partial(_fails_at, n, bad) for n in range(20)], processes=2)
+
+
+def _dies_in_a_worker(parent: int, n: int) -> int:
+    if os.getpid() != parent:
+        os._exit(3)  # a worker killed mid-build
+    return n
+
+
+def test_a_dead_worker_costs_time_only() -> None:
+    parent = os.getpid()
+    assert run_all([partial(_dies_in_a_worker, parent, n) for n in range(20)], processes=2) == list(
+        range(20)
+    )
+
+
+def test_one_job_runs_everything_in_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FIVEHUNDRED_JOBS", "1")
+    assert parallel.jobs() == 1
+    assert set(run_all([partial(_pid_after, 0) for _ in range(20)])) == {os.getpid()}
+    monkeypatch.setenv("FIVEHUNDRED_JOBS", "3")
+    assert parallel.jobs() == 3
+
+
+def test_the_books_rendered_to_learn_their_messages_use_those_of_book_messages() -> None:
+    """The build learns a book's messages from its English render with links to the other
+    languages; :func:`~fivehundred.generator.docs.book_messages` renders it without: the same
+    messages, in the same order, for every built-in variant."""
+    plan = plan_outputs()
+    code = code_digest()
+    for variant, (_, rs) in compile_builtins().items():
+        assert plan.messages[digest(code, repr(rs))] == book_messages(rs), variant
+
+
+def test_a_parallel_build_writes_what_a_serial_one_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, full_plan: dict[str, str]
+) -> None:
+    monkeypatch.setenv("FIVEHUNDRED_JOBS", "2")
+    root = tmp_path / "generated"
+    report = build(root=root)
+    assert len(report.written) == len(full_plan)
+    assert files_of(root) == {rel: text.encode("utf-8") for rel, text in full_plan.items()}
