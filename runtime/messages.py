@@ -8,7 +8,10 @@ is formatted only when shown, in English by default or through a translations ob
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from .hand import ActionKind
 
 __all__ = ["ILLEGAL_BY_KIND", "N_", "SUIT_WORDS", "Explanation", "Translator", "illegal", "render"]
 
@@ -50,7 +53,7 @@ SUIT_WORDS: dict[str, str] = {
 
 #: Why a seat may not make a move, by the kind of the move: a card is played, a bid is bid, a
 #: discard discarded (never "made"). ``None``: a move of unknown kind.
-ILLEGAL_BY_KIND: dict[str | None, str] = {
+ILLEGAL_BY_KIND: dict[ActionKind | None, str] = {
     # Translators: seat is a seat number (0, 1...), action a quoted move such as '6S', '10H',
     # 'take', 'discard 4D 5C'; reason is another engine message saying why.
     "bid": N_("seat %(seat)s may not bid %(action)s: %(reason)s"),
@@ -86,7 +89,7 @@ def render(template: str, params: dict[str, Any], translator: Translator | None 
 def illegal(
     seat: object,
     action: str,
-    kind: str | None,
+    kind: ActionKind | None,
     reason: str,
     translator: Translator | None = None,
 ) -> str:

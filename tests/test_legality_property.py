@@ -17,7 +17,7 @@ int ``0 <= a < rules.n_actions`` is tried:
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -32,11 +32,14 @@ from fivehundred.runtime.hand import (
     KITTY,
     OVER,
     PARTNER,
+    PHASES,
     PLAY,
+    ActionKind,
     HandState,
     Phase,
     action_kind,
 )
+from fivehundred.runtime.messages import ILLEGAL_BY_KIND
 from fivehundred.runtime.rules import Rules
 
 VARIANTS = builtin_ids()
@@ -258,3 +261,18 @@ def test_every_restriction_is_reached(variant: str) -> None:
     if rules.joker_cards:
         want.add("joker.no-trumps.lead")
     assert want <= cited, sorted(want - cited)
+
+
+def test_phases_and_action_kinds_are_closed_sets() -> None:
+    """Phases are one IntEnum whose names records spell (``PHASES``); every action id has one
+    of the ``ActionKind`` literals, and each kind has its own illegal-move sentence."""
+    assert tuple(p.name.lower() for p in Phase) == PHASES
+    assert [int(p) for p in Phase] == list(range(len(PHASES)))
+    kinds = set(get_args(ActionKind))
+    assert set(ILLEGAL_BY_KIND) == kinds | {None}
+    for variant in VARIANTS:
+        r = RULES[variant]
+        seen = {action_kind(r, a) for a in range(r.n_actions)}
+        assert seen <= kinds
+        if r.partner_call != "none" and r.joker_cards and r.joker_nominate == "contractor":
+            assert seen == kinds, variant
