@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
 
+from ..runtime.tableformat import Choice
 from .clauses import CLAUSE_IDS
 from .model import Ruleset
 
@@ -234,20 +235,22 @@ def choice_differences(a: Ruleset, b: Ruleset) -> list[Difference]:
     order: dict[str, int] = {cid: n for n, cid in enumerate(CLAUSE_IDS)}
     for clause in sorted(set(texts_a) | set(texts_b), key=lambda c: order.get(c, len(order))):
         x, y = texts_a.get(clause), texts_b.get(clause)
-        if x is None:
+        if x is not None and y is not None:
+            if (x["source"], x["text"]) != (y["source"], y["text"]):
+                text = f"choice text: {a.id} {_quote(x)}; {b.id} {_quote(y)}"
+                out.append(Difference(clause, text))
+        elif y is not None:
             out.append(Difference(clause, f"choice in {b.id} only: {_quote(y)}"))
-        elif y is None:
+        elif x is not None:
             out.append(Difference(clause, f"choice in {a.id} only: {_quote(x)}"))
-        elif (x["source"], x["text"]) != (y["source"], y["text"]):
-            out.append(Difference(clause, f"choice text: {a.id} {_quote(x)}; {b.id} {_quote(y)}"))
     return out
 
 
-def _quote(choice: Any) -> str:
-    text = " ".join(str(choice.text).split())
+def _quote(choice: Choice) -> str:
+    text = " ".join(choice["text"].split())
     if len(text) > 70:
         text = text[:67] + "..."
-    return f'({choice.source}) "{text}"'
+    return f'({choice["source"]}) "{text}"'
 
 
 def format_differences(a: Ruleset, b: Ruleset) -> str:

@@ -175,3 +175,19 @@ def test_mypy_rejects_a_misspelt_option_value(tmp_path: Path) -> None:
     assert done.returncode == 1, done.stdout + done.stderr
     assert "Non-overlapping equality check" in done.stdout
     assert "Literal['round']" in done.stdout and "contractor" not in done.stdout
+
+
+def test_the_engine_reads_the_format_without_the_generator() -> None:
+    """One direction only: the engine (rules, hand, the format) imports nothing of the
+    generator, which imports the format from the runtime."""
+    code = (
+        "import sys, fivehundred.runtime.rules, fivehundred.runtime.hand, "
+        "fivehundred.runtime.tableformat\n"
+        "bad = sorted(m for m in sys.modules if m.startswith('fivehundred.generator'))\n"
+        "assert not bad, bad\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    import fivehundred.generator.model as model
+
+    assert model.FORMAT is FORMAT
