@@ -345,6 +345,25 @@ def translating(translations: gettext.NullTranslations) -> Iterator[None]:
         _CURRENT.reset(token)
 
 
+#: What ``getattr`` finds on a plain dict: its methods (``items``, ``get``...), nothing else.
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+class _Environment(jinja2.Environment):
+    """Jinja's environment with a quicker ``x.name`` for plain dicts (the rule book's clauses,
+    bids and tables are dicts): Jinja tries the attribute first, and a dict's only attributes
+    are its methods, so for any other name the item is looked up at once instead of after a
+    failed ``getattr`` (an exception each time). The same value either way."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
 def make_environment(fmt: str = "md") -> jinja2.Environment:
     """The Jinja2 environment of the rule book in format ``fmt`` (``md`` or ``html``).
 
@@ -359,7 +378,7 @@ def make_environment(fmt: str = "md") -> jinja2.Environment:
     if fmt not in FORMATS:
         raise RuleBookError(f"no rule-book format {fmt!r} ({', '.join(FORMATS)})")
     html = fmt == "html"
-    env = jinja2.Environment(
+    env = _Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATE_DIR)),
         undefined=jinja2.StrictUndefined,
         autoescape=html,
