@@ -26,16 +26,15 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
-import jsonschema.validators
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
-from jsonschema.validators import validator_for
-
 from ..runtime.errors import Diagnostic
+from .quickschema import valid
 from .yamlload import KeyPath, Marks, render_path
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
 
 __all__ = ["check_schema", "show_value"]
 
@@ -55,7 +54,16 @@ def check_schema(data: object, marks: Marks, schema: Mapping[str, Any]) -> list[
 
     Duplicates are removed. For a failed ``oneOf``/``anyOf`` only the best-matching alternative's
     error is reported. An empty list means the data is valid.
+
+    Valid data, the common case, is told by :func:`~fivehundred.generator.quickschema.valid`
+    without importing ``jsonschema`` (whose import costs more than the rest of a
+    ``validate``); ``jsonschema`` finds and words the problems.
     """
+    if valid(data, schema) is True:
+        return []
+    from jsonschema import Draft202012Validator
+    from jsonschema.validators import validator_for
+
     cls = _strict_patterns(validator_for(schema, default=Draft202012Validator))
     validator = cls(schema)
     found: dict[Diagnostic, None] = {}
@@ -77,6 +85,8 @@ def _strict_patterns(cls: Any) -> Any:
     def pattern(validator: Any, patrn: str, instance: Any, schema: Any) -> Any:
         strict = re.sub(r"(?<!\\)\$$", r"\\Z", patrn)
         yield from builtin(validator, strict, instance, schema)
+
+    import jsonschema.validators
 
     return jsonschema.validators.extend(cls, {"pattern": pattern})  # type: ignore[no-untyped-call]
 
@@ -198,6 +208,8 @@ def _diagnostics(
     error: ValidationError, data: object, marks: Marks, root: Mapping[str, Any]
 ) -> list[Diagnostic]:
     if error.validator in ("oneOf", "anyOf") and error.context:
+        from jsonschema.exceptions import best_match
+
         best = best_match([error])
         if best is not None and best is not error:
             return _diagnostics(best, data, marks, root)

@@ -248,3 +248,117 @@ def test_diagnostics_follow_marks_into_other_files() -> None:
 )
 def test_show_value(value: object, shown: str) -> None:
     assert show_value(value) == shown
+
+
+# -- the quick verdict on valid data (generator/quickschema.py) -------------------------------
+
+
+def _jsonschema_valid(data: object, schema: dict[str, Any]) -> bool:
+    from jsonschema import Draft202012Validator
+    from jsonschema.validators import validator_for
+
+    from fivehundred.generator.schemacheck import _strict_patterns
+
+    cls = _strict_patterns(validator_for(schema, default=Draft202012Validator))
+    return bool(cls(schema).is_valid(data))
+
+
+def _builtin_documents() -> list[tuple[str, dict[str, Any]]]:
+    from fivehundred.generator.pipeline import VARIANTS_DIR
+    from fivehundred.generator.resolve import load_spec_file
+
+    return [
+        (path.stem, load_spec_file(path, VARIANTS_DIR).data)
+        for path in sorted(VARIANTS_DIR.rglob("*.yaml"))
+    ]
+
+
+def test_every_builtin_rule_file_is_valid_without_jsonschema() -> None:
+    from fivehundred.generator.pipeline import complete_schema
+    from fivehundred.generator.quickschema import valid
+
+    for name, data in _builtin_documents():
+        assert valid(data, complete_schema()) is True, name
+        assert _jsonschema_valid(data, complete_schema()), name
+
+
+_ODD_VALUES: tuple[object, ...] = (
+    None, True, False, 0, -1, 1.5, 2.0, 10**6, "", "x", "ZZ", "MIS", "7NT\n", [], {}, [1, 1],
+    ["S", "S"], {"bogus": 1}, {"bid": "MIS"},
+)  # fmt: skip
+
+
+def _paths(node: object, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [path]
+    if isinstance(node, dict):
+        for key, value in node.items():
+            out += _paths(value, (*path, key))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            out += _paths(value, (*path, i))
+    return out
+
+
+def _mutated(data: dict[str, Any], rng: Any) -> dict[str, Any]:
+    import copy
+
+    doc = copy.deepcopy(data)
+    path = rng.choice(_paths(doc)[1:])
+    parent: Any = doc
+    for step in path[:-1]:
+        parent = parent[step]
+    last = path[-1]
+    move = rng.randrange(5)
+    if move == 0 and isinstance(parent, dict):
+        del parent[last]  # a key left out
+    elif move == 1 and isinstance(parent, dict):
+        parent[last + "_x"] = parent[last]  # an unknown key
+    elif move == 2 and isinstance(parent, list):
+        parent.append(parent[last])  # an item twice
+    else:
+        parent[last] = rng.choice(_ODD_VALUES)  # a value of another type, range or form
+    return doc
+
+
+def test_the_quick_verdict_agrees_with_jsonschema_on_broken_rule_files() -> None:
+    """Thousands of rule files, each broken in one place (a value of the wrong type or out of
+    range, a key left out or unknown, an item twice): wherever the quick walk gives a verdict,
+    it is jsonschema's; it gives one for most of them."""
+    import random
+
+    from fivehundred.generator.pipeline import complete_schema
+    from fivehundred.generator.quickschema import valid
+
+    rng = random.Random(500)
+    schema = complete_schema()
+    docs = _builtin_documents()
+    decided = invalid = 0
+    for _ in range(1500):
+        name, data = rng.choice(docs)
+        doc = _mutated(data, rng)
+        verdict = valid(doc, schema)
+        if verdict is None:
+            continue
+        decided += 1
+        invalid += not verdict
+        assert verdict == _jsonschema_valid(doc, schema), (name, doc)
+    assert decided > 1200 and invalid > 600
+
+
+@pytest.mark.parametrize(
+    ("schema", "data"),
+    [
+        ({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"}, {}),
+        ({"type": "object", "patternProperties": {"^a": {}}}, {"a": 1}),
+        ({"type": "array", "contains": {"type": "integer"}}, [1]),
+        ({"$ref": "other.json#/x"}, 1),
+        ({"enum": [[1, 2]]}, [1, 2]),
+        ({"type": "string"}, __import__("datetime").date(2026, 1, 1)),
+    ],
+)
+def test_the_quick_walk_leaves_what_it_does_not_know_to_jsonschema(
+    schema: dict[str, Any], data: object
+) -> None:
+    from fivehundred.generator.quickschema import valid
+
+    assert valid(data, schema) is None
