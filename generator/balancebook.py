@@ -18,22 +18,17 @@ import json
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from babel import Locale, UnknownLocaleError
 from babel.numbers import get_decimal_symbol
 
-from ..runtime.balance import (
-    DEFAULT_MAX_HANDS,
-    BalanceError,
-    Study,
-    compare,
-    rules_fingerprint,
-    run_study,
-)
-from ..runtime.balancereport import comparison_json, study_json
-from ..runtime.rules import Rules
+from ..runtime.fingerprint import rules_fingerprint
 from .model import Ruleset
+
+if TYPE_CHECKING:  # the build only reads summaries: it never loads the simulation
+    from ..runtime.balance import Study
+    from ..runtime.rules import Rules
 
 __all__ = [
     "BOOK_GAMES",
@@ -70,6 +65,9 @@ def _command(study: Study) -> str:
 
 def summary_of(study: Study, base: Study | None) -> dict[str, Any]:
     """The summary file of one variant (and of its base on the same deals)."""
+    from ..runtime.balance import compare
+    from ..runtime.balancereport import comparison_json, study_json
+
     own = study_json(study)
     out: dict[str, Any] = {
         "format": SUMMARY_FORMAT,
@@ -113,11 +111,17 @@ def write_summaries(
     bots: tuple[str, ...] | None = None,
     workers: int | None = None,
     ray: str | None = None,
-    max_hands: int = DEFAULT_MAX_HANDS,
+    max_hands: int | None = None,
     progress: Any = None,
 ) -> list[Path]:
-    """Play and write the summaries of ``variants`` (built-in ids; None: all of them)."""
+    """Play and write the summaries of ``variants`` (built-in ids; None: all of them);
+    ``max_hands`` defaults to :data:`~fivehundred.runtime.balance.DEFAULT_MAX_HANDS`."""
+    from ..runtime.balance import DEFAULT_MAX_HANDS, BalanceError, run_study
+    from ..runtime.rules import Rules
     from .build import _commit
+
+    if max_hands is None:
+        max_hands = DEFAULT_MAX_HANDS
 
     ids: list[str] = list(importlib.import_module("fivehundred.generated.rulesets").VARIANTS)
     wanted = list(variants) if variants else ids

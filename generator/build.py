@@ -42,6 +42,7 @@ from .buildcache import (
 )
 from .docs import (
     Recording,
+    compile_templates,
     render_html,
     render_index,
     render_markdown,
@@ -49,7 +50,7 @@ from .docs import (
 )
 from .i18n import Gap, gaps, languages, load_translations, po_path
 from .model import Ruleset
-from .parallel import run_all
+from .parallel import jobs, run_all
 from .pipeline import SPECS_DIR, VARIANTS_DIR, compile_spec
 from .render import module_name, render_json, render_module
 from .tableschema import render_ruleset_schema
@@ -244,6 +245,8 @@ def plan_outputs(
         return [(code, f"../{code}/{variant}") for code in codes if code != lang]
 
     unknown = [v for v in ids if key_of[v] not in known]
+    if unknown and jobs() > 1:
+        compile_templates()  # once, here, rather than in every process that renders
     english: dict[tuple[str, str], str] = {}
     pieces = [
         partial(_recorded, render, rulesets[v][1], links(v, langs, "en"))

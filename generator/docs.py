@@ -56,6 +56,7 @@ __all__ = [
     "book_gaps",
     "book_messages",
     "card_text",
+    "compile_templates",
     "make_environment",
     "md_text",
     "render_html",
@@ -364,6 +365,37 @@ class _Environment(jinja2.Environment):
         return super().getattr(obj, attribute)
 
 
+#: The sentences module (clauses.j2) imported by the book being rendered (see _Template).
+_MODULES: ContextVar[dict[str, Any] | None] = ContextVar(
+    "fivehundred_rulebook_modules", default=None
+)
+#: The templates imported more than once per book, ``with context``, that read nothing of
+#: their importer but the book's own context: the book template and balance.j2 both import
+#: clauses.j2, which reads no name of either (only the context :func:`_context` makes).
+_SHARED_IMPORTS = frozenset({"clauses.j2"})
+
+
+class _Template(jinja2.Template):
+    """A template whose ``import ... with context`` of a module of :data:`_SHARED_IMPORTS`
+    is evaluated once per book (:func:`_render`): the second import is the first's module,
+    which is what evaluating it again would give, without a hundred messages translated
+    again."""
+
+    def make_module(
+        self,
+        vars: dict[str, Any] | None = None,
+        shared: bool = False,
+        locals: Mapping[str, Any] | None = None,
+    ) -> jinja2.environment.TemplateModule:
+        memo = _MODULES.get()
+        if memo is None or not shared or self.name not in _SHARED_IMPORTS:
+            return super().make_module(vars, shared, locals)
+        module = memo.get(self.name)
+        if module is None:
+            module = memo[self.name] = super().make_module(vars, shared, locals)
+        return module
+
+
 def make_environment(fmt: str = "md") -> jinja2.Environment:
     """The Jinja2 environment of the rule book in format ``fmt`` (``md`` or ``html``).
 
@@ -389,6 +421,7 @@ def make_environment(fmt: str = "md") -> jinja2.Environment:
         cache_size=-1,
     )
     env.context_class = _Context
+    env.template_class = _Template
     # new style: {% trans %} blocks pass their variables as keyword arguments (compile time);
     # then the calls themselves are ours (_newstyle), ``_`` included (Jinja's calls gettext).
     env.install_gettext_callables(  # type: ignore[attr-defined]
@@ -645,6 +678,16 @@ class _QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
             super().dump_bytecode(bucket)
 
 
+def compile_templates() -> None:
+    """Compile every rule-book template of both formats now (each once per process), so that
+    processes forked later share them instead of compiling them again."""
+    for fmt in FORMATS:
+        env = _environment(fmt)
+        for name in (TEMPLATES[fmt], "clauses.j2", "balance.j2", f"index.{fmt}.j2"):
+            env.get_template(name)
+    _environment("html").get_template("rulebook.css")
+
+
 def use_bytecode_cache(folder: Path | None) -> None:
     """Keep the rule-book templates compiled in ``folder`` (the build cache), or stop (None).
 
@@ -671,8 +714,12 @@ def _render(
     if missing is None and translations is None and lang != "en":
         missing = book_gaps(rs, lang)
     context = _context(rs, lang, languages, missing)
-    with translating(_translations(lang, translations)):
-        text = _environment(fmt).get_template(TEMPLATES[fmt]).render(context)
+    modules = _MODULES.set({})
+    try:
+        with translating(_translations(lang, translations)):
+            text = _environment(fmt).get_template(TEMPLATES[fmt]).render(context)
+    finally:
+        _MODULES.reset(modules)
     lines = [line.rstrip() for line in text.splitlines()]
     text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n") + "\n"
     return text.replace(_LRI, "\u2066").replace(_PDI, "\u2069")

@@ -545,10 +545,17 @@ class Gap:
 
 
 @lru_cache(maxsize=32)
+def _parsed(path: Path, lang: str, mtime_ns: int) -> Catalog:
+    """A catalogue as read at ``mtime_ns``, shared by the checks that only look at it (never
+    changed: parsing a catalogue is the slow part of loading it)."""
+    return read_catalog(path, lang)
+
+
+@lru_cache(maxsize=32)
 def _states(
     path: Path, lang: str, mtime_ns: int
 ) -> dict[tuple[str | None, str], tuple[str, int | None]]:
-    catalog = read_catalog(path, lang)
+    catalog = _parsed(path, lang, mtime_ns)
     out: dict[tuple[str | None, str], tuple[str, int | None]] = {}
     for message in catalog:
         if not message.id:
@@ -679,7 +686,7 @@ def catalogue_problems(lang: str, locales: Path | None = None, *, fuzzy: bool = 
 
 @lru_cache(maxsize=32)
 def _problems(path: Path, lang: str, mtime_ns: int, fuzzy: bool) -> tuple[str, ...]:
-    catalog = read_catalog(path, lang)
+    catalog = _parsed(path, lang, mtime_ns)
     where = _rel(path)
     out = []
     for message in catalog:

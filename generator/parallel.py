@@ -19,6 +19,7 @@ It is an optimisation only, never a change of result:
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import pickle
 import signal
@@ -40,8 +41,10 @@ _MAX_WORKERS = 7
 
 
 def jobs() -> int:
-    """How many processes :func:`run_all` uses: the cores this process may run on, or
-    ``FIVEHUNDRED_JOBS`` (1 runs everything in the calling process)."""
+    """How many processes :func:`run_all` uses: ``FIVEHUNDRED_JOBS`` if set (1 runs everything
+    in the calling process), else the cores this process may run on that no other process is
+    running on right now. On a machine whose cores are all busy a worker would only take turns
+    with this process, and copying it costs time: then there is none."""
     wanted = os.environ.get("FIVEHUNDRED_JOBS", "").strip()
     if wanted.isdigit() and int(wanted) > 0:
         return min(int(wanted), _MAX_WORKERS + 1)
@@ -49,7 +52,18 @@ def jobs() -> int:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # pragma: no cover - not Linux
         cores = os.cpu_count() or 1
-    return max(1, min(cores, _MAX_WORKERS + 1))
+    return max(1, min(cores - _others_running(), _MAX_WORKERS + 1))
+
+
+def _others_running(loadavg: str = "/proc/loadavg") -> int:
+    """How many other processes are running or ready to run (Linux: the fourth field of
+    ``/proc/loadavg``, ``running/total``, counts this one too); 0 where that is unknown."""
+    try:
+        with open(loadavg, encoding="ascii") as handle:
+            running = handle.read().split()[3].split("/")[0]
+        return max(0, int(running) - 1)
+    except (OSError, IndexError, ValueError):
+        return 0
 
 
 def _can_fork() -> bool:
@@ -72,6 +86,9 @@ def run_all(pieces: Sequence[Callable[[], T]], processes: int | None = None) -> 
     data = b"".join(_UNIT.pack(i) for i in range(len(pieces)))
     results: dict[int, T] = {}
     started: list[tuple[int, int]] = []  # (pid, read end of its results)
+    # objects made so far are the workers' to share: with them out of the collector's reach,
+    # a worker's collections do not touch (and so copy) every page it inherited
+    gc.freeze()
     try:
         for _ in range(workers):
             result_read, result_write = os.pipe()
@@ -92,6 +109,7 @@ def run_all(pieces: Sequence[Callable[[], T]], processes: int | None = None) -> 
             with contextlib.suppress(Exception):
                 results.update(pickle.loads(_read_all(result_read)))
     finally:
+        gc.unfreeze()
         if queue_write >= 0:
             os.close(queue_write)
         os.close(queue_read)

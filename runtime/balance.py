@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import json
 import os
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -35,6 +34,7 @@ from typing import TYPE_CHECKING, Any, cast
 from .bots import BOTS, Bot, BotSpecError, make_bot
 from .codes import NT, STRAINS
 from .errors import FiveHundredError
+from .fingerprint import rules_fingerprint
 from .game import NO_WINNER, Match
 from .reached import EVENTS, hand_events
 from .rules import Rules
@@ -82,22 +82,6 @@ class BalanceError(FiveHundredError):
 def default_bot() -> str:
     """:data:`DEFAULT_BOT` when registered, else ``random`` (a registry without it)."""
     return DEFAULT_BOT if DEFAULT_BOT in BOTS else "random"
-
-
-#: Ruleset keys that are prose, provenance or derivation, not rules: left out of
-#: :func:`rules_fingerprint` (so a new version of the tables format keeps the fingerprints).
-_PROSE_KEYS = frozenset(
-    {"$schema", "format", "name", "summary", "sources", "choices", "terms", "extends", "clauses"}
-    | {"derived"}
-)  # clauses: the parameters of the rule-book sentences; derived: computed from the rules above
-
-
-def rules_fingerprint(tables: Mapping[str, Any]) -> str:
-    """A short hash of everything in a ruleset that can change play (not its prose), so a
-    stored summary can tell whether it was computed for the rules a book describes."""
-    rules = {k: v for k, v in tables.items() if k not in _PROSE_KEYS}
-    text = json.dumps(rules, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def game_seeds(master: int, game: int) -> tuple[int, int]:

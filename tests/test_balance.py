@@ -487,7 +487,7 @@ def test_book_section_from_a_stored_summary(
         raise AssertionError("the build simulated")
 
     monkeypatch.setattr(balance_mod, "play_game", no_games)
-    monkeypatch.setattr(balancebook, "run_study", no_games)
+    monkeypatch.setattr(balance_mod, "run_study", no_games)  # balancebook imports it when it plays
     md = render_markdown(rs)
     section = md.split("## How this variant plays", 1)[1]
     assert "These figures come from 3 whole games played by the random bots" in section
