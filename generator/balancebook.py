@@ -231,11 +231,25 @@ def book_context(rs: Ruleset, lang: str, folder: Path | None = None) -> dict[str
         return {"state": "missing", "command": command}
     if data.get("rules") != _fingerprint(rs):
         return {"state": "stale", "command": command}
+    # the figures differ between languages by their decimal sign only: a build makes them
+    # once per variant and sign (the summary read is the same object while its file is)
+    symbol = _decimal_symbol(lang)
+    cached = _CONTEXTS.get((id(rs), id(data), symbol))
+    if cached is not None and cached[0] is rs and cached[1] is data:
+        return cached[2]
     try:
         context = _context(data, [c["id"] for c in rs.clauses], set(rs.differences), lang)
     except (KeyError, TypeError, ValueError, AttributeError):
         return {"state": "missing", "command": command}  # another layout: as if none
-    return {"state": "ok", **context, "command": command}
+    out = {"state": "ok", **context, "command": command}
+    if len(_CONTEXTS) >= 256:
+        _CONTEXTS.clear()
+    _CONTEXTS[id(rs), id(data), symbol] = (rs, data, out)
+    return out
+
+
+#: The figures of the last books, by ruleset, summary and decimal sign (see book_context).
+_CONTEXTS: dict[tuple[int, int, str], tuple[Ruleset, Any, dict[str, Any]]] = {}
 
 
 #: The last ruleset fingerprinted, per variant id: a build renders each book in 12 forms.
