@@ -23,6 +23,7 @@ from ..runtime.tableformat import (
     Bid,
     Choice,
     Clause,
+    ClauseId,
     Derived,
     JokerCode,
     OpenWhen,
@@ -142,10 +143,12 @@ def _rank_text(rank: object) -> str:
     return "10" if text == "T" else text
 
 
-def _build_deck(data: dict[str, Any]) -> tuple[list[str], list[int], list[Any], list[JokerCode]]:
+def _build_deck(
+    data: dict[str, Any],
+) -> tuple[list[str], list[int], list[RankCode | JokerCode], list[JokerCode]]:
     deck: list[str] = []
     card_suit: list[int] = []
-    card_rank: list[Any] = []
+    card_rank: list[RankCode | JokerCode] = []
     suits = _get(data, "deck", "suits", default={}) or {}
     for s, suit in enumerate(SUITS):
         ranks = suits.get(suit, [])
@@ -162,7 +165,7 @@ def _build_deck(data: dict[str, Any]) -> tuple[list[str], list[int], list[Any], 
         for text in ordered:
             deck.append(text + suit)
             card_suit.append(s)
-            card_rank.append(text)
+            card_rank.append(cast(RankCode, text))  # one of RANK_ORDER
     jokers_in = [str(j).upper() for j in (_get(data, "deck", "jokers", default=[]) or [])]
     jokers: list[JokerCode] = ["JK" if j in ("JK", "RJ") else "BJ" for j in jokers_in]
     for joker in jokers:
@@ -176,7 +179,7 @@ def _strain_table(
     strain: int,
     deck: list[str],
     card_suit: list[int],
-    card_rank: list[str],
+    card_rank: Sequence[str],
     jokers: Sequence[str],
 ) -> tuple[Strain, list[int]]:
     """The card order of one strain, and its suit masks (``Derived.suit_masks``)."""
@@ -292,7 +295,7 @@ def _ladder(data: dict[str, Any]) -> list[Bid]:
             raw_open = sp.get("open", "no")
             open_: OpenWhen = "no" if raw_open in (False, "False", "false", "no") else raw_open
             blind = bool(sp.get("blind", False))
-            clause: Any = (
+            clause: ClauseId = (
                 "auction.blind-misere"
                 if blind
                 else ("auction.open-misere" if open_ != "no" else "auction.misere")
