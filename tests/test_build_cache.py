@@ -403,3 +403,15 @@ def test_a_parallel_build_writes_what_a_serial_one_does(
     report = build(root=root)
     assert len(report.written) == len(full_plan)
     assert files_of(root) == {rel: text.encode("utf-8") for rel, text in full_plan.items()}
+
+
+def test_library_versions_are_those_importlib_metadata_reports() -> None:
+    """The fingerprint reads the libraries' versions from their dist-info folders, as
+    importlib.metadata does (without its cost)."""
+    from importlib import metadata
+
+    from fivehundred.generator import buildcache
+
+    found = buildcache._installed_versions()
+    for name in buildcache._LIBRARIES:
+        assert found[buildcache._normal(name)] == metadata.version(name), name
