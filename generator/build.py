@@ -43,14 +43,16 @@ from .buildcache import (
 from .docs import (
     Recording,
     compile_templates,
+    compiled_templates,
     render_html,
     render_index,
     render_markdown,
     use_bytecode_cache,
+    use_compiled,
 )
 from .i18n import Gap, gaps, languages, load_translations, po_path
 from .model import Ruleset
-from .parallel import jobs, run_all
+from .parallel import Background, jobs, run_all
 from .pipeline import SPECS_DIR, VARIANTS_DIR, compile_spec
 from .render import module_name, render_json, render_module
 from .tableschema import render_ruleset_schema
@@ -186,6 +188,10 @@ def _cost(rel: str) -> tuple[int, str]:
 Messages = tuple[tuple[str | None, str], ...]
 
 
+#: The templates a worker is compiling for the build under way (see build()).
+_COMPILING: list[Background[dict[str, dict[str, bytes]]]] = []
+
+
 def _recorded(render: Callable[..., str], rs: Ruleset, links: list[tuple[str, str]]) -> Any:
     """The English book of ``rs`` (``render``: :func:`render_markdown` or
     :func:`render_html`) with the links ``links``, and the messages it used."""
@@ -245,7 +251,9 @@ def plan_outputs(
         return [(code, f"../{code}/{variant}") for code in codes if code != lang]
 
     unknown = [v for v in ids if key_of[v] not in known]
-    if unknown and jobs() > 1:
+    if _COMPILING:
+        use_compiled(_COMPILING.pop().result())
+    elif unknown and jobs() > 1:
         compile_templates()  # once, here, rather than in every process that renders
     english: dict[tuple[str, str], str] = {}
     pieces = [
@@ -445,7 +453,16 @@ def build(
     if store is not None and store.all_fresh(inputs, produced_files(root)):
         return BuildReport((), (), len(store.entries), dict(store.incomplete))
     use_bytecode_cache(_template_cache(store.folder) if store is not None else None)
-    files = plan_outputs(store.messages) if store is not None else plan_outputs()
+    if store is None:
+        # nothing compiled is kept: a worker compiles the templates while this process reads
+        # the rule files and catalogues (or, with no core to spare, this process will)
+        _COMPILING[:] = [Background(compiled_templates)]
+    try:
+        files = plan_outputs(store.messages) if store is not None else plan_outputs()
+    finally:
+        for unused in _COMPILING:
+            unused.close()
+        _COMPILING.clear()
     with build_lock(root, wait, required=not check):
         written = []
         unchanged = 0

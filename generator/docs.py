@@ -688,6 +688,41 @@ def compile_templates() -> None:
     _environment("html").get_template("rulebook.css")
 
 
+class _Collected(jinja2.BytecodeCache):
+    """Compiled templates kept in memory (template key -> bytecode, with Jinja's checks)."""
+
+    def __init__(self, kept: dict[str, bytes] | None = None) -> None:
+        self.kept = {} if kept is None else kept
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        data = self.kept.get(bucket.key)
+        if data is not None:
+            bucket.bytecode_from_string(data)  # a changed template is compiled again
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.kept[bucket.key] = bucket.bytecode_to_string()
+
+
+def compiled_templates() -> dict[str, dict[str, bytes]]:
+    """Every rule-book template compiled (:func:`compile_templates`), as bytecode per format:
+    what a worker compiles while the build reads the rule files (:func:`use_compiled`)."""
+    out: dict[str, dict[str, bytes]] = {}
+    for fmt in FORMATS:
+        collected = _Collected()
+        _environment(fmt).bytecode_cache = collected
+        out[fmt] = collected.kept
+    compile_templates()
+    return out
+
+
+def use_compiled(compiled: Mapping[str, dict[str, bytes]]) -> None:
+    """Load the rule-book templates from ``compiled`` (:func:`compiled_templates`) instead of
+    compiling them; a template whose source differs from what was compiled is compiled."""
+    for fmt in FORMATS:
+        _environment(fmt).bytecode_cache = _Collected(dict(compiled.get(fmt, {})))
+    compile_templates()
+
+
 def use_bytecode_cache(folder: Path | None) -> None:
     """Keep the rule-book templates compiled in ``folder`` (the build cache), or stop (None).
 

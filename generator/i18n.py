@@ -29,7 +29,7 @@ import datetime as _dt
 import gettext
 import io
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -544,6 +544,23 @@ class Gap:
         return f"{where}: {self.state}: {self.msgid!r}{context}"
 
 
+class _Translated:
+    """A catalogue as ``write_mo`` reads it (its header, then its messages: it iterates and
+    asks for the charset) without the messages it does not translate, which therefore show in
+    English; the catalogue itself, shared by the checks, is left as it is."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self.charset = catalog.charset
+
+    def __iter__(self) -> Iterator[Message]:
+        messages = iter(self.catalog)
+        yield next(messages)  # the header
+        for message in messages:
+            if not message.id or is_translated(message, self.catalog.num_plurals):
+                yield message
+
+
 @lru_cache(maxsize=32)
 def _parsed(path: Path, lang: str, mtime_ns: int) -> Catalog:
     """A catalogue as read at ``mtime_ns``, shared by the checks that only look at it (never
@@ -721,11 +738,7 @@ def _load(path: Path, lang: str, mtime_ns: int) -> gettext.NullTranslations:
     problems = _problems(path, lang, mtime_ns, False)
     if problems:
         raise CatalogueError(problems)
-    catalog = read_catalog(path, lang)
-    for message in list(catalog):
-        if message.id and not is_translated(message, catalog.num_plurals):
-            catalog.delete(message.id, message.context)
     buffer = io.BytesIO()
-    write_mo(buffer, catalog, use_fuzzy=False)
+    write_mo(buffer, _Translated(_parsed(path, lang, mtime_ns)), use_fuzzy=False)  # type: ignore[arg-type]
     buffer.seek(0)
     return Translations(buffer, domain=DOMAIN)

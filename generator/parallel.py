@@ -27,9 +27,9 @@ import struct
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Generic, TypeVar
 
-__all__ = ["MIN_PIECES", "jobs", "run_all"]
+__all__ = ["MIN_PIECES", "Background", "jobs", "run_all"]
 
 T = TypeVar("T")
 
@@ -123,6 +123,70 @@ def run_all(pieces: Sequence[Callable[[], T]], processes: int | None = None) -> 
                 os.waitpid(pid, 0)
     # a piece a worker could not finish runs here, raising here what it raises
     return [results[i] if i in results else pieces[i]() for i in range(len(pieces))]
+
+
+class Background(Generic[T]):
+    """``make()`` computed by a forked worker while the caller goes on with other work;
+    :meth:`result` waits for it. Without a worker (see :func:`jobs`), or when the worker
+    fails, :meth:`result` computes it in the caller. The result must pickle."""
+
+    def __init__(self, make: Callable[[], T]) -> None:
+        self.make = make
+        self.pid = 0
+        self.fd = -1
+        if jobs() < 2 or not _can_fork():
+            return
+        read, write = os.pipe()
+        gc.freeze()
+        try:
+            pid = os.fork()
+        finally:
+            gc.unfreeze()
+        if pid == 0:  # pragma: no cover - runs in the worker, which never returns
+            os.close(read)
+            _make_and_send(make, write)
+        os.close(write)
+        self.pid, self.fd = pid, read
+
+    def result(self) -> T:
+        """What ``make()`` returns."""
+        if self.pid == 0:
+            return self.make()
+        data = self._collect()
+        try:
+            ok, value = pickle.loads(data)
+        except Exception:
+            ok = False
+        return value if ok else self.make()
+
+    def close(self) -> None:
+        """Wait for the worker, if any, and forget its result."""
+        if self.pid != 0:
+            self._collect()
+
+    def _collect(self) -> bytes:
+        pid, fd = self.pid, self.fd
+        self.pid, self.fd = 0, -1
+        try:
+            return _read_all(fd)
+        finally:
+            os.close(fd)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+
+
+def _make_and_send(make: Callable[[], object], out: int) -> None:  # pragma: no cover
+    code = 1
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            payload = pickle.dumps((True, make()), pickle.HIGHEST_PROTOCOL)
+        except BaseException:
+            payload = pickle.dumps((False, None))
+        _write_all(out, payload)
+        code = 0
+    finally:
+        os._exit(code)
 
 
 def _take(fd: int) -> int | None:

@@ -415,3 +415,71 @@ def test_library_versions_are_those_importlib_metadata_reports() -> None:
     found = buildcache._installed_versions()
     for name in buildcache._LIBRARIES:
         assert found[buildcache._normal(name)] == metadata.version(name), name
+
+
+def test_catalogues_compile_as_babel_does_without_the_untranslated_messages() -> None:
+    """A catalogue is parsed once for its checks and its translations: the messages it does
+    not translate are left out as it is written (not deleted from the shared copy), and the
+    compiled catalogue is byte for byte the one written from a copy with them deleted."""
+    import io
+
+    from babel.messages.mofile import write_mo
+
+    from fivehundred.generator import i18n
+
+    for lang in i18n.languages():
+        if lang == "en":
+            continue
+        path = i18n.po_path(lang)
+        catalog = i18n.read_catalog(path, lang)
+        for message in list(catalog):
+            if message.id and not i18n.is_translated(message, catalog.num_plurals):
+                catalog.delete(message.id, message.context)
+        deleted, filtered = io.BytesIO(), io.BytesIO()
+        write_mo(deleted, catalog)
+        shared = i18n.read_catalog(path, lang)
+        before = len(shared)
+        write_mo(filtered, i18n._Translated(shared))  # type: ignore[arg-type]
+        assert filtered.getvalue() == deleted.getvalue(), lang
+        assert len(shared) == before
+
+
+def _pid_and(value: int) -> tuple[int, int]:
+    return os.getpid(), value
+
+
+def _fails_in_a_worker(parent: int) -> int:
+    if os.getpid() != parent:
+        raise ValueError("only in the worker")
+    return 7
+
+
+def test_background_work_comes_back_or_is_done_by_the_caller(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("FIVEHUNDRED_JOBS", "2")
+    pid, value = parallel.Background(partial(_pid_and, 5)).result()
+    assert value == 5
+    if parallel._can_fork():
+        assert pid != os.getpid()  # made by the worker
+    assert parallel.Background(partial(_fails_in_a_worker, os.getpid())).result() == 7
+    parallel.Background(partial(_pid_and, 1)).close()  # waited for, result dropped
+    monkeypatch.setenv("FIVEHUNDRED_JOBS", "1")
+    assert parallel.Background(partial(_pid_and, 2)).result() == (os.getpid(), 2)
+
+
+def test_templates_compiled_by_a_worker_render_what_compiled_ones_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, full_plan: dict[str, str]
+) -> None:
+    """A build without the cache has a worker compile the rule-book templates (their bytecode
+    comes back) while it reads the rule files; the books are the same."""
+    script = (
+        "import sys; from pathlib import Path; from fivehundred.generator.build import build; "
+        "print(len(build(root=Path(sys.argv[1])).written))"
+    )
+    root = tmp_path / "generated"
+    env = {**os.environ, "FIVEHUNDRED_JOBS": "2"}
+    run = [sys.executable, "-c", script, str(root)]
+    out = subprocess.run(run, capture_output=True, text=True, check=True, env=env)
+    assert out.stdout == f"{len(full_plan)}\n"
+    assert files_of(root) == {rel: text.encode("utf-8") for rel, text in full_plan.items()}
