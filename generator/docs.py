@@ -141,8 +141,11 @@ def md_text(value: object) -> str:
     return _md_escape(_clean(_oneline(str(value))))
 
 
+_MD_TABLE = str.maketrans(_MD_ESCAPES)
+
+
 def _md_escape(text: str) -> str:
-    out = "".join(_MD_ESCAPES.get(ch, ch) for ch in text)
+    out = str(text).translate(_MD_TABLE)  # every character of _MD_ESCAPES replaced, at once
     out = _LEADING_MARKER.sub(r"\\\1", out)
     return _LEADING_ORDERED.sub(r"\1\\\2", out)
 
@@ -189,7 +192,9 @@ _LTR_RUN = re.compile(rf"(?<![0-9A-Za-z]){_ITEM}(?: {_ITEM})*")
 
 
 def _clean(text: str) -> str:
-    """Input text without our isolate stand-ins."""
+    """Input text without our isolate stand-ins (always a plain ``str``, as ``re.sub`` gives)."""
+    if "\ue000" not in text and "\ue001" not in text:
+        return str(text)
     return _MARKERS.sub("\ufffd", text)
 
 
@@ -204,7 +209,9 @@ def _isolated(text: str) -> str:
 
 def _oneline(text: Any) -> Any:
     """Whitespace runs folded into single spaces, controls neutralised; HTML-safe stays safe."""
-    folded = _CONTROLS.sub("\ufffd", " ".join(str(text).split()))
+    folded = " ".join(str(text).split())
+    if not folded.isprintable():  # every character _CONTROLS matches is unprintable
+        folded = _CONTROLS.sub("\ufffd", folded)
     return Markup(folded) if isinstance(text, Markup) else folded
 
 
