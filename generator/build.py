@@ -452,10 +452,12 @@ def build(
     inputs = inputs_digest(*input_folders()) if store is not None else ""
     if store is not None and store.all_fresh(inputs, produced_files(root)):
         return BuildReport((), (), len(store.entries), dict(store.incomplete))
-    use_bytecode_cache(_template_cache(store.folder) if store is not None else None)
-    if store is None:
-        # nothing compiled is kept: a worker compiles the templates while this process reads
-        # the rule files and catalogues (or, with no core to spare, this process will)
+    compiled = _template_cache(store.folder) if store is not None else None
+    use_bytecode_cache(compiled)
+    if compiled is None or not any(compiled.glob("*/*")):
+        # no compiled templates kept (no cache, or a new one): a worker compiles them while
+        # this process reads the rule files and catalogues (with no core to spare, this
+        # process will); the cache, if any, keeps what the worker compiled
         _COMPILING[:] = [Background(compiled_templates)]
     try:
         files = plan_outputs(store.messages) if store is not None else plan_outputs()

@@ -696,18 +696,29 @@ def compile_templates() -> None:
 
 
 class _Collected(jinja2.BytecodeCache):
-    """Compiled templates kept in memory (template key -> bytecode, with Jinja's checks)."""
+    """Compiled templates kept in memory (template key -> bytecode, with Jinja's checks), and
+    written through to ``disk`` (the build cache's), if any."""
 
-    def __init__(self, kept: dict[str, bytes] | None = None) -> None:
+    def __init__(
+        self, kept: dict[str, bytes] | None = None, disk: jinja2.BytecodeCache | None = None
+    ) -> None:
         self.kept = {} if kept is None else kept
+        self.disk = disk
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         data = self.kept.get(bucket.key)
-        if data is not None:
-            bucket.bytecode_from_string(data)  # a changed template is compiled again
+        if data is None:
+            if self.disk is not None:
+                self.disk.load_bytecode(bucket)
+            return
+        bucket.bytecode_from_string(data)  # a changed template is compiled again
+        if self.disk is not None and bucket.code is not None:
+            self.disk.dump_bytecode(bucket)
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         self.kept[bucket.key] = bucket.bytecode_to_string()
+        if self.disk is not None:
+            self.disk.dump_bytecode(bucket)
 
 
 def compiled_templates() -> dict[str, dict[str, bytes]]:
@@ -715,7 +726,7 @@ def compiled_templates() -> dict[str, dict[str, bytes]]:
     what a worker compiles while the build reads the rule files (:func:`use_compiled`)."""
     out: dict[str, dict[str, bytes]] = {}
     for fmt in FORMATS:
-        collected = _Collected()
+        collected = _Collected()  # this worker's only: the caller writes the build cache
         _environment(fmt).bytecode_cache = collected
         out[fmt] = collected.kept
     compile_templates()
@@ -726,7 +737,8 @@ def use_compiled(compiled: Mapping[str, dict[str, bytes]]) -> None:
     """Load the rule-book templates from ``compiled`` (:func:`compiled_templates`) instead of
     compiling them; a template whose source differs from what was compiled is compiled."""
     for fmt in FORMATS:
-        _environment(fmt).bytecode_cache = _Collected(dict(compiled.get(fmt, {})))
+        env = _environment(fmt)
+        env.bytecode_cache = _Collected(dict(compiled.get(fmt, {})), env.bytecode_cache)
     compile_templates()
 
 
