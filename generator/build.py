@@ -251,7 +251,7 @@ def plan_outputs(
         return [(code, f"../{code}/{variant}") for code in codes if code != lang]
 
     unknown = [v for v in ids if key_of[v] not in known]
-    if _COMPILING:
+    if _COMPILING and _COMPILING[0].working:
         use_compiled(_COMPILING.pop().result())
     elif unknown and jobs() > 1:
         compile_templates()  # once, here, rather than in every process that renders

@@ -725,11 +725,16 @@ def compiled_templates() -> dict[str, dict[str, bytes]]:
     """Every rule-book template compiled (:func:`compile_templates`), as bytecode per format:
     what a worker compiles while the build reads the rule files (:func:`use_compiled`)."""
     out: dict[str, dict[str, bytes]] = {}
-    for fmt in FORMATS:
-        collected = _Collected()  # this worker's only: the caller writes the build cache
-        _environment(fmt).bytecode_cache = collected
-        out[fmt] = collected.kept
-    compile_templates()
+    kept = {fmt: _environment(fmt).bytecode_cache for fmt in FORMATS}
+    try:
+        for fmt in FORMATS:
+            collected = _Collected()  # the worker's own: the caller writes the build cache
+            _environment(fmt).bytecode_cache = collected
+            out[fmt] = collected.kept
+        compile_templates()
+    finally:
+        for fmt in FORMATS:
+            _environment(fmt).bytecode_cache = kept[fmt]
     return out
 
 

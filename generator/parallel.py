@@ -148,6 +148,11 @@ class Background(Generic[T]):
         os.close(write)
         self.pid, self.fd = pid, read
 
+    @property
+    def working(self) -> bool:
+        """True while a worker is making the result (False: :meth:`result` will make it)."""
+        return self.pid != 0
+
     def result(self) -> T:
         """What ``make()`` returns."""
         if self.pid == 0:

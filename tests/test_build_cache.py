@@ -302,12 +302,15 @@ def test_a_new_balance_summary_renders_only_that_variants_books(
     )
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
 def test_templates_compiled_by_an_earlier_build_render_the_same(
-    tree: Path, full_plan: dict[str, str]
+    tree: Path, full_plan: dict[str, str], monkeypatch: pytest.MonkeyPatch, jobs: str
 ) -> None:
     """The second process loads the compiled templates the first one kept (one folder per
     format: Markdown and HTML compile the same template differently) and writes the same
-    bytes as a build without the cache."""
+    bytes as a build without the cache; whether the first compiled them itself or had a
+    worker compile them."""
+    monkeypatch.setenv("FIVEHUNDRED_JOBS", jobs)
     script = (
         "import sys; from pathlib import Path; from fivehundred.generator.build import build; "
         "print(len(build(root=Path(sys.argv[1]), cache=True).written))"
