@@ -280,7 +280,7 @@ class HandState:
 
     @property
     def phase_name(self) -> str:
-        """``auction``, ``discard``, ``play`` or ``over``."""
+        """``auction``, ``kitty``, ``discard``, ``partner``, ``play`` or ``over``."""
         return PHASES[self.phase]
 
     def controller(self, seat: int) -> int:
@@ -328,7 +328,7 @@ class HandState:
 
     def is_legal(self, action: int) -> bool:
         """Whether ``action`` is legal now (any int: one that is no action is not legal)."""
-        if not 0 <= action < self.rules.n_actions:
+        if not isinstance(action, int) or not 0 <= action < self.rules.n_actions:
             return False
         return not isinstance(self._walk(1 << action), Explanation)
 
@@ -343,6 +343,7 @@ class HandState:
         return why
 
     def _walk(self, probe: int) -> int | Explanation:
+        """The restrictions of the phase, walked in order (see above)."""
         phase = self.phase
         if phase == PLAY:
             return self._play_walk(probe)
