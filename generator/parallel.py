@@ -165,8 +165,10 @@ class Background(Generic[T]):
         return value if ok else self.make()
 
     def close(self) -> None:
-        """Wait for the worker, if any, and forget its result."""
+        """Stop the worker, if any (its result is not wanted)."""
         if self.pid != 0:
+            with contextlib.suppress(OSError):
+                os.kill(self.pid, signal.SIGTERM)
             self._collect()
 
     def _collect(self) -> bytes:
