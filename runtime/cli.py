@@ -84,6 +84,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         from ..generator.buildcache import up_to_date
 
         report = up_to_date()
+    _BUILT.append(True)
     if report is None:
         from ..generator.build import BuildInterrupted, build
 
@@ -872,5 +873,25 @@ def _run(argv: Sequence[str] | None) -> int:
     return code
 
 
+#: Set by a build that ran: the process may end without tearing its heap down (see run()).
+_BUILT: list[bool] = []
+
+
+def run() -> None:
+    """The ``fivehundred`` command: :func:`main`, then exit with its code.
+
+    After a build (every file written, synced and closed) the process ends at once, skipping
+    the interpreter's tear-down of the rule files, templates and books it holds, which costs
+    a build a fifteenth of its time; standard output and error are flushed first. Any other
+    command exits normally (its libraries may have exit handlers)."""
+    code = main()
+    if _BUILT:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                stream.flush()
+        os._exit(code)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -486,3 +486,16 @@ def test_templates_compiled_by_a_worker_render_what_compiled_ones_do(
     out = subprocess.run(run, capture_output=True, text=True, check=True, env=env)
     assert out.stdout == f"{len(full_plan)}\n"
     assert files_of(root) == {rel: text.encode("utf-8") for rel, text in full_plan.items()}
+
+
+def test_the_command_ends_at_once_after_a_build_with_its_output_and_code() -> None:
+    """After a build the ``fivehundred`` process skips the interpreter's tear-down: what it
+    printed still arrives (through a pipe) and its exit code is the build's."""
+    run = [sys.executable, "-m", "fivehundred.runtime.cli", "build", "--check"]
+    done = subprocess.run(run, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("generated/ is up to date (") and done.stdout.endswith(
+        " files)\n"
+    )
+    bad = subprocess.run([*run, "--no-such-option"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "--no-such-option" in bad.stderr
