@@ -284,21 +284,21 @@ def _newstyle(html: bool) -> tuple[Any, Any, Any, Any]:
     if html:
 
         def gettext(message: str, **variables: Any) -> str:
-            return Markup(escape(_current().gettext(message))) % variables
+            return escape(_current().gettext(message)) % variables
 
         def ngettext(singular: str, plural: str, n: int, **variables: Any) -> str:
             variables.setdefault("num", n)
-            return Markup(escape(_current().ngettext(singular, plural, n))) % variables
+            return escape(_current().ngettext(singular, plural, n)) % variables
 
         def pgettext(context: str, message: str, **variables: Any) -> str:
             variables.setdefault("context", context)
-            return Markup(escape(_current().pgettext(context, message))) % variables
+            return escape(_current().pgettext(context, message)) % variables
 
         def npgettext(context: str, singular: str, plural: str, n: int, **variables: Any) -> str:
             variables.setdefault("context", context)
             variables.setdefault("num", n)
             text = _current().npgettext(context, singular, plural, n)
-            return Markup(escape(text)) % variables
+            return escape(text) % variables
 
         return gettext, ngettext, pgettext, npgettext
 
