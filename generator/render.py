@@ -29,29 +29,44 @@ def pyliteral(value: Any) -> str:
 
 
 class _Printer(pprint.PrettyPrinter):
-    """:class:`pprint.PrettyPrinter` that writes the ``repr`` of each part once.
+    """:class:`pprint.PrettyPrinter` that writes the one-line ``repr`` of each part once.
 
     Laying out a nested literal, ``pprint`` asks for the one-line ``repr`` of every part at
     every level it tries to fit on a line, so a deep table's leaves are written over and over
     (a ruleset's tables cost a tenth of a second). Within one ``pformat`` the data cannot
-    change, so the answer for each part (by identity) is kept: the same text, once. Without a
-    depth limit the level does not change the answer, and JSON-like data has no recursion.
+    change, so each part's ``repr`` is made once (by identity), bottom up, exactly as
+    ``pprint`` makes it for JSON-like data: dicts in their order, lists, tuples, and ``repr``
+    for anything else. The layout is ``pprint``'s own.
     """
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self._seen: dict[int, tuple[str, bool, bool]] = {}
+        self._seen: dict[int, str] = {}
 
-    def format(
-        self, object: object, context: dict[int, int], maxlevels: int, level: int
-    ) -> tuple[str, bool, bool]:
-        if not isinstance(object, dict | list | tuple):
-            return super().format(object, context, maxlevels, level)
-        key = id(object)
-        found = self._seen.get(key)
-        if found is None:
-            found = self._seen[key] = super().format(object, context, maxlevels, level)
-        return found
+    def _repr(self, object: object, context: dict[int, int], level: int) -> str:
+        return _one_line(object, self._seen)
+
+
+def _one_line(value: object, seen: dict[int, str]) -> str:
+    """``pprint``'s one-line ``repr`` of JSON-like ``value`` (``seen``: the parts done)."""
+    key = id(value)
+    text = seen.get(key)
+    if text is not None:
+        return text
+    kind = type(value)
+    if kind is dict:
+        items = value.items()  # type: ignore[attr-defined]
+        text = "{" + ", ".join(f"{_one_line(k, seen)}: {_one_line(v, seen)}" for k, v in items)
+        text += "}"
+    elif kind is list:
+        text = "[" + ", ".join([_one_line(item, seen) for item in value]) + "]"  # type: ignore[attr-defined]
+    elif kind is tuple:
+        parts = [_one_line(item, seen) for item in value]  # type: ignore[attr-defined]
+        text = "(" + parts[0] + ",)" if len(parts) == 1 else "(" + ", ".join(parts) + ")"
+    else:
+        text = repr(value)
+    seen[key] = text
+    return text
 
 
 def _check_literal(value: Any) -> None:

@@ -499,3 +499,46 @@ def test_the_command_ends_at_once_after_a_build_with_its_output_and_code() -> No
     )
     bad = subprocess.run([*run, "--no-such-option"], capture_output=True, text=True)
     assert bad.returncode == 2 and "--no-such-option" in bad.stderr
+
+
+def _random_literal(rng: Any, depth: int = 0) -> Any:
+    kind = rng.randrange(9 if depth < 4 else 5)
+    if kind == 0:
+        return rng.choice([None, True, False, 0, -7, 10**20, 1.5, -0.0, float("1e300")])
+    if kind == 1:
+        return "".join(rng.choice("ab c\n'\"\t\u00e9\u2066x-") for _ in range(rng.randrange(3)))
+    if kind == 2:
+        words = [rng.choice(["spade", "trick", "misère", "\n", "a" * rng.randrange(1, 120)])]
+        return " ".join(words * rng.randrange(1, 40))  # long: pprint splits it
+    if kind in (3, 4):
+        return rng.randrange(-1000, 1000)
+    if kind in (5, 6):
+        n = rng.randrange(0, 12)
+        return [_random_literal(rng, depth + 1) for _ in range(n)]
+    if kind == 7:
+        return tuple(_random_literal(rng, depth + 1) for _ in range(rng.randrange(0, 3)))
+    return {
+        f"k{i}" + rng.choice(["", "_long_name" * rng.randrange(4)]): _random_literal(rng, depth + 1)
+        for i in range(rng.randrange(0, 8))
+    }
+
+
+def test_ruleset_literals_are_written_as_pprint_writes_them() -> None:
+    """The ruleset modules' literals (render.pyliteral) make each part's one-line repr once;
+    the text is pprint's, for every built-in variant and for a thousand random literals."""
+    import pprint
+    import random
+
+    from fivehundred.generator.render import pyliteral
+
+    def reference(value: Any) -> str:
+        return pprint.pformat(value, width=100, sort_dicts=False, compact=True)
+
+    for variant, (_, rs) in compile_builtins().items():
+        assert pyliteral(rs.tables) == reference(rs.tables), variant
+    rng = random.Random(500)
+    for _ in range(1000):
+        value = _random_literal(rng)
+        shared = [value, {"again": value}, (value,)]  # the same part twice
+        assert pyliteral(value) == reference(value)
+        assert pyliteral(shared) == reference(shared)
