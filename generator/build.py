@@ -188,6 +188,8 @@ def _cost(rel: str) -> tuple[int, str]:
 Messages = tuple[tuple[str | None, str], ...]
 
 
+#: Files made without the rule-book templates (what the build makes while they compile).
+_NO_TEMPLATES = ("json/", "conformance/", "rulesets/")
 #: The templates a worker is compiling for the build under way (see build()).
 _COMPILING: list[Background[dict[str, dict[str, bytes]]]] = []
 
@@ -252,6 +254,10 @@ def plan_outputs(
 
     unknown = [v for v in ids if key_of[v] not in known]
     if _COMPILING and _COMPILING[0].working:
+        # until the worker's templates are back, make files that need none
+        spare = [rel for rel in files if rel.startswith(_NO_TEMPLATES)][::-1]
+        while spare and not _COMPILING[0].ready():
+            files[spare.pop()]
         use_compiled(_COMPILING.pop().result())
     elif unknown and jobs() > 1:
         compile_templates()  # once, here, rather than in every process that renders

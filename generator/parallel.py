@@ -22,6 +22,7 @@ import contextlib
 import gc
 import os
 import pickle
+import select
 import signal
 import struct
 import sys
@@ -147,6 +148,13 @@ class Background(Generic[T]):
             _make_and_send(make, write)
         os.close(write)
         self.pid, self.fd = pid, read
+
+    def ready(self) -> bool:
+        """True when :meth:`result` would not wait (the worker is done, or there is none)."""
+        if self.pid == 0:
+            return True
+        readable, _, _ = select.select([self.fd], [], [], 0)
+        return bool(readable)
 
     @property
     def working(self) -> bool:
