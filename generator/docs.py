@@ -21,12 +21,12 @@ from __future__ import annotations
 import gettext
 import re
 import threading
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, MutableMapping, Sequence
 from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from functools import cache, lru_cache
 from pathlib import Path
-from types import FunctionType
+from types import CodeType, FunctionType
 from typing import Any, NoReturn
 
 import jinja2
@@ -382,11 +382,37 @@ _MODULES: ContextVar[dict[str, Any] | None] = ContextVar(
 _SHARED_IMPORTS = frozenset({"clauses.j2"})
 
 
+def _escape(value: object) -> Markup:
+    """``markupsafe.escape``, except that markup is returned as it is, not copied (escaping
+    markup gives the same text again): the HTML book escapes every value it outputs, most of
+    them markup already."""
+    if type(value) is Markup:
+        return value
+    return escape(value)
+
+
 class _Template(jinja2.Template):
     """A template whose ``import ... with context`` of a module of :data:`_SHARED_IMPORTS`
     is evaluated once per book (:func:`_render`): the second import is the first's module,
     which is what evaluating it again would give, without a hundred messages translated
-    again."""
+    again. Its compiled code escapes with :func:`_escape`."""
+
+    @classmethod
+    def from_code(
+        cls,
+        environment: jinja2.Environment,
+        code: CodeType,
+        globals: MutableMapping[str, Any],
+        uptodate: Callable[[], bool] | None = None,
+    ) -> jinja2.Template:
+        # Jinja's own from_code, with the compiled code's ``escape`` (from jinja2.runtime)
+        # replaced before any of its functions runs
+        namespace: dict[str, Any] = {"environment": environment, "__file__": code.co_filename}
+        exec(code, namespace)
+        namespace["escape"] = _escape
+        template = cls._from_namespace(environment, namespace, globals)
+        template._uptodate = uptodate
+        return template
 
     def make_module(
         self,
