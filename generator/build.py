@@ -136,6 +136,9 @@ class Plan(Mapping[str, str]):
         #: rules and the code): what the build cache keeps so that a later build need not
         #: render a book to know which messages it uses.
         self.messages: dict[str, tuple[tuple[str | None, str], ...]] = {}
+        #: Files made by :meth:`make_all` with a ``root``: the SHA-256 of their bytes and
+        #: whether the file there has those bytes.
+        self.compared: dict[str, tuple[str, bool]] = {}
 
     def add(self, rel: str, key: str, make: Callable[[], str]) -> None:
         """Plan ``rel``: ``make()`` renders it; ``key`` fingerprints everything it is made of."""
@@ -155,13 +158,22 @@ class Plan(Mapping[str, str]):
         """The fingerprint of the inputs of ``rel``."""
         return self._makers[rel][0]
 
-    def make_all(self, rels: Iterable[str]) -> None:
+    def make_all(self, rels: Iterable[str], root: Path | None = None) -> None:
         """Render every file of ``rels`` not rendered yet, on every core
         (:func:`~fivehundred.generator.parallel.run_all`); the most costly first, so that no
-        process is left with a long one at the end."""
+        process is left with a long one at the end. With ``root``, each process also compares
+        what it made with the file under ``root`` (:attr:`compared`)."""
         todo = sorted((rel for rel in rels if rel not in self._texts), key=_cost)
-        made = run_all([self._makers[rel][1] for rel in todo])
-        self._texts.update(zip(todo, made, strict=True))
+        makers = [self._makers[rel][1] for rel in todo]
+        if root is None:
+            self._texts.update(zip(todo, run_all(makers), strict=True))
+            return
+        pieces = [
+            partial(_made_and_compared, m, root / rel) for m, rel in zip(makers, todo, strict=True)
+        ]
+        for rel, (text, sha, same) in zip(todo, run_all(pieces), strict=True):
+            self._texts[rel] = text
+            self.compared[rel] = (sha, same)
 
     def __getitem__(self, rel: str) -> str:
         if rel not in self._texts:
@@ -176,6 +188,13 @@ class Plan(Mapping[str, str]):
 
     def __len__(self) -> int:
         return len(self._makers)
+
+
+def _made_and_compared(make: Callable[[], str], path: Path) -> tuple[str, str, bool]:
+    """``make()``'s text, the SHA-256 of its bytes, and whether ``path`` holds those bytes."""
+    text = make()
+    data = text.encode("utf-8")
+    return text, file_digest(data), path.is_file() and path.read_bytes() == data
 
 
 def _cost(rel: str) -> tuple[int, str]:
@@ -479,12 +498,22 @@ def build(
         if isinstance(files, Plan):
             if store is not None:
                 fresh = {rel for rel in files if store.fresh(rel, files.key(rel))}
-            files.make_all(rel for rel in files if rel not in fresh)  # on every core
+            files.make_all((rel for rel in files if rel not in fresh), root)  # on every core
+        compared = files.compared if isinstance(files, Plan) else {}
         for rel in sorted(files):
             key = files.key(rel) if isinstance(files, Plan) else None
             if store is not None and rel in fresh:
                 unchanged += 1
                 known[rel] = store.entries[rel]
+                continue
+            if rel in compared:  # made and compared with the file on disk by make_all
+                sha, same = compared[rel]
+                if not same:
+                    written.append(rel)
+                    continue
+                unchanged += 1
+                if key is not None:
+                    known[rel] = (key, sha)
                 continue
             target = root / rel
             data = files[rel].encode("utf-8")
@@ -518,7 +547,9 @@ def build(
             for rel in written:
                 key = files.key(rel) if isinstance(files, Plan) else None
                 if key is not None:
-                    known[rel] = (key, file_digest(files[rel].encode("utf-8")))
+                    made = compared.get(rel)
+                    sha = made[0] if made else file_digest(files[rel].encode("utf-8"))
+                    known[rel] = (key, sha)
             store.save(
                 inputs if len(known) == len(files) else "", known, incomplete, _messages(files)
             )
