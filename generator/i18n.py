@@ -368,9 +368,35 @@ def default_plural_forms(lang: str) -> str:
         return "nplurals=2; plural=(n != 1);"
 
 
+#: Sources whose messages are located by file only, as xgettext's ``--add-location=file``.
+_CODE_SUFFIXES = (".py", ".j2")
+
+
+def _file_only_locations(catalog: Catalog) -> None:
+    """Drop the line numbers of code and template locations (in place), keep the rule files'.
+
+    A line number in code moves with every edit above it: a template that changed with each
+    code change could not be held current by a test (``tests/test_i18n.py`` checks that it
+    is), and every catalogue would churn with it. A rule file's line points a translator at
+    the author's sentence in its context, and moves only when that file changes.
+    """
+    for message in catalog:
+        if not message.id:
+            continue
+        seen: set[tuple[str, int | None]] = set()
+        kept: list[tuple[str, int | None]] = []
+        for filename, lineno in message.locations:
+            where = (filename, None if filename.endswith(_CODE_SUFFIXES) else lineno)
+            if where not in seen:
+                seen.add(where)
+                kept.append(where)
+        message.locations = kept
+
+
 def _po_bytes(catalog: Catalog) -> bytes:
     # No "#| msgid" previous-text comments: Babel reads them back as translator comments and
     # wraps multi-line ones into invalid syntax, so a file could not round-trip.
+    _file_only_locations(catalog)
     buffer = io.BytesIO()
     write_po(
         buffer,

@@ -86,6 +86,35 @@ def test_extract_is_idempotent(tmp_path: Path) -> None:
     assert b"Generated-By" not in first
 
 
+def test_committed_template_and_catalogues_are_current(tmp_path: Path) -> None:
+    """messages.pot is what `fivehundred i18n extract` writes now, byte for byte (but the
+    date), and every catalogue is what `fivehundred i18n update` makes of it: a translator
+    never works from stale locations or a missing message."""
+    assert not i18n.write_pot(check=True), "run `fivehundred i18n extract && … update`"
+    locales = tmp_path / "locales"
+    shutil.copytree(i18n.LOCALES_DIR, locales)
+    done = i18n.update_catalogues(locales=locales, pot=locales / "messages.pot")
+    assert done and {what for _, what in done} == {"unchanged"}, done
+
+
+def test_code_locations_name_the_file_only(tmp_path: Path) -> None:
+    """A code or template location carries no line number (it would move with every edit
+    above it); a rule file's location keeps its line (a translator reads the sentence there)."""
+    pot = tmp_path / "messages.pot"
+    i18n.write_pot(path=pot)
+    code: list[tuple[str, int | None]] = []
+    rules: list[tuple[str, int | None]] = []
+    for message in i18n.read_catalog(pot):
+        if not message.id:
+            continue
+        assert len(message.locations) == len(set(message.locations)), message.id
+        for where in message.locations:
+            (rules if where[0].endswith(".yaml") else code).append(where)
+    assert code and all(line is None for _, line in code)
+    assert {f for f, _ in code} >= {"runtime/hand.py", "generator/templates/clauses.j2"}
+    assert rules and all(isinstance(line, int) and line > 0 for _, line in rules)
+
+
 # -- the catalogues ----------------------------------------------------------------------------
 
 
