@@ -390,7 +390,7 @@ def _file_only_locations(catalog: Catalog) -> None:
             if where not in seen:
                 seen.add(where)
                 kept.append(where)
-        message.locations = kept
+        message.locations = kept  # type: ignore[assignment]  # Babel writes a None line as none
 
 
 def _po_bytes(catalog: Catalog) -> bytes:

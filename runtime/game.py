@@ -11,7 +11,6 @@ import os
 from functools import lru_cache
 from pathlib import Path
 from random import Random
-from types import ModuleType
 
 from .errors import ArgumentError, InvalidActionError
 from .hand import HandResult, HandState
@@ -48,15 +47,11 @@ def load_rules(name: str | os.PathLike[str]) -> Rules:
             return _load_builtin(name)
         except KeyError:
             pass
+    # A rule file is compiled (the one call from the engine's loading into the generator); the
+    # engine then reads the tables, exactly those a generated module would hold.
     from ..generator.pipeline import compile_spec, find_spec
-    from ..generator.render import render_module
 
-    path = find_spec(name)
-    rs = compile_spec(path)
-    module = ModuleType(f"fivehundred_spec_{rs.id.replace('-', '_')}")
-    code = compile(render_module(rs, str(path)), str(path), "exec")
-    exec(code, module.__dict__)  # the generated module: literals only
-    return Rules.from_module(module)
+    return Rules(compile_spec(find_spec(name)).tables)
 
 
 def first_dealer(rules: Rules, rng: Random) -> int:

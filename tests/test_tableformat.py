@@ -191,3 +191,16 @@ def test_the_engine_reads_the_format_without_the_generator() -> None:
     import fivehundred.generator.model as model
 
     assert model.FORMAT is FORMAT
+
+
+@pytest.mark.parametrize("variant", ["australian", "five-handed-call", "double-nullo"])
+def test_a_rule_file_loads_as_the_tables_its_module_holds(variant: str) -> None:
+    """A rule file played straight from its YAML (``load_rules(path)``, compiled in memory) has
+    the very tables of its committed generated module: one format, whichever way it is read."""
+    from fivehundred.runtime.game import load_rules
+
+    spec = next((ROOT / "specs" / "variants").rglob(f"{variant}.yaml"))
+    from_file = load_rules(str(spec))
+    built = Rules.builtin(variant)
+    assert type(from_file) is Rules
+    assert json.dumps(from_file.tables) == json.dumps(built.tables)
