@@ -14,6 +14,7 @@ names whose process is dead, and only inside the folder it builds, never a user'
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import re
@@ -471,6 +472,31 @@ def build(
     inputs of every file (:mod:`~fivehundred.generator.buildcache`), so that an unchanged build
     renders nothing and a changed one renders only the files whose inputs changed.
     """
+    with _collector_paused():
+        return _build(check, root, wait, cache)
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a build runs: it makes hundreds of thousands of
+    short-lived objects (templates, books) and almost no cycles, and the collector's passes
+    over them cost a whole build about 3% of its time for some 6% more memory (measured with
+    hyperfine and /usr/bin/time on `build --no-cache`, 87 -> 92 MB)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _build(
+    check: bool,
+    root: Path | None,
+    wait: Callable[[str], None] | None,
+    cache: bool | None,
+) -> BuildReport:
     use_cache = root is None if cache is None else cache
     root = root or GENERATED_DIR
     store = BuildCache(root) if use_cache else None
