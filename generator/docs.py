@@ -406,7 +406,10 @@ class _Template(jinja2.Template):
         uptodate: Callable[[], bool] | None = None,
     ) -> jinja2.Template:
         # Jinja's own from_code, with the compiled code's ``escape`` (from jinja2.runtime)
-        # replaced before any of its functions runs
+        # replaced before any of its functions runs. ``_from_namespace`` is Jinja's (3.1);
+        # should a later Jinja lack it, its own from_code (markupsafe's escape) serves.
+        if not hasattr(cls, "_from_namespace"):  # pragma: no cover - a future Jinja
+            return super().from_code(environment, code, globals, uptodate)
         namespace: dict[str, Any] = {"environment": environment, "__file__": code.co_filename}
         exec(code, namespace)
         namespace["escape"] = _escape
