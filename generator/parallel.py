@@ -30,6 +30,8 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
+from ..runtime.errors import ArgumentError
+
 __all__ = ["MIN_PIECES", "Background", "jobs", "run_all"]
 
 T = TypeVar("T")
@@ -47,8 +49,13 @@ def jobs() -> int:
     running on right now. On a machine whose cores are all busy a worker would only take turns
     with this process, and copying it costs time: then there is none."""
     wanted = os.environ.get("FIVEHUNDRED_JOBS", "").strip()
-    if wanted.isdigit() and int(wanted) > 0:
-        return min(int(wanted), _MAX_WORKERS + 1)
+    if wanted:
+        digits = wanted.lstrip("0")
+        if not (wanted.isascii() and wanted.isdigit() and digits):
+            raise ArgumentError(
+                f"FIVEHUNDRED_JOBS is a number of processes from 1 (none forked), not {wanted!r}"
+            )
+        return _MAX_WORKERS + 1 if len(digits) > 6 else min(int(digits), _MAX_WORKERS + 1)
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # pragma: no cover - not Linux

@@ -36,6 +36,7 @@ from fivehundred.generator.buildcache import (
 )
 from fivehundred.generator.docs import book_messages
 from fivehundred.generator.parallel import run_all
+from fivehundred.runtime.errors import ArgumentError
 
 RENDERERS = (
     "render_module",
@@ -542,3 +543,30 @@ def test_ruleset_literals_are_written_as_pprint_writes_them() -> None:
         shared = [value, {"again": value}, (value,)]  # the same part twice
         assert pyliteral(value) == reference(value)
         assert pyliteral(shared) == reference(shared)
+
+
+@pytest.mark.parametrize(
+    ("value", "processes"),
+    [("1", 1), (" 2 ", 2), ("007", min(7, parallel._MAX_WORKERS + 1)), ("9" * 5000, None)],
+)
+def test_jobs_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch, value: str, processes: int | None
+) -> None:
+    """FIVEHUNDRED_JOBS sets the number of processes; a huge one means as many as allowed."""
+    monkeypatch.setenv("FIVEHUNDRED_JOBS", value)
+    assert parallel.jobs() == (processes or parallel._MAX_WORKERS + 1)
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "abc", "1e3", "\u0663", "2.5"])
+def test_a_bad_jobs_value_is_one_line_and_exit_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    """A careless FIVEHUNDRED_JOBS is named in one line (exit 2), not ignored or a traceback."""
+    from fivehundred.runtime.cli import main
+
+    monkeypatch.setenv("FIVEHUNDRED_JOBS", value)
+    with pytest.raises(ArgumentError, match="FIVEHUNDRED_JOBS"):
+        parallel.jobs()
+    assert main(["build", "--check", "--no-cache"]) == 2
+    err = capsys.readouterr().err
+    assert "FIVEHUNDRED_JOBS" in err and "Traceback" not in err and err.count("\n") == 1
