@@ -874,6 +874,26 @@ class HandState:
             nxt = (nxt + 1) % n
         self.to_move = nxt
 
+    def end_auction_with(self, seat: int, bid: int) -> None:
+        """End the auction now as if ``seat`` had won it with ladder entry ``bid``: for search
+        and analysis ("what if this seat played this contract?"), not for play, which reaches
+        a contract by :meth:`apply`. The hand goes on exactly as after a real auction (kitty,
+        partner, play).
+
+        Raises :class:`ArgumentError` outside the auction, or for a seat or a ladder index the
+        variant does not have.
+        """
+        r = self.rules
+        if self.phase != AUCTION:
+            raise ArgumentError(f"end_auction_with: the auction is over ({self.phase_name})")
+        for name, value, size in (("seat", seat, r.players), ("bid", bid, r.n_bids)):
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < size:
+                raise ArgumentError(f"end_auction_with: a {name} is 0..{size - 1}, not {value!r}")
+        self.high = bid
+        self.high_seat = seat
+        self.max_level = max(self.max_level, r.bid_level[bid])
+        self._end_auction()
+
     def _end_auction(self) -> None:
         r = self.rules
         if self.high < 0:

@@ -204,12 +204,12 @@ def _simulated_judge(
         world = _likely_world(state, view, shown, rng)
         for st in strains:
             w = world.copy()
-            _contract(w, view.seat, lowest[st])
+            w.end_auction_with(view.seat, lowest[st])
             _finish(w, bot)
             tricks[st].append(sum(w.tricks_won[s] for s in range(r.players) if w.allies >> s & 1))
         if misere >= 0:
             w = world.copy()
-            _contract(w, view.seat, misere)
+            w.end_auction_with(view.seat, misere)
             _finish(w, bot)
             misere_made.append(bool(w.result and w.result.made))
     low = min(lv for lv, kind in zip(r.bid_level, r.bid_kind, strict=True) if kind == "suit")
@@ -234,14 +234,6 @@ def _simulated_judge(
         return None
 
     return judge
-
-
-def _contract(state: HandState, seat: int, bid: int) -> None:
-    """Make ``seat`` the contractor at ladder entry ``bid`` (the auction ends here)."""
-    state.high = bid
-    state.high_seat = seat
-    state.max_level = max(state.max_level, state.rules.bid_level[bid])
-    state._end_auction()
 
 
 def _finish(state: HandState, bot: HeuristicBot) -> None:

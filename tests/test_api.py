@@ -208,3 +208,35 @@ def test_max_hand_length_bounds_every_hand(variant: str) -> None:
         longest = max(longest, len(state.history()))
     assert 0 < longest <= game.max_hand_length
     assert game.max_hand_length < 3 * longest  # a bound, not a wild guess
+
+
+@pytest.mark.parametrize("variant", ["australian", "five-handed-call", "sans-kitty"])
+def test_end_auction_with_is_the_auction_that_ends_so(variant: str) -> None:
+    """HandState.end_auction_with (search's "what if this seat played this contract") leaves
+    the hand exactly where a real auction won by that seat with that bid leaves it (auction.end:
+    the high bidder contracts; kitty, partner and play follow), and refuses what is not so."""
+    from fivehundred.runtime.errors import ArgumentError
+    from fivehundred.runtime.hand import AUCTION, HandState
+    from fivehundred.runtime.rules import Rules
+
+    r = Rules.builtin(variant)
+    seat, bid = 2, r.bid_index["7H"]
+    real = HandState.new(r, 0, Random(5))
+    what_if = real.copy()
+    while real.phase == AUCTION:
+        real.apply(r.BID + bid if real.to_move == seat else r.PASS)
+    what_if.end_auction_with(seat, bid)
+    skip = {"auction", "legal"}
+    for s in range(r.players):
+        a, b = real.observation(s), what_if.observation(s)
+        assert {k: v for k, v in a.items() if k not in skip} == {
+            k: v for k, v in b.items() if k not in skip
+        }
+    assert what_if.legal_actions() == real.legal_actions()
+    for bad_seat, bad_bid in [(r.players, bid), (-1, bid), (seat, r.n_bids), (True, bid)]:
+        fresh = HandState.new(r, 0, Random(5))
+        with pytest.raises(ArgumentError, match="end_auction_with"):
+            fresh.end_auction_with(bad_seat, bad_bid)
+        assert fresh.phase == AUCTION and fresh.contract == -1
+    with pytest.raises(ArgumentError, match="auction is over"):
+        real.end_auction_with(seat, bid)
