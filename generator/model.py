@@ -25,6 +25,7 @@ from ..runtime.tableformat import (
     Clause,
     ClauseId,
     Derived,
+    Inkles,
     JokerCode,
     OpenWhen,
     Packet,
@@ -86,10 +87,7 @@ class Ruleset(Rules):
 
     def bid(self, code: str) -> Bid:
         """The ladder bid with this code."""
-        for bid in self.ladder:
-            if bid["code"] == code:
-                return bid
-        raise KeyError(code)
+        return self.ladder[self.bid_index[code]]  # KeyError for a code not on the ladder
 
     def clause(self, clause_id: str) -> Clause | None:
         """The clause with this id, or None when the variant does not have it."""
@@ -372,6 +370,14 @@ def build_tables(data: dict[str, Any], *, extends: str | None = None) -> Tables:
 
     auction = data.get("auction", {}) or {}
     inkles_spec = auction.get("inkles")
+    inkles: Inkles | None = (
+        {
+            "bidders": int(inkles_spec.get("bidders", 2)),
+            "level": int(inkles_spec.get("level", 6)),
+        }
+        if inkles_spec
+        else None
+    )
     ladder = _ladder(data)
     play = data.get("play", {}) or {}
     joker_nt = _get(data, "play", "joker", "no_trumps", default={}) or {}
@@ -389,9 +395,7 @@ def build_tables(data: dict[str, Any], *, extends: str | None = None) -> Tables:
         "joker_cards": joker_cards,
         "joker_mask": sum(1 << c for c in joker_cards),
         "nominated_power": [NOMINATED_POWER - (len(jokers) - 1 - k) for k in range(len(jokers))],
-        "restricted_bids": _restricted_bids(
-            ladder, int(inkles_spec.get("level", 6)) if inkles_spec else 0
-        ),
+        "restricted_bids": _restricted_bids(ladder, inkles["level"] if inkles else 0),
         "pool_opponents": opponent_tricks == "pooled" and all(len(t) == 1 for t in teams),
     }
 
@@ -427,12 +431,7 @@ def build_tables(data: dict[str, Any], *, extends: str | None = None) -> Tables:
             "raise_own_bid": bool(auction.get("raise_own_bid", False)),
             "all_pass": auction.get("all_pass", "throw-in"),
             "all_pass_per_trick": int(auction.get("all_pass_per_trick", 10)),
-            "inkles": None
-            if not inkles_spec
-            else {
-                "bidders": int(inkles_spec.get("bidders", 2)),
-                "level": int(inkles_spec.get("level", 6)),
-            },
+            "inkles": inkles,
             "sans_kitty": None
             if auction.get("sans_kitty") is None
             else {"bonus": int(auction["sans_kitty"].get("bonus", 0))},
