@@ -65,14 +65,13 @@ class _StrainTables:
 
     __slots__ = ("bottom", "higher", "lower", "masks", "power", "suit_of")
 
-    def __init__(self, suit_of: tuple[int, ...], power: tuple[int, ...]) -> None:
+    def __init__(
+        self, suit_of: tuple[int, ...], power: tuple[int, ...], masks: tuple[int, ...]
+    ) -> None:
         n = len(suit_of)
         self.suit_of = suit_of
         self.power = power
-        masks = [0] * 5
-        for c, s in enumerate(suit_of):
-            masks[s] |= 1 << c
-        self.masks = tuple(masks)
+        self.masks = masks  # the effective suits as bitmasks: the tables' or the hand's
         higher = [0] * n
         lower = [0] * n
         for c in range(n):
@@ -90,18 +89,23 @@ class _StrainTables:
 _TABLES: dict[tuple[tuple[int, ...], tuple[int, ...]], _StrainTables] = {}
 
 
-def _tables(suit_of: tuple[int, ...], power: tuple[int, ...]) -> _StrainTables:
+def _tables(
+    suit_of: tuple[int, ...], power: tuple[int, ...], masks: tuple[int, ...]
+) -> _StrainTables:
+    """The tables of one card order; ``masks`` are the effective suits of ``suit_of`` (the
+    ruleset's ``suit_masks``, or the hand's once a joker is nominated), so they are no part of
+    the key."""
     key = (suit_of, power)
     t = _TABLES.get(key)
     if t is None:
         if len(_TABLES) > 512:
             _TABLES.clear()
-        t = _TABLES[key] = _StrainTables(suit_of, power)
+        t = _TABLES[key] = _StrainTables(suit_of, power, masks)
     return t
 
 
 def _strain_tables(rules: Rules, strain: int) -> _StrainTables:
-    return _tables(rules.suit_of[strain], rules.power[strain])
+    return _tables(rules.suit_of[strain], rules.power[strain], rules.masks[strain])
 
 
 def _desc(mask: int, power: tuple[int, ...]) -> list[int]:
@@ -515,7 +519,7 @@ def _discard(view: SeatView, state: HandState) -> Decision:
 
 def _play(view: SeatView, mover: int, legal: list[int]) -> Decision:
     r = view.rules
-    t = _tables(view.suit_of, view.power)
+    t = _tables(view.suit_of, view.power, view.masks)
     hand = view.hand if mover == view.seat else view.faced[mover]
     ctx = _Context(view, t, mover, hand)
     nominate = [a for a in legal if a >= r.NOMINATE]
