@@ -34,6 +34,7 @@ from ..runtime.files import os_error_text
 from . import balancebook, i18n
 from .buildcache import (
     OWNED,
+    TMP_PREFIX,
     BuildCache,
     code_digest,
     digest,
@@ -73,9 +74,6 @@ __all__ = [
 
 #: The committed output folder (the checkout's generated/; installed: fivehundred.generated).
 GENERATED_DIR = Path(__file__).resolve().parent.parent / "generated"
-#: Sub-folders the build owns; files there that the build does not produce are stale.
-_OWNED = OWNED
-_TMP_PREFIX = ".fivehundred-build-"
 #: A temporary or backup of ours: the prefix, the pid of the build that made it, a random token.
 _TMP_NAME = re.compile(r"^\.fivehundred-build-(?P<pid>[0-9]{1,10})-[0-9a-f]{12}(?:\.bak)?$")
 #: The lock file that serialises builds of one folder (kept: removing it would race).
@@ -369,15 +367,6 @@ def _conformance(rs: Ruleset, root: Path) -> str:
     return conformance_file(Rules(tables), ids, json.dumps(tables, sort_keys=True), previous)
 
 
-def _existing(root: Path) -> Iterator[Path]:
-    for sub in _OWNED:
-        base = root / sub
-        if base.is_dir():
-            for path in base.rglob("*"):
-                if path.is_file() and "__pycache__" not in path.parts:
-                    yield path
-
-
 class BuildInterrupted(KeyboardInterrupt):
     """Ctrl-C came while the build was committing and after its last step: the build is
     complete. ``report`` says what it did."""
@@ -549,11 +538,7 @@ def _build(
                     known[rel] = (key, file_digest(data))
                 continue
             written.append(rel)
-        removed = sorted(
-            p.relative_to(root).as_posix()
-            for p in _existing(root)
-            if p.relative_to(root).as_posix() not in files and not p.name.startswith(_TMP_PREFIX)
-        )
+        removed = [rel for rel in produced_files(root) if rel not in files]
         incomplete = files.incomplete if isinstance(files, Plan) else incomplete_books(files)
         report = BuildReport(tuple(written), tuple(removed), unchanged, incomplete)
         if check:
@@ -644,7 +629,7 @@ def _sweep(root: Path, rels: list[str]) -> None:
     folders = {root, *((root / rel).parent for rel in rels)}
     for folder in sorted(folders):
         _sweep_folder(folder, 0)
-    for sub in _OWNED:
+    for sub in OWNED:  # the folders the build owns
         _sweep_folder(root / sub, _SWEEP_DEPTH)
 
 
@@ -815,7 +800,7 @@ class _Transaction:
 
 
 def _temporary_name(suffix: str = "") -> str:
-    return f"{_TMP_PREFIX}{os.getpid()}-{secrets.token_hex(6)}{suffix}"
+    return f"{TMP_PREFIX}{os.getpid()}-{secrets.token_hex(6)}{suffix}"
 
 
 def _create_temporary(folder: Path) -> tuple[int, Path]:

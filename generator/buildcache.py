@@ -33,6 +33,7 @@ from pathlib import Path
 __all__ = [
     "CACHE_DIR_NAME",
     "OWNED",
+    "TMP_PREFIX",
     "BuildCache",
     "CachedReport",
     "code_digest",
@@ -51,6 +52,8 @@ _MANIFEST = "build.json"
 _FORMAT = 1
 #: Sub-folders of generated/ that the build owns; files there that it does not produce are stale.
 OWNED = ("rulesets", "json", "docs", "conformance")
+#: The name prefix of the build's temporaries and backups (never produced files).
+TMP_PREFIX = ".fivehundred-build-"
 #: The folder that holds generator/, runtime/, specs/ and generated/: the checkout, or the
 #: installed package.
 _HOME = Path(__file__).resolve().parent.parent
@@ -162,7 +165,7 @@ def produced_files(root: Path) -> list[str]:
                 if (
                     path.is_file()
                     and "__pycache__" not in path.parts
-                    and not path.name.startswith(".fivehundred-build-")
+                    and not path.name.startswith(TMP_PREFIX)
                 ):
                     out.append(path.relative_to(root).as_posix())
     return sorted(out)
