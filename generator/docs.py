@@ -845,12 +845,7 @@ def render_markdown(
     paragraph or list item starting with ``<a id="CLAUSE"></a>``. Raises
     :class:`RuleBookError` when a clause, option value or term has no text.
     """
-    out = _render(rs, lang, translations, "md", languages, missing)
-    found = set(_MD_ANCHOR.findall(out))
-    lost = [c["id"] for c in rs.clauses if c["id"] not in found]
-    if lost:
-        raise RuleBookError(f"the rule book lost clauses: {', '.join(lost)}")
-    return out
+    return _every_clause(rs, _render(rs, lang, translations, "md", languages, missing), _MD_ANCHOR)
 
 
 def render_html(
@@ -868,7 +863,13 @@ def render_html(
     ``rs`` is an element with the clause id as its ``id``.
     """
     out = _render(rs, lang, translations, "html", languages, missing)
-    found = set(_HTML_ITEM.findall(out))
+    return _every_clause(rs, out, _HTML_ITEM)
+
+
+def _every_clause(rs: Ruleset, out: str, anchor: re.Pattern[str]) -> str:
+    """``out``, a rule book of ``rs``, once ``anchor`` finds every clause of ``rs`` in it;
+    :class:`RuleBookError` naming the clauses it lost otherwise."""
+    found = set(anchor.findall(out))
     lost = [c["id"] for c in rs.clauses if c["id"] not in found]
     if lost:
         raise RuleBookError(f"the rule book lost clauses: {', '.join(lost)}")
