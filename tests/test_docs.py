@@ -525,3 +525,19 @@ def test_html_book_isolates_codes_and_colours_cards(rs: Ruleset) -> None:
         assert f'<li id="{cid}"><a class="cid" dir="ltr" href="#{cid}">' in text
     assert "@media print" in text and "@page" in text  # one self-contained, printable file
     assert "<link" not in text and "<script" not in text
+
+
+@pytest.mark.parametrize(("fmt", "anchor"), [("md", "_MD_ANCHOR"), ("html", "_HTML_ITEM")])
+def test_a_book_that_loses_a_clause_is_refused(
+    rs: Ruleset, monkeypatch: pytest.MonkeyPatch, fmt: str, anchor: str
+) -> None:
+    """Every clause of the variant must stand in its book under its own anchor: a book in which
+    the renderer finds none of them (here: an anchor pattern that matches nothing) is a
+    RuleBookError naming the clauses lost, in either format, never a book written without them."""
+    from fivehundred.generator import docs
+
+    monkeypatch.setattr(docs, anchor, re.compile(r"(?!x)x"))
+    render = docs.render_markdown if fmt == "md" else docs.render_html
+    with pytest.raises(RuleBookError, match="lost clauses") as caught:
+        render(rs)
+    assert all(c["id"] in str(caught.value) for c in rs.clauses)
