@@ -26,10 +26,10 @@ import hashlib
 import importlib
 import os
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from random import Random
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .bots import BOTS, Bot, BotSpecError, make_bot
 from .codes import NT, STRAINS
@@ -381,34 +381,60 @@ def run_study(
     return studies
 
 
+#: A handle of a running chunk (a future, a Ray object reference).
+H = TypeVar("H", bound=Hashable)
+
+
+def _in_window(
+    jobs: list[tuple[int, int, int]],
+    window: int,
+    submit: Callable[[int, int, int], H],
+    first_done: Callable[[list[H]], Iterable[tuple[H, Tally]]],
+) -> Iterator[tuple[int, Tally]]:
+    """Run the chunks ``jobs`` with at most ``window`` in flight (memory stays flat for any
+    --games): ``submit(study, start, stop)`` starts one and returns its handle,
+    ``first_done(handles)`` waits for at least one and gives ``(handle, tally)`` of those
+    finished. Yields (job number, tally) as they finish; handles still running when the
+    caller stops early are the caller's to cancel."""
+    running: dict[H, int] = {}
+    todo = iter(enumerate(jobs))
+    while True:
+        for n, (i, a, b) in todo:
+            running[submit(i, a, b)] = n
+            if len(running) >= window:
+                break
+        if not running:
+            return
+        for handle, tally in first_done(list(running)):
+            yield running.pop(handle), tally
+
+
 def _run_processes(
     studies: list[Study], jobs: list[tuple[int, int, int]], workers: int
 ) -> Iterator[tuple[int, Tally]]:
-    """Chunks on a process pool, at most a few per worker in flight (memory stays flat for
-    any --games); yields (job number, tally) as they finish."""
+    """Chunks on a process pool, at most a few per worker in flight; yields (job number,
+    tally) as they finish."""
     from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
     s0 = studies[0]
-    window = workers * 4
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        running: dict[Future[Tally], int] = {}
-        todo = iter(enumerate(jobs))
+        submitted: list[Future[Tally]] = []
+
+        def submit(i: int, a: int, b: int) -> Future[Tally]:
+            tables = studies[i].rules.tables
+            fut = pool.submit(play_games, tables, s0.bots, s0.seed, a, b, s0.max_hands)
+            submitted.append(fut)
+            return fut
+
+        def first_done(futures: list[Future[Tally]]) -> Iterable[tuple[Future[Tally], Tally]]:
+            finished, _ = wait(futures, return_when=FIRST_COMPLETED)
+            return [(fut, fut.result()) for fut in finished]
+
         try:
-            while True:
-                for n, (i, a, b) in todo:
-                    tables = studies[i].rules.tables
-                    fut = pool.submit(play_games, tables, s0.bots, s0.seed, a, b, s0.max_hands)
-                    running[fut] = n
-                    if len(running) >= window:
-                        break
-                if not running:
-                    return
-                finished, _ = wait(running, return_when=FIRST_COMPLETED)
-                for fut in finished:
-                    yield running.pop(fut), fut.result()
+            yield from _in_window(jobs, workers * 4, submit, first_done)
         finally:
-            for fut in running:
-                fut.cancel()
+            for fut in submitted:
+                fut.cancel()  # a no-op for those done
 
 
 def _run_ray(
@@ -441,18 +467,15 @@ def _run_ray(
     s0 = studies[0]
     tables = [ray.put(dict(study.rules.tables)) for study in studies]
     window = max(16, 4 * int(ray.cluster_resources().get("CPU", 1)))
-    running: dict[Any, int] = {}
-    todo = iter(enumerate(jobs))
-    while True:
-        for n, (i, a, b) in todo:
-            running[task.remote(tables[i], s0.bots, s0.seed, a, b, s0.max_hands)] = n
-            if len(running) >= window:
-                break
-        if not running:
-            return
-        ready, _ = ray.wait(list(running), num_returns=1)
-        for ref in ready:
-            yield running.pop(ref), ray.get(ref)
+
+    def submit(i: int, a: int, b: int) -> Any:
+        return task.remote(tables[i], s0.bots, s0.seed, a, b, s0.max_hands)
+
+    def first_done(refs: list[Any]) -> Iterable[tuple[Any, Tally]]:
+        ready, _ = ray.wait(refs, num_returns=1)
+        return [(ref, ray.get(ref)) for ref in ready]
+
+    yield from _in_window(jobs, window, submit, first_done)
 
 
 # -- figures ----------------------------------------------------------------------------------
