@@ -23,12 +23,12 @@ from typing import TYPE_CHECKING, Any
 from babel import Locale, UnknownLocaleError
 from babel.numbers import get_decimal_symbol
 
-from ..runtime.fingerprint import rules_fingerprint
+from ..runtime.engine.fingerprint import rules_fingerprint
 from .model import Ruleset
 
 if TYPE_CHECKING:  # the build only reads summaries: it never loads the simulation
-    from ..runtime.balance import Study
-    from ..runtime.rules import Rules
+    from ..runtime.engine.rules import Rules
+    from ..runtime.studies.balance import Study
 
 __all__ = [
     "BOOK_GAMES",
@@ -65,8 +65,8 @@ def _command(study: Study) -> str:
 
 def summary_of(study: Study, base: Study | None) -> dict[str, Any]:
     """The summary file of one variant (and of its base on the same deals)."""
-    from ..runtime.balance import compare
-    from ..runtime.balancereport import comparison_json, study_json
+    from ..runtime.studies.balance import compare
+    from ..runtime.studies.balancereport import comparison_json, study_json
 
     own = study_json(study)
     out: dict[str, Any] = {
@@ -115,9 +115,9 @@ def write_summaries(
     progress: Any = None,
 ) -> list[Path]:
     """Play and write the summaries of ``variants`` (built-in ids; None: all of them);
-    ``max_hands`` defaults to :data:`~fivehundred.runtime.balance.DEFAULT_MAX_HANDS`."""
-    from ..runtime.balance import DEFAULT_MAX_HANDS, BalanceError, run_study
-    from ..runtime.rules import Rules
+    ``max_hands`` defaults to :data:`~fivehundred.runtime.studies.balance.DEFAULT_MAX_HANDS`."""
+    from ..runtime.engine.rules import Rules
+    from ..runtime.studies.balance import DEFAULT_MAX_HANDS, BalanceError, run_study
     from .build import _commit
 
     if max_hands is None:

@@ -29,9 +29,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ..runtime.errors import Diagnostic, FileError, SpecError
+from ..generator import balancebook, i18n
+from ..runtime.engine.errors import Diagnostic, FileError, SpecError
 from ..runtime.files import os_error_text
-from . import balancebook, i18n
 from .buildcache import (
     OWNED,
     TMP_PREFIX,
@@ -357,8 +357,8 @@ def incomplete_books(files: dict[str, str]) -> dict[str, tuple[str, ...]]:
 
 
 def _conformance(rs: Ruleset, root: Path) -> str:
-    from ..runtime.conformance import conformance_file
-    from ..runtime.rules import Rules
+    from ..runtime.adapters.conformance import conformance_file
+    from ..runtime.engine.rules import Rules
 
     tables = rs.tables
     old = root / "conformance" / f"{rs.id}.jsonl"
@@ -389,7 +389,7 @@ def build_lock(
     If another build holds it, ``wait`` (default: a line on standard error) is told so once and
     the call blocks until that build ends (Ctrl-C still interrupts it). When the lock file
     cannot be created (a read-only folder) a ``required`` lock raises
-    :class:`~fivehundred.runtime.errors.FileError`; otherwise the block runs unlocked (``build
+    :class:`FileError`; otherwise the block runs unlocked (``build
     --check`` only reads). Without ``fcntl`` (not POSIX) builds are not serialised.
     """
     try:
@@ -454,7 +454,7 @@ def build(
 
     Builds of one folder run one at a time (:func:`build_lock`; ``wait`` hears of a wait). A
     folder that cannot be written (read-only, full) raises
-    :class:`~fivehundred.runtime.errors.FileError` with the folder as it was. A Ctrl-C after the
+    :class:`FileError` with the folder as it was. A Ctrl-C after the
     commit is complete raises :class:`BuildInterrupted`, which carries the report.
 
     ``cache`` (default: on for generated/, off for another ``root``) keeps fingerprints of the

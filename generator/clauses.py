@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast, get_args
 
-from ..runtime.tableformat import Clause, ClauseId, ClauseParams
+from ..runtime.engine.tableformat import Clause, ClauseId, ClauseParams
 
 if TYPE_CHECKING:
     from .model import Ruleset

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
 
-from ..runtime.tableformat import Choice
+from ..runtime.engine.tableformat import Choice
 from .clauses import CLAUSE_IDS
 from .model import Ruleset
 

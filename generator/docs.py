@@ -32,9 +32,9 @@ from typing import Any, NoReturn
 import jinja2
 from markupsafe import Markup, escape
 
-from ..runtime.codes import SUIT_SYMBOLS, SUITS
-from ..runtime.errors import FiveHundredError
-from ..runtime.tableformat import Clause, JokerCode, RankCode
+from ..runtime.engine.codes import SUIT_SYMBOLS, SUITS
+from ..runtime.engine.errors import FiveHundredError
+from ..runtime.engine.tableformat import Clause, JokerCode, RankCode
 from .balancebook import book_context
 from .clauses import CLAUSE_IDS
 from .i18n import (

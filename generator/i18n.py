@@ -42,7 +42,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 from babel.support import Translations
 
-from ..runtime.errors import FiveHundredError
+from ..runtime.engine.errors import FiveHundredError
 from ..runtime.terminal import printable
 from .clauses import CLAUSE_IDS
 from .pipeline import SPECS_DIR, VARIANTS_DIR
@@ -302,7 +302,7 @@ def source_files() -> dict[str, list[Path]]:
     templates.sort(key=lambda p: (p.name != "clauses.j2", p.name))
     return {
         "jinja2": templates,
-        "python": sorted(RUNTIME_DIR.glob("*.py")),
+        "python": sorted(p for p in RUNTIME_DIR.rglob("*.py") if "_pkg" not in p.parts),
         "yaml": sorted(VARIANTS_DIR.rglob("*.yaml")),
     }
 

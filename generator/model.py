@@ -1,12 +1,13 @@
-"""The normalised ruleset model: one :class:`~fivehundred.runtime.tableformat.Tables` per variant.
+"""The normalised ruleset model: one :class:`Tables` per variant.
 
 :func:`build_tables` turns a resolved spec that has passed the schema and semantic checks
 (:mod:`.semantic`, run by :mod:`.pipeline`) into the tables, every derivation included (deal
 order, suit masks, joker powers, ...: ``Tables.derived``); it checks nothing itself. The format
-is defined once, in :mod:`fivehundred.runtime.tableformat`, and mypy checks every key built here.
+is defined once, in :mod:`~fivehundred.runtime.engine.tableformat`, and
+mypy checks every key built here.
 
 :class:`Ruleset` is the generator's view of those same tables: the runtime's
-:class:`~fivehundred.runtime.rules.Rules` (which reads every rule) plus what only the rule books,
+:class:`Rules` (which reads every rule) plus what only the rule books,
 ``show`` and ``diff`` need (summary, sources, ladder and clause entries, the differences from the
 base). The Python ruleset module and the JSON export write :attr:`Ruleset.tables` as it is.
 """
@@ -16,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
-from ..runtime.codes import NT, RANK_ORDER, STRAINS, SUITLESS, SUITS, same_colour
-from ..runtime.rules import Rules
-from ..runtime.tableformat import (
+from ..runtime.engine.codes import NT, RANK_ORDER, STRAINS, SUITLESS, SUITS, same_colour
+from ..runtime.engine.rules import Rules
+from ..runtime.engine.tableformat import (
     FORMAT,
     Bid,
     Choice,

@@ -30,7 +30,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
-from ..runtime.errors import ArgumentError
+from ..runtime.engine.errors import ArgumentError
 
 __all__ = ["MIN_PIECES", "Background", "jobs", "run_all"]
 

@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..runtime.errors import ArgumentError, Diagnostic, SpecError
+from ..runtime.engine.errors import ArgumentError, Diagnostic, SpecError
 from .clauses import CLAUSE_IDS
 from .model import Ruleset, build_ruleset
 from .resolve import MergeNote, load_spec_file

@@ -35,7 +35,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..runtime.errors import Diagnostic, SpecError
+from ..runtime.engine.errors import Diagnostic, SpecError
 from .yamlload import MAX_BYTES, KeyPath, Mark, Marks, load_yaml
 
 __all__ = [
@@ -157,7 +157,7 @@ def load_spec_file(path: Path, builtin_dir: Path) -> ResolvedSpec:
     """Load the variant file at ``path`` and resolve its ``extends`` chain.
 
     Built-in base names are looked up in ``builtin_dir``. Raises
-    :class:`~fivehundred.runtime.errors.SpecError` for any problem in any file of the chain.
+    :class:`~fivehundred.runtime.engine.errors.SpecError` for any problem in any file of the chain.
     """
     return _load(Path(path), Path(builtin_dir), ())
 

@@ -2,7 +2,7 @@
 
 :func:`check_schema` validates data against a JSON Schema (draft 2020-12 unless the schema's
 ``$schema`` names another draft, e.g. draft-07) and turns every error into a
-:class:`~fivehundred.runtime.errors.Diagnostic` at the position recorded in
+:class:`~fivehundred.runtime.engine.errors.Diagnostic` at the position recorded in
 :class:`~fivehundred.generator.yamlload.Marks`:
 
 - unknown keys (``additionalProperties: false``) at the key, with a did-you-mean suggestion;
@@ -29,7 +29,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
-from ..runtime.errors import Diagnostic
+from ..runtime.engine.errors import Diagnostic
 from .quickschema import valid
 from .yamlload import KeyPath, Marks, render_path
 

@@ -2,7 +2,7 @@
 
 :func:`check_semantics` runs on the resolved document (``extends`` merged) next to the schema
 check and before :func:`~fivehundred.generator.model.build_ruleset`. It returns every problem as a
-:class:`~fivehundred.runtime.errors.Diagnostic` that names the rule clause concerned.
+:class:`~fivehundred.runtime.engine.errors.Diagnostic` that names the rule clause concerned.
 
 It never raises on any input: every value it reads is checked for type and range first, and a
 value the schema rejects (wrong type, out of range) is simply skipped here, so a broken file gets
@@ -48,8 +48,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, TypeGuard
 
-from ..runtime.codes import RANK_ORDER, STRAINS, normalise_card, normalise_rank
-from ..runtime.errors import Diagnostic
+from ..runtime.engine.codes import RANK_ORDER, STRAINS, normalise_card, normalise_rank
+from ..runtime.engine.errors import Diagnostic
 from .yamlload import KeyPath, Marks
 
 __all__ = ["RESERVED_CODES", "check_semantics"]

@@ -9,8 +9,8 @@ author wrote.
 
 from __future__ import annotations
 
-from ..runtime.codes import STRAINS, SUITS
-from ..runtime.tableformat import Bid
+from ..runtime.engine.codes import STRAINS, SUITS
+from ..runtime.engine.tableformat import Bid
 from .model import Ruleset
 
 __all__ = ["show_text"]
@@ -217,7 +217,7 @@ def show_text(rs: Ruleset) -> str:
 
 def _action_lines(rs: Ruleset) -> list[str]:
     """The engine's action ids (the Python API, OpenSpiel and PettingZoo use them)."""
-    from ..runtime.rules import Rules
+    from ..runtime.engine.rules import Rules
 
     rules = Rules(rs.tables)
     lines = ["", f"Action ids ({rules.n_actions} distinct, 0..{rules.n_actions - 1}):"]

@@ -1,7 +1,8 @@
 """The JSON schema of the ruleset tables, derived from their one definition.
 
-:mod:`fivehundred.runtime.tableformat` defines the tables as typed dicts whose fields carry their
-documentation and constraints (:class:`~fivehundred.runtime.tableformat.Meta`);
+:mod:`~fivehundred.runtime.engine.tableformat`
+defines the tables as typed dicts whose fields carry their
+documentation and constraints (:class:`~fivehundred.runtime.engine.tableformat.Meta`);
 :func:`ruleset_schema` turns those types into a JSON Schema (draft 2020-12), and ``fivehundred
 build`` writes it to ``generated/json/ruleset.schema.json`` beside the exports it describes.
 Nothing here is written by hand twice: a new field of the tables is in the schema at the next build.
@@ -23,7 +24,7 @@ from typing import (
     is_typeddict,
 )
 
-from ..runtime.tableformat import TABLES_META, Def, Meta, SchemaKey, Tables
+from ..runtime.engine.tableformat import TABLES_META, Def, Meta, SchemaKey, Tables
 
 __all__ = ["render_ruleset_schema", "ruleset_schema"]
 
@@ -166,7 +167,7 @@ def _schema_text() -> str:
 
 
 def ruleset_schema() -> dict[str, Any]:
-    """The JSON schema of :class:`~fivehundred.runtime.tableformat.Tables` (a fresh copy)."""
+    """The JSON schema of :class:`~fivehundred.runtime.engine.tableformat.Tables` (a fresh copy)."""
     value: dict[str, Any] = json.loads(_schema_text())
     return value
 

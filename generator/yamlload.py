@@ -18,7 +18,7 @@ libyaml (or PyYAML's pure-Python parser when the C extension is missing) is used
   :data:`MAX_NODES` constructed nodes, counting every expansion of an alias, so alias bombs and
   recursive aliases are refused before they cost anything.
 
-Every problem is raised as :class:`~fivehundred.runtime.errors.SpecError` with 1-based positions;
+Every problem is raised as :class:`SpecError` with 1-based positions;
 no input makes this module raise anything else.
 """
 
@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 
 import yaml
 
-from ..runtime.errors import Diagnostic, SpecError
+from ..runtime.engine.errors import Diagnostic, SpecError
 
 __all__ = [
     "MAX_BYTES",
@@ -567,7 +567,7 @@ def load_yaml(text: str | bytes, filename: str) -> tuple[dict[str, Any], Marks]:
 
     ``text`` is the file's content (``bytes`` must be UTF-8); ``filename`` is only used in
     diagnostics and marks. Returns the data and its :class:`Marks`. Raises
-    :class:`~fivehundred.runtime.errors.SpecError` for every problem (never anything else).
+    :class:`SpecError` for every problem (never anything else).
     """
     source = _decode(text, filename)
     try:

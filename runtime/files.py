@@ -8,7 +8,7 @@
 - Anything else that already exists at the path and is not a folder (a FIFO, a terminal,
   ``/dev/null``, ``/dev/full``) is written into as it is, never replaced by a regular file.
 - A folder, a missing parent folder (it is never created), a read-only or full disk, or any
-  other system refusal is a :class:`~fivehundred.runtime.errors.FileError` naming the path and
+  other system refusal is a :class:`FileError` naming the path and
   the reason, never a traceback.
 """
 
@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-from .errors import FileError
+from .engine.errors import FileError
 
 __all__ = ["open_output", "os_error_text", "write_output"]
 

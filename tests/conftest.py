@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from fivehundred.runtime.codes import normalise_card
-from fivehundred.runtime.errors import IllegalActionError
-from fivehundred.runtime.game import load_rules
-from fivehundred.runtime.hand import HandState
-from fivehundred.runtime.rules import Rules
+from fivehundred.runtime.engine.codes import normalise_card
+from fivehundred.runtime.engine.errors import IllegalActionError
+from fivehundred.runtime.engine.hand import HandState
+from fivehundred.runtime.engine.rules import Rules
+from fivehundred.runtime.loading import load_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 AUSTRALIAN_SPEC = ROOT / "specs" / "variants" / "australian.yaml"

@@ -161,8 +161,8 @@ def test_whole_matches(variant: str) -> None:
 def test_copy_copies_every_slot() -> None:
     """HandState.copy is written out field by field (for speed): it must copy every slot, share
     nothing mutable, and leave the original alone while the copy plays on."""
-    from fivehundred.runtime.benchmark import search_positions
-    from fivehundred.runtime.hand import HandState
+    from fivehundred.runtime.engine.hand import HandState
+    from fivehundred.runtime.studies.benchmark import search_positions
 
     rules = fivehundred.load("australian").rules
     for state in search_positions(rules, 20, 1):
@@ -215,9 +215,9 @@ def test_end_auction_with_is_the_auction_that_ends_so(variant: str) -> None:
     """HandState.end_auction_with (search's "what if this seat played this contract") leaves
     the hand exactly where a real auction won by that seat with that bid leaves it (auction.end:
     the high bidder contracts; kitty, partner and play follow), and refuses what is not so."""
-    from fivehundred.runtime.errors import ArgumentError
-    from fivehundred.runtime.hand import AUCTION, HandState
-    from fivehundred.runtime.rules import Rules
+    from fivehundred.runtime.engine.errors import ArgumentError
+    from fivehundred.runtime.engine.hand import AUCTION, HandState
+    from fivehundred.runtime.engine.rules import Rules
 
     r = Rules.builtin(variant)
     seat, bid = 2, r.bid_index["7H"]

@@ -22,8 +22,15 @@ from fivehundred.generated.rulesets import VARIANTS
 from fivehundred.generator import balancebook
 from fivehundred.generator.docs import render_html, render_markdown
 from fivehundred.generator.pipeline import compile_spec, find_spec
-from fivehundred.runtime import balance as balance_mod
-from fivehundred.runtime.balance import (
+from fivehundred.runtime.bots.registry import RandomBot
+from fivehundred.runtime.cli.balancecli import progress_for
+from fivehundred.runtime.cli.main import main
+from fivehundred.runtime.engine.codes import NT, SUITLESS
+from fivehundred.runtime.engine.game import Match
+from fivehundred.runtime.engine.hand import PLAY, HandState
+from fivehundred.runtime.loading import load_rules
+from fivehundred.runtime.studies import balance as balance_mod
+from fivehundred.runtime.studies.balance import (
     ENDINGS,
     BalanceError,
     Study,
@@ -35,15 +42,9 @@ from fivehundred.runtime.balance import (
     rules_fingerprint,
     run_study,
 )
-from fivehundred.runtime.balancecli import progress_for
-from fivehundred.runtime.balancereport import OWN_FILES, report_json, write_report
-from fivehundred.runtime.bots import RandomBot
-from fivehundred.runtime.cli import main
-from fivehundred.runtime.codes import NT, SUITLESS
-from fivehundred.runtime.game import Match, load_rules
-from fivehundred.runtime.hand import PLAY, HandState
-from fivehundred.runtime.reached import EVENTS, hand_events
-from fivehundred.runtime.stats import (
+from fivehundred.runtime.studies.balancereport import OWN_FILES, report_json, write_report
+from fivehundred.runtime.studies.reached import EVENTS, hand_events
+from fivehundred.runtime.studies.stats import (
     Mean,
     Proportion,
     compare_means,

@@ -13,16 +13,17 @@ from random import Random
 import pytest
 from variant_helpers import ROOT, act, deal_with
 
-from fivehundred.runtime.bots import BOTS, HeuristicBot, make_bot
-from fivehundred.runtime.cli import main
-from fivehundred.runtime.codes import bits
-from fivehundred.runtime.duel import duel, wilson
-from fivehundred.runtime.game import Match, load_rules
-from fivehundred.runtime.hand import AUCTION, PLAY, HandState
-from fivehundred.runtime.rules import Rules
-from fivehundred.runtime.search import distinct_actions
-from fivehundred.runtime.seatview import played_by, sample_world, view_of
-from fivehundred.runtime.simulate import simulate
+from fivehundred.runtime.bots.registry import BOTS, HeuristicBot, make_bot
+from fivehundred.runtime.bots.search import distinct_actions
+from fivehundred.runtime.cli.main import main
+from fivehundred.runtime.engine.codes import bits
+from fivehundred.runtime.engine.game import Match
+from fivehundred.runtime.engine.hand import AUCTION, PLAY, HandState
+from fivehundred.runtime.engine.rules import Rules
+from fivehundred.runtime.engine.seatview import played_by, sample_world, view_of
+from fivehundred.runtime.loading import load_rules
+from fivehundred.runtime.studies.duel import duel, wilson
+from fivehundred.runtime.studies.simulate import simulate
 
 ALL_VARIANTS = sorted(
     p.stem for p in (ROOT / "generated" / "json").glob("*.json") if p.stem != "ruleset.schema"

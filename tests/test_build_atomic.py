@@ -22,7 +22,7 @@ import pytest
 
 from fivehundred.generator import build as build_mod
 from fivehundred.generator.build import GENERATED_DIR, LOCK_NAME, build
-from fivehundred.runtime.errors import FileError, SpecError
+from fivehundred.runtime.engine.errors import FileError, SpecError
 
 PREFIX = ".fivehundred-build-"
 

@@ -36,7 +36,7 @@ from fivehundred.generator.buildcache import (
 )
 from fivehundred.generator.docs import book_messages
 from fivehundred.generator.parallel import run_all
-from fivehundred.runtime.errors import ArgumentError
+from fivehundred.runtime.engine.errors import ArgumentError
 
 RENDERERS = (
     "render_module",
@@ -492,7 +492,7 @@ def test_templates_compiled_by_a_worker_render_what_compiled_ones_do(
 def test_the_command_ends_at_once_after_a_build_with_its_output_and_code() -> None:
     """After a build the ``fivehundred`` process skips the interpreter's tear-down: what it
     printed still arrives (through a pipe) and its exit code is the build's."""
-    run = [sys.executable, "-m", "fivehundred.runtime.cli", "build", "--check"]
+    run = [sys.executable, "-m", "fivehundred.runtime.cli.main", "build", "--check"]
     done = subprocess.run(run, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("generated/ is up to date (") and done.stdout.endswith(
@@ -562,7 +562,7 @@ def test_a_bad_jobs_value_is_one_line_and_exit_2(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], value: str
 ) -> None:
     """A careless FIVEHUNDRED_JOBS is named in one line (exit 2), not ignored or a traceback."""
-    from fivehundred.runtime.cli import main
+    from fivehundred.runtime.cli.main import main
 
     monkeypatch.setenv("FIVEHUNDRED_JOBS", value)
     with pytest.raises(ArgumentError, match="FIVEHUNDRED_JOBS"):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from fivehundred.runtime.cli import main
+from fivehundred.runtime.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 AUSTRALIAN = ROOT / "specs" / "variants" / "australian.yaml"

@@ -15,8 +15,7 @@ from pathlib import Path
 import pytest
 
 from fivehundred.generator.build import GENERATED_DIR, compile_builtins
-from fivehundred.runtime.cli import main
-from fivehundred.runtime.conformance import (
+from fivehundred.runtime.adapters.conformance import (
     UNREACHABLE,
     build_vectors,
     expected_output,
@@ -24,9 +23,10 @@ from fivehundred.runtime.conformance import (
     read_vectors,
     run_engine,
 )
-from fivehundred.runtime.game import load_rules
+from fivehundred.runtime.cli.main import main
+from fivehundred.runtime.loading import load_rules
 
-SELF_ENGINE = f"{sys.executable} -m fivehundred.runtime.conformance"
+SELF_ENGINE = f"{sys.executable} -m fivehundred.runtime.adapters.conformance"
 BUILTINS = compile_builtins()
 
 
@@ -91,7 +91,7 @@ def test_every_variant_through_the_protocol() -> None:
 
 WRONG_ENGINE = """
 import json, sys
-from fivehundred.runtime.conformance import expected_output
+from fivehundred.runtime.adapters.conformance import expected_output
 for line in sys.stdin:
     out = expected_output(json.loads(line))
     if "error" in out:
@@ -151,7 +151,7 @@ def test_expected_output_of_a_broken_record() -> None:
 def test_expect_is_what_replay_json_prints(capsys, tmp_path: Path) -> None:
     """The vectors' `expect` is exactly the documented output: `replay --json` on their records
     prints, line by line, what the vectors expect (every built-in variant)."""
-    from fivehundred.runtime.conformance import _compare
+    from fivehundred.runtime.adapters.conformance import _compare
 
     for variant in sorted(BUILTINS):
         _, vectors = vectors_of(variant)

@@ -36,7 +36,7 @@ def test_mypy_checks_every_module_under_its_import_name() -> None:
             name = package if path.stem == "__init__" else f"{package}.{path.stem}"
             assert names.get(name) == path, name
     assert names["fivehundred"] == ROOT / "runtime" / "_pkg" / "__init__.py"
-    for name in ("fivehundred.runtime.hand", "fivehundred.generator.build", "fivehundred"):
+    for name in ("fivehundred.runtime.engine.hand", "fivehundred.generator.build", "fivehundred"):
         spec = importlib.util.find_spec(name)
         assert spec is not None and spec.origin is not None
         assert Path(spec.origin).resolve() == names[name].resolve()

@@ -15,7 +15,7 @@ from fivehundred.generator.clauses import CLAUSE_IDS
 from fivehundred.generator.docs import RuleBookError, md_text, render_markdown
 from fivehundred.generator.model import Ruleset, build_ruleset
 from fivehundred.generator.show import show_text
-from fivehundred.runtime.tableformat import Clause
+from fivehundred.runtime.engine.tableformat import Clause
 
 SPEC = Path(__file__).resolve().parents[1] / "specs" / "variants" / "australian.yaml"
 

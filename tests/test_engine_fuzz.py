@@ -21,12 +21,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fivehundred.generator.pipeline import VARIANTS_DIR, builtin_ids, compile_spec
-from fivehundred.runtime.cli import main
-from fivehundred.runtime.errors import FiveHundredError, IllegalActionError, SpecError
-from fivehundred.runtime.game import load_rules
-from fivehundred.runtime.hand import PLAY, HandState
-from fivehundred.runtime.records import record_of, replay
-from fivehundred.runtime.rules import Rules
+from fivehundred.runtime.cli.main import main
+from fivehundred.runtime.engine.errors import FiveHundredError, IllegalActionError, SpecError
+from fivehundred.runtime.engine.hand import PLAY, HandState
+from fivehundred.runtime.engine.records import record_of, replay
+from fivehundred.runtime.engine.rules import Rules
+from fivehundred.runtime.loading import load_rules
 
 AUSTRALIAN_TEXT = (VARIANTS_DIR / "australian.yaml").read_text(encoding="utf-8")
 

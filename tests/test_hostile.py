@@ -23,13 +23,13 @@ from hypothesis import strategies as st
 
 from fivehundred.generator.docs import md_text, render_markdown
 from fivehundred.generator.model import Ruleset
+from fivehundred.generator.newvariant import yaml_scalar
 from fivehundred.generator.pipeline import compile_spec, find_spec
 from fivehundred.generator.render import render_json, render_module
 from fivehundred.generator.yamlload import MAX_BYTES, MAX_DEPTH
-from fivehundred.runtime.cli import main
-from fivehundred.runtime.errors import SpecError
-from fivehundred.runtime.newvariant import yaml_scalar
-from fivehundred.runtime.tableformat import Choice, Tables
+from fivehundred.runtime.cli.main import main
+from fivehundred.runtime.engine.errors import SpecError
+from fivehundred.runtime.engine.tableformat import Choice, Tables
 
 LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?P<message>.+)$")
 
@@ -84,7 +84,7 @@ def test_alias_bomb_is_refused_at_once(tmp_path: Path) -> None:
     path = tmp_path / "bomb.yaml"
     path.write_text(BOMB, encoding="utf-8")
     proc = subprocess.run(
-        [sys.executable, "-m", "fivehundred.runtime.cli", "validate", str(path)],
+        [sys.executable, "-m", "fivehundred.runtime.cli.main", "validate", str(path)],
         capture_output=True,
         text=True,
         timeout=10,

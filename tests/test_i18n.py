@@ -18,7 +18,7 @@ from babel.messages.catalog import Catalog, Message
 from fivehundred.generator import i18n
 from fivehundred.generator.build import compile_builtins
 from fivehundred.generator.docs import render_html, render_markdown
-from fivehundred.runtime.cli import main
+from fivehundred.runtime.cli.main import main
 
 #: Every language with a catalogue (a new one is tested as soon as its .po file exists).
 LANGS = [lang for lang in i18n.languages() if lang != "en"]
@@ -60,7 +60,7 @@ def test_template_sources_and_locations() -> None:
     catalog = i18n.extract_catalog()
     files = {f for m in catalog for f, _ in m.locations}
     assert "generator/templates/clauses.j2" in files
-    assert "runtime/hand.py" in files and "runtime/cli.py" in files
+    assert "runtime/engine/hand.py" in files and "runtime/cli/main.py" in files
     assert "specs/variants/australian.yaml" in files
     # sentences live in clauses.j2 only: the two book formats share every message
     assert not {f for f in files if f.endswith(("rulebook.md.j2", "rulebook.html.j2"))}
@@ -111,7 +111,7 @@ def test_code_locations_name_the_file_only(tmp_path: Path) -> None:
         for where in message.locations:
             (rules if where[0].endswith(".yaml") else code).append(where)
     assert code and all(line is None for _, line in code)
-    assert {f for f, _ in code} >= {"runtime/hand.py", "generator/templates/clauses.j2"}
+    assert {f for f, _ in code} >= {"runtime/engine/hand.py", "generator/templates/clauses.j2"}
     assert rules and all(isinstance(line, int) and line > 0 for _, line in rules)
 
 
@@ -342,9 +342,9 @@ def test_html_book_shares_messages_with_markdown() -> None:
 
 
 def _illegal_record(tmp_path: Path) -> Path:
-    from fivehundred.runtime.game import load_rules
-    from fivehundred.runtime.hand import HandState
-    from fivehundred.runtime.records import record_of
+    from fivehundred.runtime.engine.hand import HandState
+    from fivehundred.runtime.engine.records import record_of
+    from fivehundred.runtime.loading import load_rules
 
     rules = load_rules("australian")
     state = HandState.new(rules, dealer=0, rng=Random(1))
@@ -701,7 +701,7 @@ def test_arabic_books_have_no_digit_one_or_two_before_a_counted_noun() -> None:
 )
 def test_an_illegal_move_has_the_verb_of_its_kind(kind: str | None, verb: str) -> None:
     """Issue 13: "seat 2 may not make '6C'" (a card is not made)."""
-    from fivehundred.runtime.errors import IllegalActionError
+    from fivehundred.runtime.engine.errors import IllegalActionError
 
     exc = IllegalActionError(2, "6S", "play.follow-suit", "must follow suit (spades)", None, kind)
     assert str(exc) == f"seat 2 {verb}: must follow suit (spades) [play.follow-suit]"
@@ -709,8 +709,8 @@ def test_an_illegal_move_has_the_verb_of_its_kind(kind: str | None, verb: str) -
 
 def test_engine_messages_name_suits_in_the_reader_s_language() -> None:
     """Issue 13: "must follow suit (S)": the suit code becomes the suit's name, translated."""
-    from fivehundred.runtime.game import load_rules
-    from fivehundred.runtime.hand import HandState
+    from fivehundred.runtime.engine.hand import HandState
+    from fivehundred.runtime.loading import load_rules
 
     rules = load_rules("australian")
     nb = i18n.load_translations("nb")

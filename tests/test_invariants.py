@@ -9,13 +9,13 @@ from random import Random
 
 from conftest import codes_of
 
-from fivehundred.runtime import benchmark
-from fivehundred.runtime.codes import normalise_card
-from fivehundred.runtime.errors import IllegalActionError
-from fivehundred.runtime.game import Match
-from fivehundred.runtime.hand import HandState
-from fivehundred.runtime.records import replay
-from fivehundred.runtime.simulate import simulate
+from fivehundred.runtime.engine.codes import normalise_card
+from fivehundred.runtime.engine.errors import IllegalActionError
+from fivehundred.runtime.engine.game import Match
+from fivehundred.runtime.engine.hand import HandState
+from fivehundred.runtime.engine.records import replay
+from fivehundred.runtime.studies import benchmark
+from fivehundred.runtime.studies.simulate import simulate
 
 # score.table (G) by hand: value = 40 + 20 * strain + 100 * (tricks - 6); misères 250 / 500 / 500.
 STRAIN_VALUE = {"S": 40, "C": 60, "D": 80, "H": 100, "NT": 120}

@@ -17,9 +17,9 @@ from random import Random
 import pytest
 from variant_helpers import legal, overlay_rules, rules_of
 
-from fivehundred.runtime.errors import IllegalActionError, SpecError
-from fivehundred.runtime.hand import HandState
-from fivehundred.runtime.rules import Rules
+from fivehundred.runtime.engine.errors import IllegalActionError, SpecError
+from fivehundred.runtime.engine.hand import HandState
+from fivehundred.runtime.engine.rules import Rules
 
 
 def auction(rules: Rules, calls: str = "") -> HandState:

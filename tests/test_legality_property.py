@@ -24,9 +24,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fivehundred.generator.pipeline import builtin_ids
-from fivehundred.runtime.codes import NT, SUITLESS
-from fivehundred.runtime.errors import IllegalActionError
-from fivehundred.runtime.hand import (
+from fivehundred.runtime.engine.codes import NT, SUITLESS
+from fivehundred.runtime.engine.errors import IllegalActionError
+from fivehundred.runtime.engine.hand import (
     AUCTION,
     DISCARD,
     KITTY,
@@ -39,8 +39,8 @@ from fivehundred.runtime.hand import (
     Phase,
     action_kind,
 )
-from fivehundred.runtime.messages import ILLEGAL_BY_KIND
-from fivehundred.runtime.rules import Rules
+from fivehundred.runtime.engine.messages import ILLEGAL_BY_KIND
+from fivehundred.runtime.engine.rules import Rules
 
 VARIANTS = builtin_ids()
 RULES = {v: Rules.builtin(v) for v in VARIANTS}

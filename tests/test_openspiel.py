@@ -14,7 +14,7 @@ pyspiel = require("pyspiel", "openspiel")
 np = require("numpy", "openspiel")
 
 import fivehundred.openspiel  # noqa: E402  (registers the game)
-from fivehundred.runtime.bots import HeuristicBot  # noqa: E402
+from fivehundred.runtime.bots.registry import HeuristicBot  # noqa: E402
 
 
 def _deal(state: Any, rng: Random) -> None:

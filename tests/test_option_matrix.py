@@ -35,10 +35,10 @@ from fivehundred.generator.pipeline import compile_spec
 from fivehundred.generator.resolve import merge
 from fivehundred.generator.show import show_text
 from fivehundred.generator.yamlload import Marks
-from fivehundred.runtime.game import NO_WINNER, Match
-from fivehundred.runtime.hand import HandState
-from fivehundred.runtime.rules import Rules
-from fivehundred.runtime.simulate import check_hand, simulate
+from fivehundred.runtime.engine.game import NO_WINNER, Match
+from fivehundred.runtime.engine.hand import HandState
+from fivehundred.runtime.engine.rules import Rules
+from fivehundred.runtime.studies.simulate import check_hand, simulate
 
 BASES = (
     "australian",

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import DEALS, apply_all, build_hand
 
-from fivehundred.runtime.hand import HandState
+from fivehundred.runtime.engine.hand import HandState
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "perft_australian.txt"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import io
 import re
 
-from fivehundred.runtime.game import load_rules
-from fivehundred.runtime.play import play_match
+from fivehundred.runtime.cli.play import play_match
+from fivehundred.runtime.loading import load_rules
 
 
 def test_person_plays_legal_actions_and_is_told_about_illegal_ones():

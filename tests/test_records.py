@@ -13,13 +13,14 @@ import json
 import pytest
 from conftest import AUSTRALIAN_SPEC, DEAL_C, DEAL_D, DEAL_S, apply_all, build_hand
 
-from fivehundred.runtime.errors import (
+from fivehundred.runtime.engine.errors import (
     IllegalActionError,
     InvalidActionError,
     RecordError,
     SpecError,
 )
-from fivehundred.runtime.records import load_records, record_of, replay, replay_view
+from fivehundred.runtime.engine.records import load_records, record_of, replay, replay_view
+from fivehundred.runtime.loading import load_rules
 
 TRICKS_S = [  # (leader, cards in playing order, winner)
     (1, "JK 5C 4D 4H", 1),
@@ -280,8 +281,9 @@ def test_thrown_in_record():
 
 
 def test_variant_as_a_path():
-    """INTERCHANGE.md: ``variant`` is a built-in id or a path to a spec file."""
-    state = replay(record(["6H", "pass"], variant=str(AUSTRALIAN_SPEC)))
+    """INTERCHANGE.md: ``variant`` is a built-in id, or a path to a spec file where the caller
+    allows rule files (``load``)."""
+    state = replay(record(["6H", "pass"], variant=str(AUSTRALIAN_SPEC)), load=load_rules)
     assert state.rules.variant == "australian"
     assert state.to_move == 3
 
@@ -340,8 +342,16 @@ def test_bad_fields():
 
 
 def test_unknown_variant():
-    with pytest.raises(SpecError, match="nosuch"):
+    with pytest.raises(RecordError, match="'nosuch' is not a built-in variant"):
         replay(record(["pass"], variant="nosuch"))
+    with pytest.raises(SpecError, match="nosuch"):
+        replay(record(["pass"], variant="nosuch"), load=load_rules)
+
+
+def test_a_record_opens_no_rule_file_unless_allowed():
+    """The engine alone plays only built-in variants: a record's path is not opened."""
+    with pytest.raises(RecordError, match="not a built-in variant"):
+        replay(record(["6H", "pass"], variant=str(AUSTRALIAN_SPEC)))
 
 
 def test_action_after_the_hand_ended():

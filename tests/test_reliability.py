@@ -27,15 +27,15 @@ import pytest
 from fivehundred.generator import build as build_mod
 from fivehundred.generator.build import LOCK_NAME, BuildInterrupted, BuildReport, build, build_lock
 from fivehundred.generator.i18n import _add
-from fivehundred.runtime.cli import main
-from fivehundred.runtime.errors import ArgumentError, FiveHundredError, IllegalActionError
-from fivehundred.runtime.game import load_rules
-from fivehundred.runtime.hand import HandState
-from fivehundred.runtime.records import MAX_RECORD_BYTES, replay
+from fivehundred.runtime.cli.main import main
+from fivehundred.runtime.engine.errors import ArgumentError, FiveHundredError, IllegalActionError
+from fivehundred.runtime.engine.hand import HandState
+from fivehundred.runtime.engine.records import MAX_RECORD_BYTES, replay
+from fivehundred.runtime.loading import load_rules
 from fivehundred.runtime.terminal import json_printable, printable
 
 ROOT = Path(__file__).resolve().parent.parent
-CLI = [sys.executable, "-m", "fivehundred.runtime.cli"]
+CLI = [sys.executable, "-m", "fivehundred.runtime.cli.main"]
 RAW = ("\x1b", "\x00", "\x07", "\x9b", "\u202e", "\u2066", "\r")
 
 
@@ -185,7 +185,7 @@ def test_a_full_disk_while_writing_docs_leaves_the_old_file(
 def test_an_interrupted_simulate_keeps_the_old_records(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from fivehundred.runtime import simulate as sim
+    from fivehundred.runtime.studies import simulate as sim
 
     out = tmp_path / "hands.jsonl"
     out.write_text("old\n")
@@ -462,7 +462,7 @@ def test_play_with_stdin_closed() -> None:
         [
             "sh",
             "-c",
-            'exec "$0" -m fivehundred.runtime.cli play australian --seed 1 <&-',
+            'exec "$0" -m fivehundred.runtime.cli.main play australian --seed 1 <&-',
             sys.executable,
         ],
         capture_output=True,
@@ -477,7 +477,7 @@ def test_play_with_stdin_closed() -> None:
 @pytest.mark.parametrize("verb", [["play", "australian", "--seed", "1"], ["show", "australian"]])
 def test_stdout_closed(verb: list[str]) -> None:
     proc = subprocess.run(
-        ["sh", "-c", 'exec "$0" -m fivehundred.runtime.cli "$@" >&-', sys.executable, *verb],
+        ["sh", "-c", 'exec "$0" -m fivehundred.runtime.cli.main "$@" >&-', sys.executable, *verb],
         capture_output=True,
         text=True,
         timeout=60,
@@ -668,7 +668,7 @@ def test_an_overlong_line_is_an_error_on_its_line(
 
 MEASURE = """\
 import resource, sys
-from fivehundred.runtime.cli import main
+from fivehundred.runtime.cli.main import main
 
 code = main(sys.argv[1:])
 # VmHWM is this address space's own peak; ru_maxrss would also count the parent (pytest) that
@@ -786,7 +786,7 @@ def test_replay_of_a_folder_and_of_a_record_naming_a_broken_rule_file(
 @pytest.mark.parametrize("seat", ["\u00b2", "\u0663", "\uff11"])
 def test_a_partner_seat_in_other_digits_is_an_invalid_action(seat: str) -> None:
     """Found by the engine fuzz: ``'²'.isdigit()`` is true but ``int('²')`` fails."""
-    from fivehundred.runtime.errors import InvalidActionError
+    from fivehundred.runtime.engine.errors import InvalidActionError
 
     rules = load_rules("five-handed")
     with pytest.raises(InvalidActionError, match="a partner is a seat"):

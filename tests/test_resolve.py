@@ -15,7 +15,7 @@ from fivehundred.generator.resolve import (
     merge,
 )
 from fivehundred.generator.yamlload import Mark, load_yaml
-from fivehundred.runtime.errors import Diagnostic, SpecError
+from fivehundred.runtime.engine.errors import Diagnostic, SpecError
 
 BASE = """\
 id: australian

@@ -18,9 +18,10 @@ from random import Random
 import pytest
 from conftest import DEALS, apply_all, build_hand, codes_of, legal_strs
 
-from fivehundred.runtime.errors import IllegalActionError
-from fivehundred.runtime.game import Match, first_dealer, game_winner, load_rules
-from fivehundred.runtime.hand import HandResult, HandState, deal_cards
+from fivehundred.runtime.engine.errors import IllegalActionError
+from fivehundred.runtime.engine.game import Match, first_dealer, game_winner
+from fivehundred.runtime.engine.hand import HandResult, HandState, deal_cards
+from fivehundred.runtime.loading import load_rules
 
 # The whole opening ladder (no bid yet): MIS is missing (nobody has bid 7), BMIS is there (a first
 # call). Written out by hand from auction.ladder (G) and the spec's placements.

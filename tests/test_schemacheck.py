@@ -8,7 +8,7 @@ import pytest
 
 from fivehundred.generator.schemacheck import check_schema, show_value
 from fivehundred.generator.yamlload import load_yaml
-from fivehundred.runtime.errors import Diagnostic
+from fivehundred.runtime.engine.errors import Diagnostic
 
 SPECIAL: dict[str, Any] = {
     "type": "object",

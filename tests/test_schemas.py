@@ -25,7 +25,9 @@ COMBINATORS = ("anyOf", "oneOf", "allOf", "prefixItems")
 
 
 def load_schema(name: str) -> dict[str, Any]:
-    if name == "ruleset.schema.json":  # derived from runtime/tableformat.py, never hand-written
+    if (
+        name == "ruleset.schema.json"
+    ):  # derived from runtime/engine/tableformat.py, never hand-written
         return ruleset_schema_of_the_types()
     return json.loads((SCHEMA_DIR / name).read_text(encoding="utf-8"))
 
@@ -412,7 +414,7 @@ def _every_key_present(node: dict[str, Any], data: Any, where: str) -> None:
             _every_key_present(node["items"], item, f"{where}[{i}]")
 
 
-# -- one definition: runtime/tableformat.py ---------------------------------------------------
+# -- one definition: runtime/engine/tableformat.py -----------------------------------------------
 
 
 def test_the_ruleset_schema_is_derived_from_the_types() -> None:
@@ -427,7 +429,7 @@ def test_every_typed_field_is_in_the_schema_with_its_documentation() -> None:
     """Each key of each TypedDict appears in the schema, titled and described by its Meta."""
     from typing import get_type_hints
 
-    from fivehundred.runtime import tableformat as tf
+    from fivehundred.runtime.engine import tableformat as tf
 
     schema = ruleset_schema_of_the_types()
     props = schema["properties"]
@@ -479,7 +481,7 @@ def test_option_enums_are_the_literal_types(
     the rule-file schema offers exactly the same values."""
     from typing import get_args
 
-    from fivehundred.runtime import tableformat as tf
+    from fivehundred.runtime.engine import tableformat as tf
 
     node: Any = ruleset_schema_of_the_types()
     for key in path:

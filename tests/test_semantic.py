@@ -22,7 +22,7 @@ from fivehundred.generator.pipeline import VARIANTS_DIR, compile_spec
 from fivehundred.generator.resolve import load_spec_file
 from fivehundred.generator.semantic import check_semantics
 from fivehundred.generator.yamlload import Marks, load_yaml
-from fivehundred.runtime.errors import Diagnostic, SpecError
+from fivehundred.runtime.engine.errors import Diagnostic, SpecError
 
 AUSTRALIAN = VARIANTS_DIR / "australian.yaml"
 AUSTRALIAN_TEXT = AUSTRALIAN.read_text(encoding="utf-8")

@@ -1,4 +1,5 @@
-"""The table format defined once (runtime/tableformat.py): the generator derives, the engine reads.
+"""The table format defined once (runtime/engine/tableformat.py): the generator derives, the
+engine reads.
 
 The derived tables are checked against the rules they spell out (deal.packets and
 deal.rotation, the effective suits of trump.order / trump.left-bower / joker.no-trumps.*, the
@@ -20,10 +21,10 @@ import pytest
 import yaml
 
 from fivehundred.generator.model import build_ruleset
-from fivehundred.runtime.codes import bits
-from fivehundred.runtime.errors import ArgumentError
-from fivehundred.runtime.rules import Rules
-from fivehundred.runtime.tableformat import FORMAT
+from fivehundred.runtime.engine.codes import bits
+from fivehundred.runtime.engine.errors import ArgumentError
+from fivehundred.runtime.engine.rules import Rules
+from fivehundred.runtime.engine.tableformat import FORMAT
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIANTS = sorted(
@@ -157,7 +158,7 @@ def test_mypy_rejects_a_misspelt_option_value(tmp_path: Path) -> None:
     (package / "runtime").symlink_to(ROOT / "runtime", target_is_directory=True)
     probe = tmp_path / "probe.py"
     probe.write_text(
-        "from fivehundred.runtime.rules import Rules\n\n\n"
+        "from fivehundred.runtime.engine.rules import Rules\n\n\n"
         "def f(r: Rules) -> bool:\n"
         '    return r.procedure == "round" or r.both_out == "contractor"\n',
         encoding="utf-8",
@@ -181,8 +182,8 @@ def test_the_engine_reads_the_format_without_the_generator() -> None:
     """One direction only: the engine (rules, hand, the format) imports nothing of the
     generator, which imports the format from the runtime."""
     code = (
-        "import sys, fivehundred.runtime.rules, fivehundred.runtime.hand, "
-        "fivehundred.runtime.tableformat\n"
+        "import sys, fivehundred.runtime.engine.rules, fivehundred.runtime.engine.hand, "
+        "fivehundred.runtime.engine.tableformat\n"
         "bad = sorted(m for m in sys.modules if m.startswith('fivehundred.generator'))\n"
         "assert not bad, bad\n"
     )
@@ -197,7 +198,7 @@ def test_the_engine_reads_the_format_without_the_generator() -> None:
 def test_a_rule_file_loads_as_the_tables_its_module_holds(variant: str) -> None:
     """A rule file played straight from its YAML (``load_rules(path)``, compiled in memory) has
     the very tables of its committed generated module: one format, whichever way it is read."""
-    from fivehundred.runtime.game import load_rules
+    from fivehundred.runtime.loading import load_rules
 
     spec = next((ROOT / "specs" / "variants").rglob(f"{variant}.yaml"))
     from_file = load_rules(str(spec))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from fivehundred.runtime.errors import InvalidActionError
+from fivehundred.runtime.engine.errors import InvalidActionError
 
 # score.table (G): value = 40 + 20 * strain + 100 * (tricks - 6), strains S C D H NT; MIS 250
 # between 7NT and 8S; OMIS 500 and BMIS 500 between 10D and 10H (auction.ladder, G; spec choice for

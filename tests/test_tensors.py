@@ -10,9 +10,9 @@ import pytest
 
 import fivehundred
 from fivehundred.generator.pipeline import builtin_ids
-from fivehundred.runtime.codes import bits
-from fivehundred.runtime.hand import AUCTION, KITTY, HandState
-from fivehundred.runtime.seatview import view_of
+from fivehundred.runtime.engine.codes import bits
+from fivehundred.runtime.engine.hand import AUCTION, KITTY, HandState
+from fivehundred.runtime.engine.seatview import view_of
 
 
 def _swap(state: HandState, a: tuple[str, int], b: tuple[str, int], ca: int, cb: int) -> None:

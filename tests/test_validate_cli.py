@@ -16,6 +16,7 @@ from urllib.parse import unquote, urlparse
 import pytest
 import yaml
 
+from fivehundred.generator.newvariant import COMMON_OPTIONS, schema_reference, yaml_scalar
 from fivehundred.generator.pipeline import (
     SCHEMA_FILE,
     VARIANTS_DIR,
@@ -23,8 +24,7 @@ from fivehundred.generator.pipeline import (
     compile_spec,
     find_spec,
 )
-from fivehundred.runtime.cli import main
-from fivehundred.runtime.newvariant import COMMON_OPTIONS, schema_reference, yaml_scalar
+from fivehundred.runtime.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 LINE = re.compile(
@@ -207,7 +207,7 @@ def test_new_writes_a_starter_that_validates(
 
 
 def test_new_lists_every_common_option_with_a_note(tmp_path: Path) -> None:
-    from fivehundred.runtime.newvariant import new_variant
+    from fivehundred.generator.newvariant import new_variant
 
     text = new_variant("x", "australian", str(tmp_path / "x.yaml")).read_text(encoding="utf-8")
     for path, note in COMMON_OPTIONS:
@@ -218,7 +218,7 @@ def test_new_lists_every_common_option_with_a_note(tmp_path: Path) -> None:
 @pytest.mark.parametrize("variant", builtin_ids())
 def test_new_uncommented_keeps_the_base_rules(tmp_path: Path, variant: str) -> None:
     """Every option shows the base's current value: uncommenting them all changes nothing."""
-    from fivehundred.runtime.newvariant import new_variant
+    from fivehundred.generator.newvariant import new_variant
 
     base_path = find_spec(variant)
     extends = variant if base_path.parent == VARIANTS_DIR else str(base_path)
@@ -310,14 +310,14 @@ def test_schema_reference_inside_and_outside_the_checkout(tmp_path: Path) -> Non
 
 
 def test_new_inside_the_checkout_uses_a_relative_schema_path() -> None:
-    from fivehundred.runtime.newvariant import schema_reference as ref
+    from fivehundred.generator.newvariant import schema_reference as ref
 
     target = ROOT / "specs" / "variants" / "house" / "x.yaml"
     assert ref(target, SCHEMA_FILE, ROOT) == "../../schema/variant.schema.json"
 
 
 def test_new_with_a_hostile_base_name(tmp_path: Path) -> None:
-    from fivehundred.runtime.newvariant import new_variant
+    from fivehundred.generator.newvariant import new_variant
 
     hostile = 'Q"\\ \u202e \x00 \u2028 # {{ x }} \U0001f0cf ---'
     base = tmp_path / "base.yaml"
@@ -369,7 +369,7 @@ def test_pre_commit_hook_runs_on_a_clubs_files(tmp_path: Path) -> None:
     assert chosen == ["rules/bad.yml", "rules/good.yaml"]
     entry = shlex.split(hook["entry"])
     assert entry[0] == "fivehundred"
-    command = [sys.executable, "-m", "fivehundred.runtime.cli", *entry[1:]]
+    command = [sys.executable, "-m", "fivehundred.runtime.cli.main", *entry[1:]]
     proc = subprocess.run(
         [*command, *chosen], cwd=tmp_path, capture_output=True, text=True, timeout=120
     )
@@ -619,7 +619,7 @@ def test_missing_id_means_the_file_name_for_schema_and_cli(
 def test_starter_file_uncommenting_one_special_bid_keeps_the_others(tmp_path: Path) -> None:
     """The trap of issue 10: uncommenting `special:` and the MIS line of a starter file to
     change MIS's value kept only MIS. Special bids now merge by bid: OMIS and BMIS stay."""
-    from fivehundred.runtime.newvariant import new_variant
+    from fivehundred.generator.newvariant import new_variant
 
     path = new_variant("club", "australian", str(tmp_path / "club.yaml"))
     lines = path.read_text(encoding="utf-8").splitlines()

@@ -20,11 +20,12 @@ from variant_helpers import act, deal_with, legal, overlay_rules, rules_of, spec
 
 from fivehundred.generator.docs import render_markdown
 from fivehundred.generator.pipeline import compile_spec
-from fivehundred.runtime.errors import IllegalActionError
-from fivehundred.runtime.game import NO_WINNER, Match, first_dealer, game_winner, load_rules
-from fivehundred.runtime.hand import HandState, deal_cards
-from fivehundred.runtime.rules import Rules
-from fivehundred.runtime.simulate import simulate
+from fivehundred.runtime.engine.errors import IllegalActionError
+from fivehundred.runtime.engine.game import NO_WINNER, Match, first_dealer, game_winner
+from fivehundred.runtime.engine.hand import HandState, deal_cards
+from fivehundred.runtime.engine.rules import Rules
+from fivehundred.runtime.loading import load_rules
+from fivehundred.runtime.studies.simulate import simulate
 
 RANKS_4_TO_A = ["4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 

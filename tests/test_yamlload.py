@@ -16,7 +16,7 @@ from fivehundred.generator.yamlload import (
     load_yaml,
     render_path,
 )
-from fivehundred.runtime.errors import Diagnostic, SpecError
+from fivehundred.runtime.engine.errors import Diagnostic, SpecError
 
 
 def load(text: str | bytes) -> dict[str, object]:

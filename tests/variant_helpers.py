@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from fivehundred.generator.resolve import load_spec_file
-from fivehundred.runtime.game import load_rules
-from fivehundred.runtime.hand import HandState
-from fivehundred.runtime.rules import Rules
+from fivehundred.runtime.engine.hand import HandState
+from fivehundred.runtime.engine.rules import Rules
+from fivehundred.runtime.loading import load_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = ROOT / "specs" / "variants"

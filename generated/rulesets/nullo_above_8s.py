@@ -1,7 +1,7 @@
 """Generated ruleset module. Do not edit: `fivehundred build` writes it from the variant's spec.
 
-``TABLES`` holds every rule of the variant as data; ``fivehundred.runtime.rules.Rules`` reads it.
-Its format (FORMAT 2) is defined by ``fivehundred.runtime.tableformat.Tables``.
+``TABLES`` holds every rule of the variant as data; ``fivehundred.runtime.engine.rules.Rules`` reads it.
+Its format (FORMAT 2) is defined by ``fivehundred.runtime.engine.tableformat.Tables``.
 """
 
 # fmt: off

@@ -1,6 +1,6 @@
 """fivehundred: Five Hundred and its variants as a declarative rules spec.
 
-``import fivehundred`` gives the engine's Python API (:mod:`fivehundred.runtime.api`):
+``import fivehundred`` gives the engine's Python API (:mod:`fivehundred.runtime.adapters.api`):
 ``fivehundred.load("australian")`` is a :class:`Game`; its ``new_hand()`` and ``new_match()``
 give states to play. The sub-packages are ``fivehundred.runtime`` (the engine),
 ``fivehundred.generator`` (spec to ruleset to outputs), ``fivehundred.generated`` (the committed
@@ -10,7 +10,7 @@ outputs) and ``fivehundred.specs`` (the built-in rule files).
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from fivehundred.runtime.api import (
+    from fivehundred.runtime.adapters.api import (
         TERMINAL,
         ArgumentError,
         Diagnostic,
@@ -54,7 +54,7 @@ if not TYPE_CHECKING:
 
     def __getattr__(name: str) -> Any:
         if name in __all__:
-            from fivehundred.runtime import api
+            from fivehundred.runtime.adapters import api
 
             value = getattr(api, name)
             globals()[name] = value

@@ -1,7 +1,7 @@
 """``import fivehundred.openspiel`` registers ``python_fivehundred`` with OpenSpiel (see
-:mod:`fivehundred.runtime.openspiel`; needs the ``openspiel`` extra)."""
+:mod:`fivehundred.runtime.adapters.openspiel`; needs the ``openspiel`` extra)."""
 
-from fivehundred.runtime.openspiel import (
+from fivehundred.runtime.adapters.openspiel import (
     GAME_TYPE,
     FiveHundredGame,
     FiveHundredState,

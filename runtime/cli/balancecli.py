@@ -12,9 +12,9 @@ import sys
 import time
 from typing import IO
 
-from .balance import DEFAULT_MAX_HANDS, BalanceError, Progress, run_study
-from .balancereport import report_json, text_report, write_report
-from .game import load_rules
+from ..loading import load_rules
+from ..studies.balance import DEFAULT_MAX_HANDS, BalanceError, Progress, run_study
+from ..studies.balancereport import report_json, text_report, write_report
 
 __all__ = ["PLAIN_EVERY", "progress_for", "run_balance"]
 
@@ -90,8 +90,8 @@ def run_balance(args: argparse.Namespace) -> int:
 
 
 def _write(args: argparse.Namespace) -> int:
-    from ..generator.balancebook import BOOK_GAMES, write_summaries
-    from ..generator.build import build
+    from ...generator.balancebook import BOOK_GAMES, write_summaries
+    from ...generator.build import build
 
     if args.against is not None or args.out is not None or args.json:
         raise BalanceError(

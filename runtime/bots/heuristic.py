@@ -3,7 +3,7 @@
 It is generic over every variant: everything it knows of the game comes from the rules tables
 (the ladder, each strain's suit and power of every card, jokers and bowers, the kitty size, the
 partner options, misère bids), never from a variant's name. It decides from what its seat may
-know (:class:`~fivehundred.runtime.seatview.SeatView`), never from hidden cards.
+know (:class:`~fivehundred.runtime.engine.seatview.SeatView`), never from hidden cards.
 
 Bidding
     For each strain it counts likely tricks: trumps by their rank among all trumps (jokers and
@@ -30,10 +30,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
 
-from .codes import NT, SUITLESS, SUITS, bits
-from .hand import AUCTION, DISCARD, KITTY, PARTNER, PLAY, HandState
-from .rules import Rules
-from .seatview import SeatView, view_of
+from ..engine.codes import NT, SUITLESS, SUITS, bits
+from ..engine.hand import AUCTION, DISCARD, KITTY, PARTNER, PLAY, HandState
+from ..engine.rules import Rules
+from ..engine.seatview import SeatView, view_of
 
 __all__ = [
     "BidJudge",

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
-from .bots import make_bot
-from .game import Match
-from .hand import HandState
-from .rules import Rules
+from ..bots.registry import make_bot
+from ..engine.game import Match
+from ..engine.hand import HandState
+from ..engine.rules import Rules
 from .stats import Proportion
 
 __all__ = ["DuelResult", "duel", "wilson"]

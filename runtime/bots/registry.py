@@ -9,7 +9,7 @@ from __future__ import annotations
 from random import Random
 from typing import Protocol
 
-from .hand import HandState
+from ..engine.hand import HandState
 
 __all__ = ["BOTS", "Bot", "BotSpecError", "HeuristicBot", "RandomBot", "SearchBot", "make_bot"]
 

@@ -300,7 +300,7 @@ def text_report(studies: Sequence[Study]) -> str:
 
 def _md_cell(text: str) -> str:
     """Author text (a variant's name or id) made safe for Markdown."""
-    from ..generator.docs import md_text
+    from ...generator.docs import md_text
 
     return md_text(text)
 
@@ -436,7 +436,7 @@ def write_report(folder: str | Path, studies: Sequence[Study]) -> list[Path]:
     touched, and an existing file with one of those names is replaced only if an earlier run
     wrote it (it carries the report's marker); otherwise :class:`BalanceError`, nothing written.
     """
-    from ..generator.build import _commit
+    from ...generator.build import _commit
 
     root = Path(folder)
     if root.exists() and not root.is_dir():

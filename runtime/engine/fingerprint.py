@@ -1,7 +1,7 @@
 """The fingerprint of a ruleset's rules: what a stored balance summary was computed for.
 
 Its own module, light to import: a build checks every rule book's summary against it without
-loading the simulation (runtime/balance.py, which writes the summaries, re-exports it).
+loading the simulation (runtime/studies/balance.py, which writes the summaries, re-exports it).
 """
 
 from __future__ import annotations

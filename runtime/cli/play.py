@@ -13,12 +13,12 @@ from collections.abc import Callable
 from random import Random
 from typing import IO, Any
 
-from .bots import Bot, make_bot
-from .errors import FiveHundredError
-from .game import Match
-from .hand import DISCARD, HandState
-from .heuristic import HeuristicBot
-from .rules import Rules
+from ..bots.heuristic import HeuristicBot
+from ..bots.registry import Bot, make_bot
+from ..engine.errors import FiveHundredError
+from ..engine.game import Match
+from ..engine.hand import DISCARD, HandState
+from ..engine.rules import Rules
 
 __all__ = ["HELP", "hint", "play_match"]
 
@@ -56,8 +56,8 @@ def hint(state: HandState) -> str:
     decision = HeuristicBot().decide(state)
     r = state.rules
     if state.phase == DISCARD:
-        from .heuristic import discard_choice
-        from .seatview import view_of
+        from ..bots.heuristic import discard_choice
+        from ..engine.seatview import view_of
 
         drop, why = discard_choice(view_of(state, state.contractor))
         text = "discard " + " ".join(r.deck[c] for c in range(r.n_cards) if drop >> c & 1)

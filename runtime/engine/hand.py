@@ -1,7 +1,7 @@
 """One hand of Five Hundred: auction, kitty, tricks and the hand's score.
 
 :class:`HandState` is the mutable state of one hand (OpenSpiel's *State*); the :class:`Rules` it
-plays by never change. Actions are ints (see :mod:`fivehundred.runtime.rules`):
+plays by never change. Actions are ints (see :mod:`fivehundred.runtime.engine.rules`):
 
 - :meth:`HandState.legal_actions` lists them;
 - :meth:`HandState.apply` is the checked path: an illegal action raises

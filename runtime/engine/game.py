@@ -1,57 +1,33 @@
 """A whole game: hands dealt in turn until a side wins (OpenSpiel's *Game* plus a match state).
 
-:func:`load_rules` finds a variant's rules by built-in id or compiles the author's own rule file
-in memory; :class:`Match` plays hand after hand, keeps the sides' scores, passes the deal to the
-left and decides the winner by the variant's end-of-game rules.
+:func:`load_builtin` gives a built-in variant's rules; :class:`Match` plays hand after hand,
+keeps the sides' scores, passes the deal to the left and decides the winner by the variant's
+end-of-game rules.
 """
 
 from __future__ import annotations
 
-import os
 from functools import lru_cache
-from pathlib import Path
 from random import Random
 
-from .errors import ArgumentError, InvalidActionError
+from .errors import InvalidActionError
 from .hand import HandResult, HandState
 from .rules import Rules
 
-__all__ = ["NO_WINNER", "Match", "first_dealer", "game_winner", "load_rules"]
+__all__ = ["NO_WINNER", "Match", "first_dealer", "game_winner", "load_builtin"]
 
 #: What :func:`game_winner` returns when the game is over and nobody has won (P).
 NO_WINNER = -1
 
 
 @lru_cache(maxsize=64)
-def _load_builtin(variant: str) -> Rules:
-    return Rules.builtin(variant)
+def load_builtin(variant: str) -> Rules:
+    """The rules of a built-in variant (cached); ``KeyError`` for an id that is not one.
 
-
-def load_rules(name: str | os.PathLike[str]) -> Rules:
-    """Rules for a built-in variant id, or for a rule file path (compiled in memory).
-
-    Raises :class:`SpecError` for an unknown variant or a broken rule file, and
-    :class:`ArgumentError` for a name that is neither a string nor a path.
+    Rule files are compiled by :func:`fivehundred.runtime.loading.load_rules`, above the engine:
+    the engine itself imports nothing of the generator.
     """
-    if isinstance(name, os.PathLike):
-        name = os.fspath(name)
-    if not isinstance(name, str):
-        raise ArgumentError(f"load_rules takes a variant id or a rule file path, not {name!r}")
-    try:
-        is_file = Path(name).is_file()
-    except (OSError, ValueError):  # too long a name, a NUL: find_spec says so
-        is_file = False
-    looks_like_path = name.endswith((".yaml", ".yml")) or "/" in name or is_file
-    if not looks_like_path:
-        try:
-            return _load_builtin(name)
-        except KeyError:
-            pass
-    # A rule file is compiled (the one call from the engine's loading into the generator); the
-    # engine then reads the tables, exactly those a generated module would hold.
-    from ..generator.pipeline import compile_spec, find_spec
-
-    return Rules(compile_spec(find_spec(name)).tables)
+    return Rules.builtin(variant)
 
 
 def first_dealer(rules: Rules, rng: Random) -> int:

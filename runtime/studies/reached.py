@@ -15,8 +15,8 @@ a narrower case of it; :data:`EVENTS` describes every key in one English sentenc
 
 from __future__ import annotations
 
-from .codes import NT, SUITLESS
-from .hand import HandState
+from ..engine.codes import NT, SUITLESS
+from ..engine.hand import HandState
 
 __all__ = ["EVENTS", "hand_events"]
 

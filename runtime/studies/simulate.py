@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import IO, Any
 
-from .bots import Bot, RandomBot, make_bot
-from .game import Match
-from .hand import HandState
-from .records import record_of
-from .rules import Rules
+from ..bots.registry import Bot, RandomBot, make_bot
+from ..engine.game import Match
+from ..engine.hand import HandState
+from ..engine.records import record_of
+from ..engine.rules import Rules
 
 __all__ = ["CHECK_SAMPLE", "MAX_HANDS", "InvariantError", "Summary", "check_hand", "simulate"]
 

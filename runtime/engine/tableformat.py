@@ -6,7 +6,7 @@ a generated module (``generated/rulesets/<variant>.py``) and the JSON export
 
 - the :class:`~typing.TypedDict` classes below give every key and its type, so mypy checks the
   generator that fills them (``fivehundred.generator.model.build_ruleset``) and the engine that
-  reads them (:class:`~fivehundred.runtime.rules.Rules`);
+  reads them (:class:`~fivehundred.runtime.engine.rules.Rules`);
 - every option value is a :data:`~typing.Literal` alias (:data:`Procedure`, :data:`BothOut`, ...),
   so a comparison with a misspelt value is a mypy error (``--strict-equality``);
 - every field carries its documentation and constraints as :class:`Meta` in
@@ -1343,5 +1343,5 @@ TABLES_META = Meta(
     "of a hand (phases, the order of the actions, records, replay output, error precedence and "
     "the conformance protocol) is specified in the repository's specs/INTERCHANGE.md; the "
     "rules that vary between variants are the fields below. The Python definition of this "
-    "format, from which this schema is derived, is fivehundred.runtime.tableformat.",
+    "format, from which this schema is derived, is fivehundred.runtime.engine.tableformat.",
 )

@@ -31,18 +31,18 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from .bots import BOTS, Bot, BotSpecError, make_bot
-from .codes import NT, STRAINS
-from .errors import FiveHundredError
-from .fingerprint import rules_fingerprint
-from .game import NO_WINNER, Match
+from ..bots.registry import BOTS, Bot, BotSpecError, make_bot
+from ..engine.codes import NT, STRAINS
+from ..engine.errors import FiveHundredError
+from ..engine.fingerprint import rules_fingerprint
+from ..engine.game import NO_WINNER, Match
+from ..engine.rules import Rules
 from .reached import EVENTS, hand_events
-from .rules import Rules
 from .simulate import check_hand
 from .stats import Comparison, Mean, Proportion, compare_means, compare_proportions
 
 if TYPE_CHECKING:
-    from .tableformat import Tables
+    from ..engine.tableformat import Tables
 
 __all__ = [
     "DEFAULT_BOT",

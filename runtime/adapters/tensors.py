@@ -3,7 +3,7 @@
 Both are flat lists of floats whose length depends only on the variant (players, deck, ladder,
 hand size), laid out as named sections (:class:`TensorLayout`); every value is 0 or 1 except
 the few counts noted, which are scaled into 0..1. Seats are absolute (section ``seat`` says
-whose view it is). Both are built from :func:`~fivehundred.runtime.seatview.view_of` plus the
+whose view it is). Both are built from :func:`~fivehundred.runtime.engine.seatview.view_of` plus the
 public facts of the state, so nothing in them depends on another seat's unplayed cards, a kitty
 the seat never saw, or a partner it has not been told of (``tests/test_tensors.py`` checks it).
 
@@ -19,10 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from math import prod
 
-from .codes import bits
-from .hand import OVER, PHASES, PLAY, HandState
-from .rules import Rules
-from .seatview import SeatView, view_of
+from ..engine.codes import bits
+from ..engine.hand import OVER, PHASES, PLAY, HandState
+from ..engine.rules import Rules
+from ..engine.seatview import SeatView, view_of
 
 __all__ = [
     "Section",

@@ -11,7 +11,7 @@ One OpenSpiel episode is one hand. The deal is chance nodes, one card at a time 
 variant's dealing order (the first card to the dealer's left); then the players' actions are
 the engine's action ids (``fivehundred show VARIANT`` lists them), and each seat's return is
 its side's points for the hand. Observation and information-state tensors and strings come
-from :mod:`fivehundred.runtime.tensors`. ``resample_from_infostate`` deals the cards a seat
+from :mod:`fivehundred.runtime.adapters.tensors`. ``resample_from_infostate`` deals the cards a seat
 has not seen afresh, consistently with what it saw, for OpenSpiel's ISMCTS bot.
 """
 
@@ -25,10 +25,10 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from ..engine.codes import bits
+from ..engine.hand import DISCARD, OVER, PARTNER, PLAY, HandState
+from ..engine.seatview import played_by, sample_world, view_of
 from .api import Game, State, load
-from .codes import bits
-from .hand import DISCARD, OVER, PARTNER, PLAY, HandState
-from .seatview import played_by, sample_world, view_of
 from .tensors import information_state_tensor, observation_tensor
 
 __all__ = ["GAME_TYPE", "FiveHundredGame", "FiveHundredState", "openspiel_game"]

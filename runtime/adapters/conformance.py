@@ -13,7 +13,8 @@ clause the earlier ones did not, each hand also cut short before a decision (so 
 is checked), and one illegal action for every clause id an illegal action can cite.
 
 :func:`run_engine` feeds the records to an outside engine (one JSON line each on its stdin) and
-compares its output lines with ``expect``; ``python -m fivehundred.runtime.conformance`` is this
+compares its output lines with ``expect``; ``python -m fivehundred.runtime.adapters.conformance``
+is this
 engine speaking that protocol (the reference an outside engine is compared with).
 """
 
@@ -24,17 +25,17 @@ import json
 import shlex
 import subprocess
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
 from typing import IO, Any
 
-from .codes import bits
-from .errors import FiveHundredError
-from .hand import AUCTION, DISCARD, OVER, PLAY, ActionKind, HandState, action_kind, deal
-from .records import error_object, record_of, replay, replay_view
-from .rules import Rules
+from ..engine.codes import bits
+from ..engine.errors import FiveHundredError
+from ..engine.hand import AUCTION, DISCARD, OVER, PLAY, ActionKind, HandState, action_kind, deal
+from ..engine.records import error_object, record_of, replay, replay_view
+from ..engine.rules import Rules
 
 __all__ = [
     "UNREACHABLE",
@@ -64,10 +65,15 @@ UNREACHABLE: dict[str, str] = {
 }
 
 
-def expected_output(record: Any, rules: Rules | None = None) -> dict[str, Any]:
-    """What ``replay --json`` prints for ``record``: the replay view, or ``{"error": {...}}``."""
+def expected_output(
+    record: Any, rules: Rules | None = None, load: Callable[[str], Rules] | None = None
+) -> dict[str, Any]:
+    """What ``replay --json`` prints for ``record``: the replay view, or ``{"error": {...}}``.
+
+    ``rules``, ``load``: as for :func:`~fivehundred.runtime.engine.records.replay`.
+    """
     try:
-        return replay_view(replay(record, rules))
+        return replay_view(replay(record, rules, load))
     except FiveHundredError as exc:
         return {"error": error_object(exc)}
 
@@ -438,8 +444,8 @@ def vectors_jsonl(vectors: Iterable[dict[str, Any]]) -> str:
 
 #: The engine modules whose behaviour the vectors record (their text is in the fingerprint).
 ENGINE_MODULES = (
-    "codes.py", "errors.py", "game.py", "hand.py", "messages.py", "records.py", "rules.py",
-    "conformance.py",
+    "engine/codes.py", "engine/errors.py", "engine/game.py", "engine/hand.py",
+    "engine/messages.py", "engine/records.py", "engine/rules.py", "adapters/conformance.py",
 )  # fmt: skip
 FORMAT = 1
 
@@ -447,7 +453,7 @@ FORMAT = 1
 def fingerprint(tables_json: str) -> str:
     """A digest of a variant's JSON tables and of the engine modules that replay records."""
     digest = hashlib.sha256(tables_json.encode("utf-8"))
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parent.parent
     for name in ENGINE_MODULES:
         digest.update(name.encode())
         digest.update((here / name).read_bytes().replace(b"\r\n", b"\n"))
@@ -656,7 +662,9 @@ def serve(stdin: IO[str], stdout: IO[str]) -> int:
                 "error": {"index": None, "action": None, "clause": None, "message": str(exc)}
             }
         else:
-            answer = expected_output(record)
+            from ..loading import load_rules
+
+            answer = expected_output(record, load=load_rules)
         stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
     stdout.flush()
     return 0

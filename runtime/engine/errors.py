@@ -111,7 +111,7 @@ class IllegalActionError(FiveHundredError):
         self.action = action
         self.clause = clause
         self.reason = reason
-        #: The :class:`~fivehundred.runtime.messages.Explanation` (translatable), when known.
+        #: The :class:`~fivehundred.runtime.engine.messages.Explanation` (translatable), when known.
         self.explanation = explanation
         #: The kind of move (``bid``, ``pass``, ``card``, ``discard``...), which decides the
         #: verb of the message: a card is played, a bid bid; None when unknown.

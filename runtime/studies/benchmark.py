@@ -18,8 +18,8 @@ import time
 from random import Random
 from typing import Any
 
-from .hand import PLAY, HandState, shuffled
-from .rules import Rules
+from ..engine.hand import PLAY, HandState, shuffled
+from ..engine.rules import Rules
 
 __all__ = ["engine_hand", "reference_hand", "run_benchmark"]
 

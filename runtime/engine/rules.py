@@ -1,7 +1,7 @@
 """Immutable rules of one variant, read from its generated tables.
 
 A :class:`Rules` is built once per variant from the tables a generated ruleset module (or JSON
-export) holds (:class:`~fivehundred.runtime.tableformat.Tables`). It only reads them: every
+export) holds (:class:`~fivehundred.runtime.engine.tableformat.Tables`). It only reads them: every
 derivation (deal order, suit masks, joker powers, restricted bids) is the generator's, under
 ``Tables.derived``. Option attributes carry their :data:`~typing.Literal` types, so mypy checks
 every comparison such as ``rules.procedure == "rounds"``. Rules owns the action numbering shared

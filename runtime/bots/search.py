@@ -29,8 +29,9 @@ from __future__ import annotations
 import time
 from random import Random
 
-from .codes import bits
-from .hand import AUCTION, DISCARD, OVER, PLAY, HandState
+from ..engine.codes import bits
+from ..engine.hand import AUCTION, DISCARD, OVER, PLAY, HandState
+from ..engine.seatview import SeatView, played_by, sample_world, view_of
 from .heuristic import (
     BidJudge,
     Decision,
@@ -42,7 +43,6 @@ from .heuristic import (
     heuristic_judge,
     misere_danger,
 )
-from .seatview import SeatView, played_by, sample_world, view_of
 
 __all__ = ["SearchBot", "distinct_actions"]
 

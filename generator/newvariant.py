@@ -34,8 +34,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .errors import Diagnostic, SpecError
-from .files import os_error_text
+from ..runtime.engine.errors import Diagnostic, SpecError
+from ..runtime.files import os_error_text
 
 __all__ = ["COMMON_OPTIONS", "new_variant", "starter_text"]
 
@@ -240,7 +240,7 @@ def new_variant(name: str, extends: str, output: str | None = None) -> Path:
     Raises :class:`SpecError` (one line, ``file:1:1: message``) when ``name`` is not a valid id,
     the file exists, the base cannot be found or compiled, or the result would not validate.
     """
-    from ..generator.pipeline import (
+    from .pipeline import (
         SCHEMA_FILE,
         SPECS_DIR,
         VARIANTS_DIR,
@@ -248,7 +248,7 @@ def new_variant(name: str, extends: str, output: str | None = None) -> Path:
         find_spec,
         variant_schema,
     )
-    from ..generator.resolve import load_spec_file
+    from .resolve import load_spec_file
 
     if name.endswith((".yaml", ".yml")):
         name = name.rsplit(".", 1)[0]

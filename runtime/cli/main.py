@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO, cast
 
-from .errors import (
+from ..engine.errors import (
     ArgumentError,
     Diagnostic,
     FiveHundredError,
@@ -24,9 +24,9 @@ from .errors import (
     RecordError,
     SpecError,
 )
-from .files import os_error_text
-from .messages import N_, render
-from .terminal import SafeStream, json_printable
+from ..engine.messages import N_, render
+from ..files import os_error_text
+from ..terminal import SafeStream, json_printable
 
 __all__ = ["main"]
 
@@ -39,8 +39,8 @@ def _err(message: str) -> None:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     """Check rule files; print every problem; exit 2 if any."""
-    from ..generator.pipeline import check_spec
-    from ..generator.resolve import merge_summary
+    from ...generator.pipeline import check_spec
+    from ...generator.resolve import merge_summary
 
     bad = 0
     for name in args.files:
@@ -81,12 +81,12 @@ def cmd_build(args: argparse.Namespace) -> int:
     if not args.no_cache:
         # Nothing changed since the last build: known from the cache alone (no rule file
         # compiled, no template engine imported).
-        from ..generator.buildcache import up_to_date
+        from ...generator.buildcache import up_to_date
 
         report = up_to_date()
     _BUILT.append(True)
     if report is None:
-        from ..generator.build import BuildInterrupted, build
+        from ...generator.build import BuildInterrupted, build
 
         try:
             report = build(check=args.check, wait=_err, cache=False if args.no_cache else None)
@@ -130,7 +130,7 @@ def _print_build(report: Any) -> None:
 
 def cmd_list(args: argparse.Namespace) -> int:
     """List the built-in variants."""
-    from ..generator.build import compile_builtins
+    from ...generator.build import compile_builtins
 
     for variant, (_, rs) in sorted(compile_builtins().items()):
         base = f" (extends {rs.extends})" if rs.extends else ""
@@ -139,7 +139,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def _ruleset(name: str):  # type: ignore[no-untyped-def]
-    from ..generator.pipeline import check_spec, find_spec
+    from ...generator.pipeline import check_spec, find_spec
 
     checked = check_spec(find_spec(name))
     for warning in checked.warnings:  # stale inherited prose: left out, and said so
@@ -149,7 +149,7 @@ def _ruleset(name: str):  # type: ignore[no-untyped-def]
 
 def cmd_show(args: argparse.Namespace) -> int:
     """Print a variant's ladder, score table and card order per trump."""
-    from ..generator.show import show_text
+    from ...generator.show import show_text
 
     sys.stdout.write(show_text(_ruleset(args.variant)))
     return 0
@@ -157,8 +157,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_docs(args: argparse.Namespace) -> int:
     """Render a variant's rule book (Markdown or one HTML page) in any language."""
-    from ..generator.docs import book_gaps, book_messages, render_html, render_markdown
-    from ..generator.i18n import load_translations
+    from ...generator.docs import book_gaps, book_messages, render_html, render_markdown
+    from ...generator.i18n import load_translations
 
     translations = load_translations(args.lang)
     render = render_html if args.format == "html" else render_markdown
@@ -177,7 +177,7 @@ def cmd_docs(args: argparse.Namespace) -> int:
 
 def cmd_i18n(args: argparse.Namespace) -> int:
     """Translations: extract the template, update the catalogues, report their coverage."""
-    from ..generator import i18n
+    from ...generator import i18n
 
     pot = "specs/locales/messages.pot"
     if args.action == "extract":
@@ -201,7 +201,7 @@ def _i18n_status(args: argparse.Namespace) -> int:
     Exit (with ``--check``): 2 when a translated message is broken (a placeholder...), 1 when a
     catalogue is incomplete, else 0. Without ``--check``: 2 on a broken message, else 0.
     """
-    from ..generator import i18n
+    from ...generator import i18n
 
     print(
         f"{'lang':<6} {'translated':>10} {'total':>6} {'coverage':>9} "
@@ -210,7 +210,7 @@ def _i18n_status(args: argparse.Namespace) -> int:
     complete = True
     books: list[tuple[str, Any]] = []
     if args.book:
-        from ..generator.docs import book_messages
+        from ...generator.docs import book_messages
 
         books = [(name, book_messages(_ruleset(name))) for name in args.book]
     langs = [c.lang for c in i18n.coverage(args.lang)]
@@ -265,7 +265,7 @@ def _write_out(output: str | None, text: str) -> None:
     if output is None or output == "-":
         getattr(sys.stdout, "stream", sys.stdout).write(text)
         return
-    from .files import write_output
+    from ..files import write_output
 
     write_output(output, text.encode("utf-8"))
 
@@ -277,8 +277,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     illegal action gets an error on its line (stderr; with ``--json`` an ``{"error": ...}``
     line) and the run goes on. Exit 2 at the end if any failed.
     """
-    from ..generator.i18n import load_translations
-    from .records import error_object, read_records, replay, replay_view
+    from ...generator.i18n import load_translations
+    from ..engine.records import error_object, read_records, replay, replay_view
+    from ..loading import load_rules
 
     translations = load_translations(args.lang)
     name = args.record
@@ -290,7 +291,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             _replay_failed(args.json, error, str(record))
             continue
         try:
-            view = replay_view(replay(record))
+            view = replay_view(replay(record, load=load_rules))
         except FiveHundredError as exc:
             failed += 1
             where = f"{name}:{number}" if number else name
@@ -310,7 +311,7 @@ def _human(exc: FiveHundredError, where: str, translations: Any) -> str:
     if isinstance(exc, IllegalActionError):
         return f"{where}: {_illegal_line(exc, translations)}"
     index = getattr(exc, "index", None)
-    from .records import one_line
+    from ..engine.records import one_line
 
     text = one_line(exc, translations)
     if index is None:
@@ -326,7 +327,7 @@ def _replay_failed(as_json: bool, error: dict[str, Any], line: str) -> None:
 
 
 #: How ``replay`` reports an illegal action, in the language of ``--lang``: the action's index,
-#: then the sentence of :data:`~fivehundred.runtime.messages.ILLEGAL_BY_KIND` and the rule id.
+#: then the sentence of :data:`ILLEGAL_BY_KIND` and the rule id.
 # Translators: the line replay prints for a move that is no move at all: index is the move's
 # position in the record (0 for the first), error a message such as "'7X' is not a card...".
 ACTION_ERROR = N_("action %(index)s: %(error)s")
@@ -338,7 +339,7 @@ ILLEGAL_ACTION = N_("action %(index)s: %(sentence)s [%(clause)s]")
 
 def _illegal_line(exc: IllegalActionError, translations: Any) -> str:
     """The one line naming the action's index, the seat, the action and the rule id."""
-    from .messages import illegal
+    from ..engine.messages import illegal
 
     explanation = exc.explanation
     reason = explanation.text(translations) if explanation is not None else exc.reason
@@ -370,10 +371,16 @@ def _print_replay(view: dict[str, Any]) -> None:
 
 def cmd_conformance(args: argparse.Namespace) -> int:
     """Clause coverage of a variant's conformance vectors; with --engine, run an engine on them."""
-    from ..generator.build import GENERATED_DIR
-    from ..generator.pipeline import compile_spec, find_spec
-    from .conformance import EngineError, build_vectors, coverage, read_vectors, run_engine
-    from .game import load_rules
+    from ...generator.build import GENERATED_DIR
+    from ...generator.pipeline import compile_spec, find_spec
+    from ..adapters.conformance import (
+        EngineError,
+        build_vectors,
+        coverage,
+        read_vectors,
+        run_engine,
+    )
+    from ..loading import load_rules
 
     rules = load_rules(args.variant)
     if args.vectors:
@@ -415,9 +422,9 @@ def cmd_conformance(args: argparse.Namespace) -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Play many hands or games with bots; print a summary."""
-    from .bots import BotSpecError, make_bot
-    from .game import load_rules
-    from .simulate import CHECK_SAMPLE, MAX_HANDS, progress_bar, simulate
+    from ..bots.registry import BotSpecError, make_bot
+    from ..loading import load_rules
+    from ..studies.simulate import CHECK_SAMPLE, MAX_HANDS, progress_bar, simulate
 
     if (args.hands is None) == (args.games is None):
         raise SpecError([_diag("simulate", "give exactly one of --hands N or --games N")])
@@ -442,7 +449,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
         out: Any = None
         if args.records:
-            from .files import open_output
+            from ..files import open_output
 
             out = stack.enter_context(open_output(args.records, text=True))
         summary = simulate(
@@ -482,8 +489,8 @@ def cmd_balance(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Play a game against bots at the terminal."""
-    from .bots import BotSpecError, make_bot
-    from .game import load_rules
+    from ..bots.registry import BotSpecError, make_bot
+    from ..loading import load_rules
     from .play import play_match
 
     rules = load_rules(args.variant)
@@ -510,9 +517,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_duel(args: argparse.Namespace) -> int:
     """Two bots play whole games against each other; print A's win rate and its interval."""
-    from .bots import BotSpecError, make_bot
-    from .duel import DuelResult, duel
-    from .game import load_rules
+    from ..bots.registry import BotSpecError, make_bot
+    from ..loading import load_rules
+    from ..studies.duel import DuelResult, duel
 
     for bot in (args.a, args.b):
         try:
@@ -552,7 +559,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
 
 def cmd_diff(args: argparse.Namespace) -> int:
     """Print the rule differences between two variants in plain English."""
-    from ..generator.diff import format_differences
+    from ...generator.diff import format_differences
 
     sys.stdout.write(format_differences(_ruleset(args.a), _ruleset(args.b)))
     return 0
@@ -560,7 +567,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 def cmd_new(args: argparse.Namespace) -> int:
     """Write a commented starter rule file for a house variant (never overwrites)."""
-    from .newvariant import new_variant
+    from ...generator.newvariant import new_variant
 
     path = new_variant(args.name, args.extends, args.output)
     print(f"wrote {path}: edit it, then `fivehundred validate {path}`")
@@ -569,7 +576,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """Time the engine's fast path against the hand-written reference in the same run."""
-    from .benchmark import run_benchmark
+    from ..studies.benchmark import run_benchmark
 
     if args.hands < 1 or args.rounds < 1:
         raise ArgumentError(

@@ -25,9 +25,9 @@ import copy
 from random import Random
 from typing import Any
 
-from .bots import RandomBot
-from .codes import bits
-from .errors import (
+from ..bots.registry import RandomBot
+from ..engine.codes import bits
+from ..engine.errors import (
     ArgumentError,
     Diagnostic,
     FileError,
@@ -37,11 +37,12 @@ from .errors import (
     RecordError,
     SpecError,
 )
-from .game import Match, load_rules
-from .hand import AUCTION, OVER, PLAY, HandResult, HandState, deal_cards
-from .messages import Explanation
-from .records import hand_from_record, record_of
-from .rules import Rules
+from ..engine.game import Match
+from ..engine.hand import AUCTION, OVER, PLAY, HandResult, HandState, deal_cards
+from ..engine.messages import Explanation
+from ..engine.records import hand_from_record, record_of
+from ..engine.rules import Rules
+from ..loading import load_rules
 from .tensors import (
     TensorLayout,
     information_state_layout,
@@ -86,7 +87,7 @@ class Game:
     __slots__ = ("_info", "_obs", "rules")
 
     def __init__(self, rules: Rules) -> None:
-        #: The engine's tables (:class:`~fivehundred.runtime.rules.Rules`).
+        #: The engine's tables (:class:`~fivehundred.runtime.engine.rules.Rules`).
         self.rules = rules
         self._obs = observation_layout(rules)
         self._info = information_state_layout(rules)
@@ -249,7 +250,7 @@ class State:
 
     def __init__(self, game: Game, hand: HandState, actions: list[int] | None = None) -> None:
         self.game = game
-        #: The engine's state (:class:`~fivehundred.runtime.hand.HandState`).
+        #: The engine's state (:class:`~fivehundred.runtime.engine.hand.HandState`).
         self.hand = hand
         self._actions: list[int] = actions if actions is not None else []
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from .codes import bits
@@ -15,7 +15,7 @@ from .errors import (
     RecordError,
     SpecError,
 )
-from .game import game_winner, load_rules
+from .game import game_winner, load_builtin
 from .hand import OVER, HandState
 from .messages import N_
 from .rules import Rules
@@ -87,11 +87,15 @@ def _cards(rules: Rules, codes: Any, place: str, seat: int, size: int, seen: set
     return mask
 
 
-def hand_from_record(record: Any, rules: Rules | None = None) -> tuple[Rules, HandState, list[Any]]:
+def hand_from_record(
+    record: Any, rules: Rules | None = None, load: Callable[[str], Rules] | None = None
+) -> tuple[Rules, HandState, list[Any]]:
     """The rules, the freshly dealt hand and the action list of a record; :class:`RecordError`.
 
     ``rules`` (a variant loaded already, e.g. from a rule file) is used instead of loading the
-    record's ``variant``, which must then name it.
+    record's ``variant``, which must then name it. Otherwise ``load`` finds the record's variant
+    (by default only a built-in one: see :func:`fivehundred.runtime.loading.load_rules` for rule
+    files).
     """
     if not isinstance(record, dict):
         raise RecordError.of(N_("a record must be a JSON object"))
@@ -99,7 +103,7 @@ def hand_from_record(record: Any, rules: Rules | None = None) -> tuple[Rules, Ha
     if not isinstance(variant, str):
         raise RecordError.of(N_("the record has no 'variant'"))
     if rules is None:
-        rules = load_rules(variant)
+        rules = _builtin_of_record(variant) if load is None else load(variant)
     elif variant != rules.variant:
         raise RecordError.of(
             N_("the record is of %(variant)s, not %(expected)s"),
@@ -143,13 +147,25 @@ def hand_from_record(record: Any, rules: Rules | None = None) -> tuple[Rules, Ha
     return rules, HandState(rules, dealer, hands, kitty, dead, scores), actions
 
 
-def replay(record: Any, rules: Rules | None = None) -> HandState:
+def _builtin_of_record(variant: str) -> Rules:
+    try:
+        return load_builtin(variant)
+    except KeyError:
+        raise RecordError.of(
+            N_("the record's variant %(variant)s is not a built-in variant"),
+            variant=repr(variant),
+        ) from None
+
+
+def replay(
+    record: Any, rules: Rules | None = None, load: Callable[[str], Rules] | None = None
+) -> HandState:
     """Replay a record's actions with every check; errors name the action's index.
 
-    ``rules``: a variant loaded already (see :func:`hand_from_record`). Raises
-    :class:`RecordError` or :class:`IllegalActionError` (with ``index``) on the first bad one.
+    ``rules``, ``load``: see :func:`hand_from_record`. Raises :class:`RecordError` or
+    :class:`IllegalActionError` (with ``index``) on the first bad one.
     """
-    _, state, actions = hand_from_record(record, rules)
+    _, state, actions = hand_from_record(record, rules, load)
     for index, text in enumerate(actions):
         try:
             if state.phase == OVER:

@@ -1,0 +1,44 @@
+"""A variant's rules by built-in id or by rule file: the runtime's one way into the generator.
+
+The engine (:mod:`fivehundred.runtime.engine`) imports nothing of the generator and plays only
+tables; a rule file is compiled here, in memory, into exactly the tables a generated module would
+hold. The adapters, the studies and the command line load variants through :func:`load_rules`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .engine.errors import ArgumentError
+from .engine.game import load_builtin
+from .engine.rules import Rules
+
+__all__ = ["load_rules"]
+
+
+def load_rules(name: str | os.PathLike[str]) -> Rules:
+    """Rules for a built-in variant id, or for a rule file path (compiled in memory).
+
+    Raises :class:`SpecError` for an unknown variant or a broken rule file, and
+    :class:`ArgumentError` for a name that is neither a string nor a path.
+    """
+    if isinstance(name, os.PathLike):
+        name = os.fspath(name)
+    if not isinstance(name, str):
+        raise ArgumentError(f"load_rules takes a variant id or a rule file path, not {name!r}")
+    try:
+        is_file = Path(name).is_file()
+    except (OSError, ValueError):  # too long a name, a NUL: find_spec says so
+        is_file = False
+    looks_like_path = name.endswith((".yaml", ".yml")) or "/" in name or is_file
+    if not looks_like_path:
+        try:
+            return load_builtin(name)
+        except KeyError:
+            pass
+    # A rule file is compiled; the engine then reads the tables, exactly those a generated
+    # module would hold.
+    from ..generator.pipeline import compile_spec, find_spec
+
+    return Rules(compile_spec(find_spec(name)).tables)
