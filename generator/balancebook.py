@@ -118,7 +118,7 @@ def write_summaries(
     ``max_hands`` defaults to :data:`~fivehundred.runtime.studies.balance.DEFAULT_MAX_HANDS`."""
     from ..runtime.engine.rules import Rules
     from ..runtime.studies.balance import DEFAULT_MAX_HANDS, BalanceError, run_study
-    from .build import _commit
+    from ..runtime.transaction import commit_files
 
     if max_hands is None:
         max_hands = DEFAULT_MAX_HANDS
@@ -154,7 +154,7 @@ def write_summaries(
         summary = summary_of(by_id[v], by_id[base.variant] if base is not None else None)
         text = json.dumps(summary, indent=1, ensure_ascii=False, sort_keys=False) + "\n"
         files[f"{v}.json"] = text.encode("utf-8")
-    _commit(SUMMARY_DIR, files, [])
+    commit_files(SUMMARY_DIR, files, [])
     return [summary_path(v) for v in wanted]
 
 

@@ -30,10 +30,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from ..runtime.transaction import TMP_PREFIX
+
 __all__ = [
     "CACHE_DIR_NAME",
     "OWNED",
-    "TMP_PREFIX",
     "BuildCache",
     "CachedReport",
     "code_digest",
@@ -52,8 +53,6 @@ _MANIFEST = "build.json"
 _FORMAT = 1
 #: Sub-folders of generated/ that the build owns; files there that it does not produce are stale.
 OWNED = ("rulesets", "json", "docs", "conformance")
-#: The name prefix of the build's temporaries and backups (never produced files).
-TMP_PREFIX = ".fivehundred-build-"
 #: The folder that holds generator/, runtime/, specs/ and generated/: the checkout, or the
 #: installed package.
 _HOME = Path(__file__).resolve().parent.parent

@@ -241,6 +241,7 @@ GROUPS: dict[str, str] = {
     "test_resolve.py": "generator",
     "test_tables_australian.py": "generator",
     "test_tableformat.py": "generator",
+    "test_layout.py": "runtime",
     "test_docs.py": "generator",
     "test_i18n.py": "generator",
     "test_build_atomic.py": "generator",

@@ -2,7 +2,7 @@
 
 Every test builds into a temporary copy of generated/ (``build(root=...)``), never the real one.
 Most tests replace ``plan_outputs`` by its result computed once, so that they exercise the
-commit (generator/build.py ``_commit``) many times cheaply.
+commit (runtime/transaction.py ``commit_files``) many times cheaply.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ import pytest
 
 from fivehundred.generator import build as build_mod
 from fivehundred.generator.build import GENERATED_DIR, LOCK_NAME, build
+from fivehundred.generator.buildcache import OWNED
+from fivehundred.runtime import transaction
 from fivehundred.runtime.engine.errors import FileError, SpecError
 
 PREFIX = ".fivehundred-build-"
@@ -324,7 +326,7 @@ def test_strays_of_a_killed_build_are_ignored_by_check_and_swept(
 KILLED = """\
 import os, signal, sys
 from pathlib import Path
-from fivehundred.generator.build import _commit
+from fivehundred.runtime.transaction import commit_files as _commit
 
 root = Path(sys.argv[1])
 k = int(sys.argv[2])
@@ -366,5 +368,5 @@ def test_a_killed_commit_leaves_whole_files_and_strays_that_the_next_one_sweeps(
         data = (root / f"rulesets/f{i}.py").read_bytes()
         assert data in (f"old {i}\n".encode(), (f"new {i}\n" * 1000).encode())
     assert strays(root), "a killed commit leaves its temporaries and backups"
-    build_mod._commit(root, {"rulesets/f0.py": b"again\n"}, [])
+    transaction.commit_files(root, {"rulesets/f0.py": b"again\n"}, [], OWNED)
     assert strays(root) == []

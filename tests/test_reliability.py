@@ -27,6 +27,7 @@ import pytest
 from fivehundred.generator import build as build_mod
 from fivehundred.generator.build import LOCK_NAME, BuildInterrupted, BuildReport, build, build_lock
 from fivehundred.generator.i18n import _add
+from fivehundred.runtime import transaction
 from fivehundred.runtime.cli.main import main
 from fivehundred.runtime.engine.errors import ArgumentError, FiveHundredError, IllegalActionError
 from fivehundred.runtime.engine.hand import HandState
@@ -292,13 +293,13 @@ def test_ctrl_c_after_the_commit_reports_what_was_done(
     tree: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (tree / "json" / "australian.json").write_text("stale")
-    real_finish = build_mod._Transaction.finish
+    real_finish = transaction.Transaction.finish
 
     def finish_then_sigint(self: Any) -> None:
         real_finish(self)
         os.kill(os.getpid(), signal.SIGINT)
 
-    monkeypatch.setattr(build_mod._Transaction, "finish", finish_then_sigint)
+    monkeypatch.setattr(transaction.Transaction, "finish", finish_then_sigint)
     with pytest.raises(BuildInterrupted) as info:
         build(root=tree)
     assert info.value.report.written == ("json/australian.json",)

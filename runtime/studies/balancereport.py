@@ -436,7 +436,7 @@ def write_report(folder: str | Path, studies: Sequence[Study]) -> list[Path]:
     touched, and an existing file with one of those names is replaced only if an earlier run
     wrote it (it carries the report's marker); otherwise :class:`BalanceError`, nothing written.
     """
-    from ...generator.build import _commit
+    from ..transaction import commit_files
 
     root = Path(folder)
     if root.exists() and not root.is_dir():
@@ -458,7 +458,7 @@ def write_report(folder: str | Path, studies: Sequence[Study]) -> list[Path]:
                 )
     files = report_files(studies)
     try:
-        _commit(root.resolve(), {n: t.encode("utf-8") for n, t in files.items()}, [])
+        commit_files(root.resolve(), {n: t.encode("utf-8") for n, t in files.items()}, [])
     except OSError as exc:
         raise BalanceError(f"--out {folder}: cannot write: {exc}") from None
     return [root / n for n in files]
