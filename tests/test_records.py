@@ -128,13 +128,14 @@ def _play_s(rules):
 
 
 def test_record_of(rules):
-    """record_of writes the INTERCHANGE.md record: variant, dealer, deal (deck order), scores and
-    actions."""
+    """record_of writes the INTERCHANGE.md record: format, variant, dealer, deal (deck order),
+    scores and actions."""
     state, played = _play_s(rules)
     rec = record_of(state, played)
     hands, kitty = DEAL_S
     order = rules.deck.index
     assert rec == {
+        "format": 1,
         "variant": "australian",
         "dealer": 0,
         "deal": {
@@ -452,3 +453,14 @@ def test_auction_end_whole_hand_as_t_records_it():
     with pytest.raises(IllegalActionError) as info:
         replay(record(["pass", "6C", "pass", "pass", "pass"], deal=T_HAND_DEAL))
     assert (info.value.index, info.value.seat, info.value.clause) == (4, 2, "kitty.take")
+
+
+def test_a_record_carries_its_format_and_an_unknown_one_is_refused():
+    """INTERCHANGE.md, "Game record": ``format`` is 1 (absent means 1); another is refused."""
+    state = replay(record(["pass"] * 4))
+    written = record_of(state, [])
+    assert written["format"] == 1 and list(written)[0] == "format"
+    assert replay({**record(["pass"] * 4), "format": 1}).phase_name == "over"
+    for bad in (2, "1", True, None):
+        with pytest.raises(RecordError, match=r"format 1, not "):
+            replay({**record(["pass"] * 4), "format": bad})

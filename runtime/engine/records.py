@@ -22,6 +22,7 @@ from .rules import Rules
 
 __all__ = [
     "MAX_RECORD_BYTES",
+    "RECORD_FORMAT",
     "error_object",
     "hand_from_record",
     "load_records",
@@ -87,6 +88,11 @@ def _cards(rules: Rules, codes: Any, place: str, seat: int, size: int, seen: set
     return mask
 
 
+#: The version of the game-record format (INTERCHANGE.md, "Game record"): written by
+#: :func:`record_of`; a record without ``format`` is of format 1.
+RECORD_FORMAT = 1
+
+
 def hand_from_record(
     record: Any, rules: Rules | None = None, load: Callable[[str], Rules] | None = None
 ) -> tuple[Rules, HandState, list[Any]]:
@@ -99,6 +105,13 @@ def hand_from_record(
     """
     if not isinstance(record, dict):
         raise RecordError.of(N_("a record must be a JSON object"))
+    version = record.get("format", RECORD_FORMAT)
+    if version != RECORD_FORMAT or isinstance(version, bool):
+        raise RecordError.of(
+            N_("this engine reads game records of format %(expected)s, not %(format)s"),
+            expected=RECORD_FORMAT,
+            format=repr(version),
+        )
     variant = record.get("variant")
     if not isinstance(variant, str):
         raise RecordError.of(N_("the record has no 'variant'"))
@@ -273,6 +286,7 @@ def record_of(state: HandState, actions: list[int]) -> dict[str, Any]:
     if r.dead_hand:
         deal["dead"] = [r.deck[c] for c in bits(dead)]
     return {
+        "format": RECORD_FORMAT,
         "variant": r.variant,
         "dealer": state.dealer,
         "deal": deal,
