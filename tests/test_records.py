@@ -459,7 +459,7 @@ def test_a_record_carries_its_format_and_an_unknown_one_is_refused():
     """INTERCHANGE.md, "Game record": ``format`` is 1 (absent means 1); another is refused."""
     state = replay(record(["pass"] * 4))
     written = record_of(state, [])
-    assert written["format"] == 1 and list(written)[0] == "format"
+    assert written["format"] == 1 and next(iter(written)) == "format"
     assert replay({**record(["pass"] * 4), "format": 1}).phase_name == "over"
     for bad in (2, "1", True, None):
         with pytest.raises(RecordError, match=r"format 1, not "):

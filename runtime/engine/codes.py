@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 __all__ = [
     "JOKER_CODES",
@@ -12,11 +13,16 @@ __all__ = [
     "SUITLESS",
     "SUITS",
     "SUIT_SYMBOLS",
+    "ActionKind",
     "bits",
     "normalise_card",
     "normalise_rank",
     "same_colour",
 ]
+
+#: The kind of an action int (``hand.action_kind``); also the kinds of the illegal-move
+#: sentences (``messages.ILLEGAL_BY_KIND``).
+ActionKind = Literal["card", "joker-lead", "pass", "bid", "nominate", "kitty", "partner", "discard"]
 
 #: Suits, lowest to highest as bid strains.
 SUITS: tuple[str, ...] = ("S", "C", "D", "H")

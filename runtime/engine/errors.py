@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .hand import ActionKind
+    from .codes import ActionKind
 
 __all__ = [
     "ArgumentError",

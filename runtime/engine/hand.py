@@ -16,9 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntEnum
 from random import Random
-from typing import Any, Literal, overload
+from typing import Any, overload
 
-from .codes import NT, SUITLESS, SUITS, bits
+from .codes import NT, SUITLESS, SUITS, ActionKind, bits
 from .errors import ArgumentError, IllegalActionError, InvalidActionError
 from .messages import N_, Explanation
 from .rules import Rules
@@ -63,10 +63,6 @@ AUCTION, DISCARD, PLAY, OVER, KITTY, PARTNER = (
 )
 #: Phase names, by phase number, as records and observations spell them.
 PHASES = ("auction", "discard", "play", "over", "kitty", "partner")
-
-#: The kind of an action int (:func:`action_kind`); also the kinds of the illegal-move
-#: sentences (``messages.ILLEGAL_BY_KIND``).
-ActionKind = Literal["card", "joker-lead", "pass", "bid", "nominate", "kitty", "partner", "discard"]
 
 
 @dataclass(frozen=True)

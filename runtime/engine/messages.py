@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from .hand import ActionKind
+    from .codes import ActionKind
 
 __all__ = ["ILLEGAL_BY_KIND", "N_", "SUIT_WORDS", "Explanation", "Translator", "illegal", "render"]
 
