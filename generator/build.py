@@ -97,7 +97,7 @@ def compile_builtins() -> dict[str, tuple[Path, Ruleset]]:
     problems: list[Diagnostic] = []
     for path in _spec_files():
         try:
-            rs = compile_spec(path)
+            rs = compile_spec(path, builtin=True)
         except SpecError as exc:
             problems.extend(exc.diagnostics)
             continue

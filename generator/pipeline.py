@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -27,6 +28,7 @@ __all__ = [
     "VARIANTS_DIR",
     "CheckedSpec",
     "builtin_ids",
+    "builtin_path",
     "check_spec",
     "compile_spec",
     "complete_schema",
@@ -52,6 +54,20 @@ def builtin_ids() -> list[str]:
     return sorted(p.stem for p in VARIANTS_DIR.rglob("*.yaml"))
 
 
+def builtin_path(name: str) -> Path | None:
+    """The rule file of the built-in variant ``name``, or None when ``name`` is not one.
+
+    Only an exact id from ``fivehundred list`` names a built-in: a glob (``*``, ``**``), a
+    module name (``__init__``) or any other text is not an id and finds nothing.
+    """
+    if not _ID.fullmatch(name):
+        return None
+    for candidate in sorted(VARIANTS_DIR.rglob("*.yaml")):
+        if candidate.stem == name and candidate.is_file():
+            return candidate
+    return None
+
+
 def find_spec(name: str) -> Path:
     """The rule file for a built-in id or a path; :class:`SpecError` if there is none."""
     if not isinstance(name, str):
@@ -68,8 +84,9 @@ def find_spec(name: str) -> Path:
         if not is_file:
             raise SpecError([Diagnostic(name, 1, 1, "no such rule file")])
         return path
-    for candidate in VARIANTS_DIR.rglob(f"{name}.yaml"):
-        return candidate
+    builtin = builtin_path(name)
+    if builtin is not None:
+        return builtin
     from difflib import get_close_matches
 
     hint = get_close_matches(name, builtin_ids(), n=1)
@@ -133,18 +150,23 @@ class CheckedSpec:
     base: str | None = None
 
 
-def compile_spec(path: Path) -> Ruleset:
-    """Compile one rule file (built-in or the author's own) into a validated :class:`Ruleset`."""
-    return check_spec(path).ruleset
+def compile_spec(path: Path, *, builtin: bool = False) -> Ruleset:
+    """Compile one rule file (built-in or the author's own) into a validated :class:`Ruleset`
+    (``builtin``: see :func:`check_spec`)."""
+    return check_spec(path, builtin=builtin).ruleset
 
 
-def check_spec(path: Path) -> CheckedSpec:
+def check_spec(path: Path, *, builtin: bool = False) -> CheckedSpec:
     """Compile one rule file and report what ``extends`` did and what is stale.
 
     Raises :class:`SpecError` with every problem (schema, semantic, choices that cite a clause
     the variant does not have). Text inherited from the base that concerns a rule this file
     changes is *stale*: it is left out of the ruleset (so out of the rule book) and reported as a
     warning (see :func:`stale_prose`).
+
+    A rule file of the user's cannot take a built-in variant's id (its records would replay
+    against the built-in): only the built-in's own file, or a file the build compiles as a
+    built-in (``builtin=True``), may.
     """
     resolved = load_spec_file(path, VARIANTS_DIR)
     file = str(path)
@@ -164,6 +186,8 @@ def check_spec(path: Path) -> CheckedSpec:
             )
         )
         data = {**data, "id": _slug(ident)}
+    elif isinstance(ident, str) and not builtin:
+        problems += _builtin_id_taken(path, ident, resolved.marks)
     problems += check_schema(data, resolved.marks, complete_schema())
     # Semantic checks skip whatever the schema rejects, so both report at once.
     problems += check_semantics(resolved.data, resolved.marks)
@@ -191,6 +215,35 @@ def check_spec(path: Path) -> CheckedSpec:
     kept.sort(key=lambda c: order.get(c["clause"], len(order)))
     rs = rs.evolve(choices=kept, summary=rs.summary if keep_summary else "")
     return CheckedSpec(rs, resolved.notes, tuple(warnings), extends)
+
+
+def _builtin_id_taken(path: Path, ident: str, marks: Marks) -> list[Diagnostic]:
+    """The problem of a user's rule file whose id is a built-in variant's (none for the
+    built-in's own file)."""
+    own = builtin_path(ident)
+    if own is None:
+        return []
+    try:
+        if os.path.samefile(own, path):
+            return []
+    except OSError:
+        pass
+    if marks.has(("id",)):
+        mark = marks.value_mark(("id",))
+        file, line, col = mark.file, mark.line, mark.col
+        fix = f"give your variant its own id, such as `id: my-{ident}`"
+    else:
+        file, line, col = str(path), 1, 1
+        fix = f"add a line such as `id: my-{ident}` or rename the file"
+    return [
+        Diagnostic(
+            file,
+            line,
+            col,
+            f"the id '{ident}' is a built-in variant's (its records would replay against the "
+            f"built-in): {fix}",
+        )
+    ]
 
 
 def stale_prose(

@@ -8,13 +8,15 @@ hold. The adapters, the studies and the command line load variants through :func
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .engine.errors import ArgumentError
+from .engine.errors import ArgumentError, RecordError
 from .engine.game import load_builtin
+from .engine.messages import N_
 from .engine.rules import Rules
 
-__all__ = ["load_rules"]
+__all__ = ["load_rules", "record_loader"]
 
 
 def load_rules(name: str | os.PathLike[str]) -> Rules:
@@ -42,3 +44,39 @@ def load_rules(name: str | os.PathLike[str]) -> Rules:
     from ..generator.pipeline import compile_spec, find_spec
 
     return Rules(compile_spec(find_spec(name)).tables)
+
+
+def record_loader(rule_files: Sequence[str] = ()) -> Callable[[str], Rules]:
+    """How ``replay`` finds a record's ``variant``: a built-in id, or one of ``rule_files``.
+
+    Each rule file the user named (``replay --rules FILE``) is compiled now, once (a broken one
+    is a :class:`SpecError` before any record is read); a record may then name it by its id or
+    by the path exactly as given. A record's ``variant`` is never opened as a path: anything
+    else is a :class:`RecordError` that quotes only the name (a hostile record cannot make the
+    tool read, or quote, a file the user did not give).
+    """
+    from ..generator.pipeline import compile_spec, find_spec
+
+    allowed: dict[str, Rules] = {}
+    for name in rule_files:
+        rules = Rules(compile_spec(find_spec(name)).tables)
+        allowed.setdefault(rules.variant, rules)
+        allowed.setdefault(name, rules)
+
+    def load(variant: str) -> Rules:
+        try:
+            return load_builtin(variant)
+        except KeyError:
+            pass
+        found = allowed.get(variant)
+        if found is None:
+            raise RecordError.of(
+                N_(
+                    "the record's variant %(variant)s is neither a built-in variant nor a rule "
+                    "file given with --rules"
+                ),
+                variant=repr(variant[:200]),
+            )
+        return found
+
+    return load

@@ -264,6 +264,7 @@ GROUPS: dict[str, str] = {
     "test_pettingzoo.py": "runtime",
     "test_cli.py": "e2e",
     "test_validate_cli.py": "e2e",
+    "test_hostile_cli.py": "e2e",
     "test_play.py": "e2e",
     "test_hostile.py": "e2e",
     "test_engine_fuzz.py": "e2e",

@@ -279,9 +279,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     """
     from ...generator.i18n import load_translations
     from ..engine.records import error_object, read_records, replay, replay_view
-    from ..loading import load_rules
+    from ..loading import record_loader
 
     translations = load_translations(args.lang)
+    load_rules = record_loader(args.rules or ())
     name = args.record
     failed = 0
     for number, record in read_records(name):
@@ -636,6 +637,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("record", metavar="RECORD", help="a .json record or a .jsonl of records")
     p.add_argument("--json", action="store_true", help="one JSON object per record")
     p.add_argument("--lang", default="en", help="language of the error messages (default en)")
+    p.add_argument(
+        "--rules",
+        action="append",
+        metavar="FILE",
+        help="a rule file the records may name (by its id or this path; repeatable); without "
+        "it a record's variant must be a built-in id",
+    )
     p.set_defaults(run=cmd_replay)
 
     p = sub.add_parser(

@@ -29,6 +29,7 @@ contractor discards one card per action, as many actions as the variant discards
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Mapping
 from types import ModuleType
 
@@ -58,6 +59,10 @@ from .tableformat import (
 )
 
 __all__ = ["Rules"]
+
+
+#: A variant id (the schema's pattern): all a built-in module name may be made of.
+_VARIANT_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 
 class Rules:
@@ -276,10 +281,14 @@ class Rules:
 
     @classmethod
     def builtin(cls, variant: str) -> Rules:
-        """Rules of a built-in variant from its committed generated module."""
-        name = variant.replace("-", "_")
-        if not name.replace("_", "").isalnum():
+        """Rules of a built-in variant from its committed generated module.
+
+        ``KeyError`` unless ``variant`` is a variant id (lower-case letters, digits, hyphens)
+        with a generated module: ``__init__``, ``*`` or a path are no variant.
+        """
+        if not isinstance(variant, str) or not _VARIANT_ID.fullmatch(variant):
             raise KeyError(variant)
+        name = variant.replace("-", "_")
         try:
             module = importlib.import_module(f"fivehundred.generated.rulesets.{name}")
         except ModuleNotFoundError as exc:

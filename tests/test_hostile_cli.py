@@ -1,0 +1,259 @@
+"""Hostile input to the command line (issue 18): names, records, engines, catalogues, streams.
+
+Every case is one line on standard error and exit 2 (or the right answer), never a traceback;
+unbounded inputs stay bounded in memory; no file of the user's is truncated, widened or left
+behind.
+"""
+
+from __future__ import annotations
+
+import json
+import stat
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fivehundred.runtime.cli.main import main
+
+ROOT = Path(__file__).resolve().parent.parent
+CLI = [sys.executable, "-m", "fivehundred.runtime.cli.main"]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """The command fails with exit 2 and exactly one line on stderr; returns that line."""
+    code, _, err = run(capsys, *argv)
+    assert code == 2, err
+    lines = err.splitlines()
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+def cli(*argv: str, **kwargs: Any) -> subprocess.CompletedProcess[str]:
+    """The command in its own process (from the checkout)."""
+    return subprocess.run(
+        [*CLI, *argv], capture_output=True, text=True, timeout=300, cwd=ROOT, **kwargs
+    )
+
+
+# -- a variant name is an id from `fivehundred list` or a path, nothing else ---------------------
+
+NOT_NAMES = ["**", "*", "__init__", "australia?", "[a]*"]
+VERBS: list[list[str]] = [
+    ["show", "{}"],
+    ["docs", "{}"],
+    ["diff", "{}", "australian"],
+    ["diff", "australian", "{}"],
+    ["duel", "{}", "random", "random", "--games", "1"],
+    ["new", "xx", "--extends", "{}", "-o", "{tmp}/xx.yaml"],
+    ["balance", "australian", "--against", "{}", "--games", "2"],
+    ["balance", "{}", "--games", "2"],
+    ["conformance", "{}"],
+    ["i18n", "status", "--book", "{}"],
+    ["simulate", "{}", "--hands", "1"],
+    ["play", "{}"],
+]
+
+
+@pytest.mark.parametrize("name", NOT_NAMES)
+@pytest.mark.parametrize("verb", VERBS, ids=lambda v: "-".join(v[:3]))
+def test_a_glob_or_module_name_is_no_variant(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, verb: list[str], name: str
+) -> None:
+    argv = [a.replace("{}", name).replace("{tmp}", str(tmp_path)) for a in verb]
+    line = refused(capsys, *argv)
+    assert f"unknown variant {name!r}" in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_show_star_is_not_the_first_variant_found(capsys: pytest.CaptureFixture[str]) -> None:
+    """`show '*'` once showed american-46 (the first file a glob found)."""
+    assert "unknown variant '*'" in refused(capsys, "show", "*")
+
+
+def test_the_engine_loads_only_variant_ids() -> None:
+    from fivehundred.runtime.engine.rules import Rules
+
+    for name in [*NOT_NAMES, "../australian", "australian.py", "AUSTRALIAN", ""]:
+        with pytest.raises(KeyError):
+            Rules.builtin(name)
+    assert Rules.builtin("australian").variant == "australian"
+
+
+def test_a_house_file_cannot_take_a_built_in_id(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Its records would name `australian` and replay against the built-in."""
+    house = tmp_path / "club.yaml"
+    house.write_text("extends: american\nid: australian\n", encoding="utf-8")
+    line = refused(capsys, "validate", "--quiet", str(house))
+    assert line.startswith(f"{house}:2:5: the id 'australian' is a built-in variant's")
+    copy = tmp_path / "australian.yaml"  # the id from the file name (a copy of the built-in)
+    copy.write_text(
+        (ROOT / "specs/variants/australian.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    assert "is a built-in variant's" in refused(capsys, "validate", "--quiet", str(copy))
+    nameless = tmp_path / "american.yaml"
+    nameless.write_text("extends: australian\n", encoding="utf-8")
+    line = refused(capsys, "validate", "--quiet", str(nameless))
+    assert line.startswith(f"{nameless}:1:1:") and "add a line such as `id: my-american`" in line
+    code, _, err = run(capsys, "validate", "--quiet", str(ROOT / "specs/variants/australian.yaml"))
+    assert code == 0, err
+
+
+# -- a hostile record ----------------------------------------------------------------------------
+
+
+def _record(variant: Any) -> dict[str, Any]:
+    from fivehundred.runtime.adapters.api import load
+
+    record: dict[str, Any] = load("australian").new_hand(seed=3).record()
+    record["variant"] = variant
+    return record
+
+
+@pytest.mark.parametrize("variant", ["__init__", "**", "*", "../australian", 5, None])
+def test_a_hostile_variant_fails_its_record_only(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, variant: Any
+) -> None:
+    path = tmp_path / "r.jsonl"
+    good = _record("australian")
+    path.write_text(
+        "\n".join(json.dumps(r) for r in (_record(variant), good, good)) + "\n", encoding="utf-8"
+    )
+    code, out, err = run(capsys, "replay", "--json", str(path))
+    assert code == 2
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert len(lines) == 3 and "error" in lines[0] and "error" not in lines[1:]
+    assert err == ""
+
+
+def test_a_record_never_opens_a_path(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`"variant": "/tmp/x/secret.txt"` once quoted that file's contents in the error."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("password: hunter2\n", encoding="utf-8")
+    rule_file = tmp_path / "club.yaml"
+    rule_file.write_text("extends: australian\nid: club\n", encoding="utf-8")
+    for variant in (str(secret), str(rule_file)):
+        path = tmp_path / "r.json"
+        path.write_text(json.dumps(_record(variant)), encoding="utf-8")
+        line = refused(capsys, "replay", str(path))
+        assert "hunter2" not in line and "password" not in line
+        assert "neither a built-in variant nor a rule file given with --rules" in line
+
+
+def test_replay_rules_lets_records_name_a_rule_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """`replay --rules FILE`: records may name that file by its id or by the path as given."""
+    rule_file = tmp_path / "club.yaml"
+    rule_file.write_text("extends: australian\nid: club\n", encoding="utf-8")
+    path = tmp_path / "r.jsonl"
+    path.write_text(
+        "\n".join(json.dumps(_record(v)) for v in ("club", str(rule_file), "australian")) + "\n",
+        encoding="utf-8",
+    )
+    code, out, err = run(capsys, "replay", "--json", "--rules", str(rule_file), str(path))
+    assert code == 0, err
+    views = [json.loads(line) for line in out.splitlines()]
+    assert [v["variant"] for v in views] == ["club", "club", "australian"]
+    secret = tmp_path / "secret.txt"
+    secret.write_text("password: hunter2\n", encoding="utf-8")
+    code, out, err = run(capsys, "replay", "--rules", str(secret), str(path))
+    assert code == 2 and out == "" and "hunter2" not in err  # a rule file's problems, no record
+
+
+# -- i18n update: atomic, and linear in the catalogue --------------------------------------------
+
+
+def _locales(tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of the catalogues and the template to update."""
+    import shutil
+
+    from fivehundred.generator import i18n
+
+    locales = tmp_path / "locales"
+    shutil.copytree(i18n.LOCALES_DIR, locales)
+    return locales, locales / "messages.pot"
+
+
+def test_i18n_update_on_a_full_disk_leaves_the_catalogue_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+
+    from fivehundred.generator import i18n
+    from fivehundred.runtime import files
+    from fivehundred.runtime.engine.errors import FileError
+
+    locales, pot = _locales(tmp_path)
+    path = i18n.po_path("nl", locales)
+    with path.open("a", encoding="utf-8") as handle:  # a message the template dropped
+        handle.write('\nmsgid "An old sentence."\nmsgstr "Een oude zin."\n')
+    before = path.read_bytes()
+    path.chmod(0o600)
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(files.os, "fsync", full)
+    with pytest.raises(FileError, match="no space left on device"):
+        i18n.update_catalogues(["nl"], locales=locales, pot=pot)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in path.parent.iterdir()) == ["fivehundred.po"]
+    monkeypatch.undo()
+    assert i18n.update_catalogues(["nl"], locales=locales, pot=pot) == [("nl", "updated")]
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert '#~ msgid "An old sentence."' in path.read_text(encoding="utf-8")
+
+
+def test_i18n_update_compares_each_new_message_with_a_bounded_shortlist(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Thousands of messages the template dropped, and new ones: the fuzzy match compares each
+    new message with at most SHORTLIST old ones (Babel compared it with every one)."""
+    import difflib
+
+    from babel.messages.pofile import read_po, write_po
+
+    from fivehundred.generator import i18n, pomerge
+
+    locales, pot = _locales(tmp_path)
+    path = i18n.po_path("nl", locales)
+    with path.open("a", encoding="utf-8") as handle:
+        for i in range(4000):
+            handle.write(f'\nmsgid "Dropped sentence {i} on bidding zq{i}x."\nmsgstr "Oud {i}."\n')
+    with pot.open("rb") as handle:
+        template = read_po(handle)
+    for i in range(40):
+        template.add(f"Dropped sentence {i} on bidding zq{i}x, now longer.")
+    template.add("The first dealer is chosen at random, by any fair means.")
+    with pot.open("wb") as handle:
+        write_po(handle, template, width=79)
+    ratios = []
+
+    class Counting(difflib.SequenceMatcher):  # type: ignore[type-arg]
+        def ratio(self) -> float:
+            ratios.append(1)
+            return super().ratio()
+
+    monkeypatch.setattr(pomerge.difflib, "SequenceMatcher", Counting)
+    i18n.update_catalogues(["nl"], locales=locales, pot=pot)
+    assert 0 < len(ratios) <= 41 * pomerge.SHORTLIST
+    merged = i18n.read_catalog(path, "nl")
+    moved = merged["Dropped sentence 7 on bidding zq7x, now longer."]
+    assert moved.fuzzy and moved.string == "Oud 7."
+    changed = merged["The first dealer is chosen at random, by any fair means."]
+    old = merged["The first dealer is chosen at random."]
+    assert changed.fuzzy and changed.string == old.string
+    assert "Dropped sentence 7 on bidding zq7x." not in merged.obsolete
+    assert "Dropped sentence 3999 on bidding zq3999x." in merged.obsolete
