@@ -17,7 +17,8 @@ The catalogues live where translators and their tools expect them::
 :func:`write_pot` writes the template and :func:`update_catalogues` merges it into the
 catalogues (creating a missing one with the right headers, ``Plural-Forms`` included), the way
 ``msgmerge`` does: a changed message becomes fuzzy (with the translation of its nearest old
-message), a removed one obsolete.
+message, :mod:`.pomerge`, in time linear in the catalogue), a removed one obsolete; each file
+is written atomically (a full disk or Ctrl-C leaves the translator's file as it was).
 :func:`coverage` counts what is translated; a fuzzy message or one with any empty form is not.
 :func:`load_translations` compiles a catalogue in memory (no ``.mo`` files are committed).
 Output is deterministic: a file is rewritten only when its messages change.
@@ -43,9 +44,11 @@ from babel.messages.pofile import read_po, write_po
 from babel.support import Translations
 
 from ..runtime.engine.errors import FiveHundredError
+from ..runtime.files import write_output
 from ..runtime.terminal import printable
 from .clauses import CLAUSE_IDS
 from .pipeline import SPECS_DIR, VARIANTS_DIR
+from .pomerge import merge_template
 
 __all__ = [
     "DOMAIN",
@@ -287,7 +290,7 @@ def _extract_rule_files(catalog: Catalog, files: Sequence[Path]) -> None:
         if data.get("extends"):
             # differences are clause ids (the book shows those clauses' sentences); any other
             # entry is an English sentence to translate
-            rs = compile_spec(path)
+            rs = compile_spec(path, builtin=True)
             line = marks.key(("extends",))[0]
             for difference in rs.differences:
                 if difference not in CLAUSE_IDS and normalise(difference):
@@ -431,7 +434,7 @@ def write_pot(check: bool = False, path: Path | None = None) -> bool:
         return False
     if not check:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
+        write_output(str(path), data)
     return True
 
 
@@ -468,13 +471,13 @@ def update_catalogues(
         catalog = read_catalog(path, lang) if previous is not None else _new_catalog(lang)
         if previous is not None and catalog._num_plurals is None:  # no Plural-Forms header
             catalog.mime_headers = [("Plural-Forms", default_plural_forms(lang))]
-        catalog.update(template, update_creation_date=True)
+        merge_template(catalog, template)
         data = _with_creation(_po_bytes(catalog), previous)
         if data == previous:
             done.append((lang, "unchanged"))
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
+        write_output(str(path), data)  # atomic: a full disk leaves the translator's file whole
         done.append((lang, "created" if previous is None else "updated"))
     return done
 
