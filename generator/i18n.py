@@ -26,6 +26,7 @@ Output is deterministic: a file is rewritten only when its messages change.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import gettext
 import io
@@ -48,6 +49,8 @@ from ..runtime.files import write_output
 from ..runtime.terminal import printable
 from .clauses import CLAUSE_IDS
 from .pipeline import SPECS_DIR, VARIANTS_DIR
+from .pluralforms import PluralForms, PluralFormsError
+from .pluralforms import parse as parse_plural_forms
 from .pomerge import merge_template
 
 __all__ = [
@@ -446,6 +449,12 @@ def read_catalog(path: Path, lang: str | None = None) -> Catalog:
     except OSError as exc:
         raise TranslationError(f"{path}: cannot read: {exc.strerror}") from None
     except Exception as exc:  # babel raises PoFileError and friends
+        line, header = _plural_header(path)
+        if header is not None:  # Babel trusts nplurals: a bad header is the likely cause
+            try:
+                parse_plural_forms(header)
+            except PluralFormsError as bad:
+                raise CatalogueError([f"{_rel(path)}:{line}: Plural-Forms: {bad}"]) from None
         raise TranslationError(f"{path}: not a valid PO file: {exc}") from None
 
 
@@ -730,10 +739,48 @@ def catalogue_problems(lang: str, locales: Path | None = None, *, fuzzy: bool = 
     return list(_problems(path, lang, path.stat().st_mtime_ns, fuzzy))
 
 
+def plural_forms_of(path: Path, catalog: Catalog) -> PluralForms:
+    """The checked ``Plural-Forms`` of a catalogue (:mod:`.pluralforms`: parsed, never run as
+    code); :class:`CatalogueError` at the header's ``file.po:line`` when it cannot be used."""
+    header = dict(catalog.mime_headers).get("Plural-Forms", "nplurals=2; plural=(n != 1);")
+    try:
+        return parse_plural_forms(str(header))
+    except PluralFormsError as exc:
+        line, _ = _plural_header(path)
+        raise CatalogueError([f"{_rel(path)}:{line}: Plural-Forms: {exc}"]) from None
+
+
+def _plural_header(path: Path) -> tuple[int, str | None]:
+    """The line of the ``Plural-Forms`` header in a PO file, and its value as written (the
+    quoted strings from that line up to the one that ends in ``\\n``); ``(1, None)`` if none."""
+    with contextlib.suppress(OSError, UnicodeDecodeError), path.open(encoding="utf-8") as handle:
+        found, parts = 0, []
+        for number, text in enumerate(handle, 1):
+            if number > 200:
+                break
+            text = text.strip()
+            if not found and not text.startswith('"Plural-Forms:'):
+                continue
+            found = found or number
+            if not (text.startswith('"') and text.endswith('"')):
+                break
+            parts.append(text[1:-1])
+            if text.endswith('\\n"'):
+                break
+        if found:
+            value = "".join(parts)[len("Plural-Forms:") :].removesuffix("\\n")
+            return found, value.replace('\\"', '"').replace("\\\\", "\\").strip()
+    return 1, None
+
+
 @lru_cache(maxsize=32)
 def _problems(path: Path, lang: str, mtime_ns: int, fuzzy: bool) -> tuple[str, ...]:
     catalog = _parsed(path, lang, mtime_ns)
     where = _rel(path)
+    try:
+        plural_forms_of(path, catalog)
+    except CatalogueError as exc:
+        return tuple(exc.problems)
     out = []
     for message in catalog:
         if message.id and (fuzzy or is_translated(message, catalog.num_plurals)):
@@ -770,4 +817,7 @@ def _load(path: Path, lang: str, mtime_ns: int) -> gettext.NullTranslations:
     buffer = io.BytesIO()
     write_mo(buffer, _Translated(_parsed(path, lang, mtime_ns)), use_fuzzy=False)  # type: ignore[arg-type]
     buffer.seek(0)
-    return Translations(buffer, domain=DOMAIN)
+    translations = Translations(buffer, domain=DOMAIN)
+    # gettext compiled the header into Python; the forms are chosen by the checked tree instead
+    translations.plural = plural_forms_of(path, _parsed(path, lang, mtime_ns))
+    return translations

@@ -20,6 +20,7 @@ import copy
 import difflib
 import re
 from collections import Counter, defaultdict
+from typing import Any
 
 from babel.messages.catalog import Catalog, Message
 
@@ -103,15 +104,13 @@ def merge_template(catalog: Catalog, template: Catalog) -> None:
 
 def _take_translation(catalog: Catalog, message: Message, previous: Message) -> None:
     """``message`` takes the translation of ``previous`` as a fuzzy suggestion (Babel's rules)."""
-    message.previous_id = (
-        [previous.id] if isinstance(previous.id, str) else list(previous.id)  # type: ignore[assignment]
-    )
-    string = previous.string
+    message.previous_id = [previous.id] if isinstance(previous.id, str) else list(previous.id)
+    string: Any = previous.string
     if isinstance(message.id, (list, tuple)):
         if not isinstance(string, (list, tuple)):
             string = tuple([string] + [""] * (len(message.id) - 1))
         elif len(string) != catalog.num_plurals:
-            string = tuple(string[: len(previous.string)])
+            string = tuple(string)  # Babel keeps the old forms; the check reports the count
     elif isinstance(string, (list, tuple)):
         string = string[0]
     message.string = string

@@ -257,3 +257,58 @@ def test_i18n_update_compares_each_new_message_with_a_bounded_shortlist(
     assert changed.fuzzy and changed.string == old.string
     assert "Dropped sentence 7 on bidding zq7x." not in merged.obsolete
     assert "Dropped sentence 3999 on bidding zq3999x." in merged.obsolete
+
+
+# -- Plural-Forms: parsed, never run ---------------------------------------------------------------
+
+HOSTILE_PLURALS = {
+    "nplurals=2; plural=(n / 0);": "divides by zero for n=0",
+    "nplurals=2; plural=(n % (n - 7) != 0);": "divides by zero for n=7",
+    "nplurals=2; plural=(n != 1) - 1;": "gives form -1 for n=1",
+    "nplurals=-2; plural=0;": "not of the form",
+    "nplurals=2; plural=(n != 1;": "expected ')'",
+    "nplurals=2; plural=" + "(" * 30 + "n" + ")" * 30 + ";": "nested more than 20 deep",
+    "nplurals=2; plural=__import__('os').getpid();": 'unexpected "__import__',
+    "nplurals=2; plural=n == 1 ? 0 : 2;": "gives form 2 for n=0",
+}
+
+
+@pytest.mark.parametrize("header", sorted(HOSTILE_PLURALS))
+def test_a_hostile_plural_forms_refuses_the_catalogue(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    header: str,
+) -> None:
+    """`docs`, `replay --lang` and `i18n status` refuse it at its file:line (docs and replay
+    once crashed, and status called the catalogue 100%)."""
+    from fivehundred.generator import i18n
+
+    locales, _ = _locales(tmp_path)
+    path = i18n.po_path("nl", locales)
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    (at,) = [n for n, line in enumerate(lines) if line.startswith('"Plural-Forms:')]
+    lines[at] = '"Plural-Forms: ' + header.replace("\\", "\\\\").replace('"', '\\"') + '\\n"\n'
+    path.write_text("".join(lines), encoding="utf-8")
+    monkeypatch.setattr(i18n, "LOCALES_DIR", locales)
+    record = tmp_path / "r.json"
+    record.write_text(json.dumps(_record("nowhere")), encoding="utf-8")
+    for argv in (["docs", "australian", "--lang", "nl"], ["replay", str(record), "--lang", "nl"]):
+        line = refused(capsys, *argv)
+        assert line.startswith(f"{i18n._rel(path)}:{at + 1}: Plural-Forms: ")
+        assert HOSTILE_PLURALS[header] in line
+    code, _, err = run(capsys, "i18n", "status", "--lang", "nl")
+    assert code == 2 and HOSTILE_PLURALS[header] in err
+
+
+def test_plural_forms_choose_the_forms_of_every_language() -> None:
+    """The checked tree gives gettext's forms for the five languages' headers."""
+    import gettext
+
+    from fivehundred.generator.i18n import PLURAL_FORMS
+    from fivehundred.generator.pluralforms import parse
+
+    for header in PLURAL_FORMS.values():
+        ours = parse(header)
+        theirs = gettext.c2py(header.split("plural=", 1)[1].rstrip(";"))
+        assert [ours(n) for n in range(300)] == [theirs(n) for n in range(300)]
