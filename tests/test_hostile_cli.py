@@ -312,3 +312,92 @@ def test_plural_forms_choose_the_forms_of_every_language() -> None:
         ours = parse(header)
         theirs = gettext.c2py(header.split("plural=", 1)[1].rstrip(";"))
         assert [ours(n) for n in range(300)] == [theirs(n) for n in range(300)]
+
+
+# -- conformance: outside engines and vector files -----------------------------------------------
+
+
+def _peak_mib(call: Any) -> tuple[Any, float]:
+    """What ``call()`` returns and the peak of Python's allocations meanwhile, in MiB."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        result = call()
+        return result, tracemalloc.get_traced_memory()[1] / 2**20
+    finally:
+        tracemalloc.stop()
+
+
+def test_an_engine_printing_without_newline_is_stopped_at_1_mib(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--engine 'cat /dev/zero'` once grew to 2.7 GB."""
+    line, peak = _peak_mib(
+        lambda: refused(capsys, "conformance", "australian", "--engine", "cat /dev/zero")
+    )
+    assert line == "conformance: line 1 of the engine's output is longer than 1048576 bytes"
+    assert peak < 100
+
+
+def test_an_engine_printing_without_end_is_stopped(capsys: pytest.CaptureFixture[str]) -> None:
+    (code, out, _), peak = _peak_mib(
+        lambda: run(capsys, "conformance", "australian", "--engine", "yes", "--show", "99")
+    )
+    assert code == 1 and out.rstrip().endswith("0/29 vectors agree")
+    assert '(end): lines: expected 29, got "more"' in out
+    assert peak < 100
+
+
+def test_an_engine_printing_invalid_utf8_disagrees(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    script = tmp_path / "engine.py"
+    script.write_text(
+        "import sys\nfor line in sys.stdin:\n    sys.stdout.buffer.write(b'\\xff{}\\n')\n",
+        encoding="utf-8",
+    )
+    code, out, _ = run(
+        capsys, "conformance", "australian", "--engine", f"{sys.executable} {script}"
+    )
+    assert code == 1
+    assert 'line: expected "UTF-8 text", got "byte 0: not UTF-8"' in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--engine", "echo 'a"], "cannot split the engine command: No closing quotation"),
+        (["--engine", "cat", "--timeout", "nan"], "--timeout must be seconds"),
+        (["--engine", "cat", "--timeout", "inf"], "not inf"),
+        (["--engine", "cat", "--timeout", "1e400"], "not inf"),
+        (["--engine", "cat", "--timeout", "0"], "not 0"),
+        (["--vectors", "/dev/zero"], "/dev/zero:1: line longer than 1048576 bytes"),
+        (["--vectors", "{tmp}/none.jsonl"], "none.jsonl: cannot read"),
+    ],
+)
+def test_conformance_arguments_that_cannot_be_used(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], words: str
+) -> None:
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    assert words in refused(capsys, "conformance", "australian", *argv)
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("[1, 2]", "a JSON list, not an object"),
+        ('{"id": "x", "clauses": [], "expect": {}}', "it has no 'record'"),
+        ('{"id": "x", "clauses": 5, "record": {}, "expect": {}}', "'clauses' is not a list"),
+        ('{"id": 5, "clauses": [], "record": {}, "expect": {}}', "'id' is not a string"),
+        ('{"id": "x", "clauses": [], "record": {}, "expect": 1}', "'expect' is not an object"),
+        ("{bad json", "bad JSON"),
+    ],
+)
+def test_a_vector_file_line_that_is_no_vector(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, line: str, words: str
+) -> None:
+    path = tmp_path / "v.jsonl"
+    path.write_text('{"header": {"format": 2}}\n\n' + line + "\n", encoding="utf-8")
+    got = refused(capsys, "conformance", "australian", "--vectors", str(path))
+    assert got.startswith(f"{path}:3:") and words in got

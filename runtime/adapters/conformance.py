@@ -20,11 +20,15 @@ engine speaking that protocol (the reference an outside engine is compared with)
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import math
 import shlex
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +36,7 @@ from random import Random
 from typing import IO, Any
 
 from ..engine.codes import bits
-from ..engine.errors import FiveHundredError
+from ..engine.errors import FiveHundredError, RecordError
 from ..engine.hand import AUCTION, DISCARD, OVER, PLAY, ActionKind, HandState, action_kind, deal
 from ..engine.records import error_object, record_of, replay, replay_view
 from ..engine.rules import Rules
@@ -47,6 +51,7 @@ __all__ = [
     "coverage",
     "expected_output",
     "fingerprint",
+    "read_vector_file",
     "read_vectors",
     "run_engine",
     "serve",
@@ -494,18 +499,73 @@ def conformance_file(
 
 
 def read_vectors(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The header and the vectors of a conformance file's text."""
+    """The header and the vectors of a conformance file's text (see :func:`vectors_of`)."""
+    lines = enumerate(text.splitlines(), 1)
+    return vectors_of((n, _json_or_error(line, n)) for n, line in lines if line.strip())
+
+
+def read_vector_file(name: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The header and the vectors of the conformance file ``name``, read line by line (each at
+    most 1 MiB, at most :data:`MAX_VECTORS` vectors): :class:`RecordError` for the first line
+    that is not a vector, naming its ``file:line``."""
+    from ..engine.records import json_lines
+
+    return vectors_of(json_lines(name), name)
+
+
+#: The most vectors a file may hold (the built ones hold some thirty a variant).
+MAX_VECTORS = 20_000
+
+
+def _json_or_error(line: str, lineno: int) -> Any:
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError) as exc:
+        return RecordError(f"{lineno}: not JSON: {exc}")
+
+
+def vectors_of(
+    items: Iterable[tuple[int, Any]], name: str = "vectors"
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The header and the vectors among ``(line number, JSON value)`` pairs.
+
+    A vector is an object with a string ``id``, ``clauses`` (a list of clause id strings), a
+    ``record`` and an ``expect`` object; a header line is ``{"header": {...}}``. Anything else
+    (a list, a vector without ``record``, ``clauses: 5``) is a :class:`RecordError` at its
+    line.
+    """
     header: dict[str, Any] = {}
-    vectors = []
-    for line in text.splitlines():
-        if not line.strip():
-            continue
-        item = json.loads(line)
-        if "header" in item:
+    vectors: list[dict[str, Any]] = []
+    for lineno, item in items:
+        if isinstance(item, RecordError):
+            text = str(item)
+            raise RecordError(text if text.startswith(name) else f"{name}:{text}")
+        if isinstance(item, dict) and isinstance(item.get("header"), dict):
             header = item["header"]
-        else:
-            vectors.append(item)
+            continue
+        problem = _vector_problem(item)
+        if problem:
+            raise RecordError(f"{name}:{lineno}: not a conformance vector: {problem}")
+        if len(vectors) == MAX_VECTORS:
+            raise RecordError(f"{name}:{lineno}: more than {MAX_VECTORS} vectors")
+        vectors.append(item)
     return header, vectors
+
+
+def _vector_problem(item: Any) -> str | None:
+    if not isinstance(item, dict):
+        return f"a JSON {type(item).__name__ if item is not None else 'null'}, not an object"
+    for key in ("id", "clauses", "record", "expect"):
+        if key not in item:
+            return f"it has no {key!r}"
+    if not isinstance(item["id"], str):
+        return "'id' is not a string"
+    clauses = item["clauses"]
+    if not isinstance(clauses, list) or not all(isinstance(c, str) for c in clauses):
+        return "'clauses' is not a list of clause ids"
+    if not isinstance(item["expect"], dict):
+        return "'expect' is not an object"
+    return None
 
 
 # -- coverage ------------------------------------------------------------------------------------
@@ -563,47 +623,144 @@ class Disagreement:
         return f"{self.vector}: {self.where}: expected {exp}, got {got}"
 
 
+#: The longest line read from an engine, and the tail of its standard error kept.
+MAX_LINE = 1 << 20
+_STDERR_TAIL = 4096
+
+
 def run_engine(
     command: str, vectors: Sequence[dict[str, Any]], timeout: float = 120.0
 ) -> list[Disagreement]:
     """Run ``command`` once over every vector's record and return the disagreements.
 
     The records go to the engine's stdin, one JSON object per line, stdin then closed; the engine
-    answers one JSON line per record, in order. Raises :class:`EngineError` when the command
-    cannot start, times out or exits with a non-zero status.
+    answers one JSON line per record, in order. Its output is read line by line, each line at
+    most :data:`MAX_LINE` bytes and no more lines than records and one (the engine is then
+    stopped), so an engine that prints without end costs no memory; a line that is not UTF-8
+    or not JSON is a disagreement. Raises :class:`EngineError` when the command cannot be
+    split or started, times out, prints a line longer than :data:`MAX_LINE` or exits with a
+    non-zero status.
     """
-    argv = shlex.split(command)
+    if not (math.isfinite(timeout) and timeout > 0):
+        raise EngineError(f"the timeout must be a positive number of seconds, not {timeout!r}")
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise EngineError(f"cannot split the engine command: {exc}") from None
     if not argv:
         raise EngineError("--engine is empty")
     feed = "".join(json.dumps(v["record"], ensure_ascii=False) + "\n" for v in vectors)
     try:
-        done = subprocess.run(
-            argv, input=feed, capture_output=True, text=True, timeout=timeout, check=False
+        proc = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
         )
     except FileNotFoundError:
         raise EngineError(f"engine command not found: {argv[0]}") from None
-    except subprocess.TimeoutExpired:
-        raise EngineError(f"the engine did not finish within {timeout:g} s") from None
-    if done.returncode != 0:
-        tail = done.stderr.strip().splitlines()[-1:] or [""]
-        raise EngineError(f"the engine exited with status {done.returncode}: {tail[0]}")
-    lines = done.stdout.splitlines()
+    except OSError as exc:
+        raise EngineError(f"cannot run the engine {argv[0]}: {exc.strerror or exc}") from None
+    lines: list[bytes | None] = []  # None: a line longer than MAX_LINE, the last one read
+    tail = bytearray()
+    threads = [
+        threading.Thread(target=_feed, args=(proc.stdin, feed.encode("utf-8")), daemon=True),
+        threading.Thread(target=_read_lines, args=(proc, lines, len(vectors) + 1), daemon=True),
+        threading.Thread(target=_read_tail, args=(proc.stderr, tail), daemon=True),
+    ]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + min(timeout, 1e7)
+    try:
+        for thread in threads[1:]:
+            thread.join(max(0.0, deadline - time.monotonic()))
+        if threads[1].is_alive() or threads[2].is_alive():
+            raise EngineError(f"the engine did not finish within {timeout:g} s")
+        try:
+            code = proc.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            raise EngineError(f"the engine did not finish within {timeout:g} s") from None
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        for handle in (proc.stdin, proc.stdout, proc.stderr):
+            with contextlib.suppress(OSError):
+                if handle is not None:
+                    handle.close()
+    if None in lines:
+        raise EngineError(
+            f"line {lines.index(None) + 1} of the engine's output is longer than {MAX_LINE} bytes"
+        )
+    too_many = len(lines) > len(vectors)
+    if code != 0 and not (too_many and code < 0):  # killed for talking too much: say that
+        last = bytes(tail).decode("utf-8", "replace").strip().splitlines()[-1:] or [""]
+        raise EngineError(f"the engine exited with status {code}: {last[0][:200]}")
     out: list[Disagreement] = []
     for k, vector in enumerate(vectors):
         if k >= len(lines):
             out.append(Disagreement(vector["id"], "line", "one JSON line", "no line"))
             continue
-        try:
-            got = json.loads(lines[k])
-        except ValueError:
-            out.append(Disagreement(vector["id"], "line", "a JSON object", lines[k][:200]))
+        got = _answer(lines[k])
+        if isinstance(got, Disagreement):
+            out.append(Disagreement(vector["id"], got.where, got.expected, got.got))
             continue
         diff = _compare(vector["expect"], got)
         if diff is not None:
             out.append(Disagreement(vector["id"], *diff))
-    if len(lines) > len(vectors):
-        out.append(Disagreement("(end)", "lines", len(vectors), len(lines)))
+    if too_many:
+        out.append(Disagreement("(end)", "lines", len(vectors), "more"))
     return out
+
+
+def _feed(stdin: IO[bytes] | None, data: bytes) -> None:
+    """Write the records to the engine, then close its stdin (an engine may stop reading)."""
+    if stdin is None:
+        return
+    with contextlib.suppress(OSError):  # a broken pipe: the engine stopped reading
+        stdin.write(data)
+    with contextlib.suppress(OSError):
+        stdin.close()
+
+
+def _read_lines(proc: subprocess.Popen[bytes], lines: list[bytes | None], most: int) -> None:
+    """Read the engine's lines into ``lines`` (None for one past :data:`MAX_LINE`), at most
+    ``most`` of them; then stop the engine."""
+    stdout = proc.stdout
+    if stdout is None:
+        return
+    with contextlib.suppress(OSError, ValueError):
+        while len(lines) < most:
+            line = stdout.readline(MAX_LINE + 1)
+            if not line:
+                return
+            if len(line) > MAX_LINE and not line.endswith(b"\n"):
+                lines.append(None)  # no engine answers so: read no further
+                break
+            if line.strip():
+                lines.append(line)
+    with contextlib.suppress(OSError):
+        proc.kill()
+
+
+def _read_tail(stderr: IO[bytes] | None, tail: bytearray) -> None:
+    """Read the engine's standard error to its end, keeping the last few KiB."""
+    if stderr is None:
+        return
+    with contextlib.suppress(OSError, ValueError):
+        while chunk := stderr.read(1 << 16):
+            tail.extend(chunk)
+            del tail[:-_STDERR_TAIL]
+
+
+def _answer(line: bytes | None) -> Any:
+    """An engine's line as JSON, or the :class:`Disagreement` (vector id left blank) it is."""
+    assert line is not None  # a line too long stopped the run
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return Disagreement("", "line", "UTF-8 text", f"byte {exc.start}: not UTF-8")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return Disagreement("", "line", "a JSON object", text.strip()[:200])
 
 
 def _compare(expect: Any, got: Any, where: str = "") -> tuple[str, Any, Any] | None:

@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import errno
 import json
+import math
 import os
 import sys
 from collections.abc import Sequence
@@ -378,18 +379,20 @@ def cmd_conformance(args: argparse.Namespace) -> int:
         EngineError,
         build_vectors,
         coverage,
+        read_vector_file,
         read_vectors,
         run_engine,
     )
     from ..loading import load_rules
 
+    timeout = args.timeout
+    if not (math.isfinite(timeout) and 0 < timeout <= MAX_TIMEOUT):
+        raise ArgumentError(
+            f"--timeout must be seconds from 0 to {MAX_TIMEOUT} (more than 0), not {timeout:g}"
+        )
     rules = load_rules(args.variant)
     if args.vectors:
-        try:
-            text = Path(args.vectors).read_text(encoding="utf-8")
-            _, vectors = read_vectors(text)
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            raise RecordError(f"{args.vectors}: cannot read the vectors: {exc}") from None
+        _, vectors = read_vector_file(args.vectors)
     else:
         built = GENERATED_DIR / "conformance" / f"{rules.variant}.jsonl"
         builtin = "/" not in args.variant and not args.variant.endswith((".yaml", ".yml"))
@@ -417,8 +420,13 @@ def cmd_conformance(args: argparse.Namespace) -> int:
         print(d.line())
     if len(disagreements) > args.show:
         print(f"... and {len(disagreements) - args.show} more")
-    print(f"{len(vectors) - len(disagreements)}/{len(vectors)} vectors agree")
+    wrong = sum(1 for d in disagreements if d.vector != "(end)")  # (end): lines past the last
+    print(f"{len(vectors) - wrong}/{len(vectors)} vectors agree")
     return 1 if disagreements else 0
+
+
+#: The longest ``conformance --timeout`` (a week of seconds).
+MAX_TIMEOUT = 604_800
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:

@@ -25,6 +25,7 @@ __all__ = [
     "RECORD_FORMAT",
     "error_object",
     "hand_from_record",
+    "json_lines",
     "load_records",
     "one_line",
     "parse_record",
@@ -373,6 +374,18 @@ def read_records(name: str) -> Iterator[tuple[int, Any]]:
             except RecordError as exc:
                 yield 0, exc
             return
+        yield from _lines(handle, name)
+
+
+def json_lines(name: str) -> Iterator[tuple[int, Any]]:
+    """The JSON values of the lines of the file ``name`` (whatever its name ends in), read as
+    they come: ``(line number, value or RecordError)`` as :func:`read_records` gives them, each
+    line at most :data:`MAX_RECORD_BYTES`."""
+    try:
+        handle = open(name, "rb")  # noqa: SIM115
+    except OSError as exc:
+        raise RecordError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    with handle:
         yield from _lines(handle, name)
 
 
