@@ -16,9 +16,11 @@ wraps standard output and standard error in it, so no verb can forget.
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Callable
 from typing import Any
 
-__all__ = ["UNSAFE", "SafeStream", "json_printable", "printable"]
+__all__ = ["PLAIN_EVERY", "UNSAFE", "SafeStream", "json_printable", "printable", "progress"]
 
 #: C0 controls except tab and newline, DEL, C1 controls, the line and paragraph separators, and
 #: the bidi embedding, override and isolate controls (the "Trojan Source" characters). The bidi
@@ -71,3 +73,45 @@ class SafeStream:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.stream, name)
+
+
+#: Seconds between two plain progress lines when the stream is not a terminal.
+PLAIN_EVERY = 10.0
+
+
+def progress(
+    stream: Any, label: str, unit: str, *, last_line: bool = True
+) -> Callable[[int, int], None]:
+    """A ``progress(done, total)`` callback for ``simulate``, ``duel`` and ``balance``.
+
+    On a terminal: one bar redrawn in place (``\\r``, written past :class:`SafeStream`, which
+    would show our own carriage return as ``\\x0d``; the bar holds only our digits), ended by a
+    newline when the work is done. Elsewhere (a log, a pipe): a plain line every
+    :data:`PLAIN_EVERY` seconds, and one at the end (with ``last_line``, or after an earlier
+    line), never a carriage return.
+    """
+    raw = getattr(stream, "stream", stream)  # the terminal itself, past SafeStream
+    tty = bool(getattr(raw, "isatty", lambda: False)())
+    start = time.perf_counter()
+    last = [start, 0.0]  # the time of the last line, whether any was printed
+
+    def show(done: int, total: int) -> None:
+        now = time.perf_counter()
+        rate = done / max(now - start, 1e-9)
+        if tty:
+            width = 30
+            filled = width * done // max(total, 1)
+            raw.write(
+                f"\r{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {unit} "
+                f"{rate:,.1f}/s"
+            )
+            if done >= total:
+                raw.write("\n")
+        elif now - last[0] >= PLAIN_EVERY or (done >= total and (last_line or last[1])):
+            last[0], last[1] = now, 1.0
+            raw.write(f"{label}: {done}/{total} {unit}, {rate:,.1f} {unit}/s\n")
+        else:
+            return
+        raw.flush()
+
+    return show

@@ -17,6 +17,7 @@ import re
 import secrets
 import shutil
 import signal
+import stat
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -247,7 +248,11 @@ class Transaction:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(name, 0o644)
+        try:  # a file replaced keeps its mode (a 0600 report stays 0600); a new one is 0644
+            mode = stat.S_IMODE(os.stat(target).st_mode)
+        except OSError:
+            mode = 0o644
+        os.chmod(name, mode)
 
     def backup(self, rel: str) -> None:
         target = self.root / rel

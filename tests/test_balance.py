@@ -312,7 +312,7 @@ def test_welch_t_test() -> None:
         (["balance", "australian", "--games", "0"], "at least 1"),
         (["balance", "australian", "--games", "2", "--bots", "nosuch"], "unknown bot"),
         (["balance", "australian", "--games", "2", "--bots", "random,random"], "give 1 bot or 4"),
-        (["balance", "australian", "--games", "2", "--workers", "0"], "at least 1"),
+        (["balance", "australian", "--games", "2", "--workers", "0"], "from 1 to 1024"),
         (["balance", "australian", "--games", "2", "--max-hands", "-3"], "at least 1"),
         (["balance", "australian", "three-handed", "--games", "2"], "give one VARIANT"),
         (["balance", "no-such-variant", "--games", "2"], "no-such-variant"),

@@ -401,3 +401,127 @@ def test_a_vector_file_line_that_is_no_vector(
     path.write_text('{"header": {"format": 2}}\n\n' + line + "\n", encoding="utf-8")
     got = refused(capsys, "conformance", "australian", "--vectors", str(path))
     assert got.startswith(f"{path}:3:") and words in got
+
+
+# -- balance: workers, chunks, the report folder -------------------------------------------------
+
+
+@pytest.mark.parametrize("workers", ["99999999999999999999", "1025", "0", "-3"])
+def test_balance_workers_out_of_range(capsys: pytest.CaptureFixture[str], workers: str) -> None:
+    line = refused(capsys, "balance", "australian", "--games", "2", "--workers", workers)
+    assert line == f"--workers must be from 1 to 1024, not {workers}"
+
+
+def test_balance_never_forks_more_workers_than_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--workers 1000` for 4 games once forked 1,000 processes."""
+    from fivehundred.runtime.loading import load_rules
+    from fivehundred.runtime.studies import balance
+
+    asked: list[int] = []
+    real = balance._run_processes
+
+    def spy(studies: Any, jobs: Any, workers: int) -> Any:
+        asked.append(workers)
+        return real(studies, jobs, workers)
+
+    monkeypatch.setattr(balance, "_run_processes", spy)
+    (study,) = balance.run_study([load_rules("australian")], 2, workers=1000)
+    assert study.tally.games == 2 and asked == [2]
+
+
+def test_balance_lists_no_chunks_up_front() -> None:
+    """`--games 100000000` once took 841 MB before the first game: the chunks are computed."""
+    from fivehundred.runtime.studies import balance
+
+    jobs = balance._Jobs(2, 10**8, 25)
+    (first, peak) = _peak_mib(lambda: next(iter(jobs)))
+    assert first == (0, 0, 25) and jobs[4 * 10**6] == (1, 0, 25) and peak < 1
+    assert jobs[4 * 10**6 - 1] == (0, 10**8 - 25, 10**8)
+
+
+def test_balance_checks_out_before_playing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fivehundred.runtime.cli import balancecli
+
+    def no_games(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the games were played before --out was checked")
+
+    monkeypatch.setattr(balancecli, "run_study", no_games)
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    out = tmp_path / "file" / "report"
+    line = refused(capsys, "balance", "australian", "--games", "2", "--out", str(out))
+    assert line == f"--out {out}: {tmp_path / 'file'} is not a folder"
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "report.json").write_text("{}", encoding="utf-8")
+    assert "was not written by fivehundred balance" in refused(
+        capsys, "balance", "australian", "--games", "2", "--out", str(mine)
+    )
+
+
+def test_balance_out_keeps_the_mode_of_the_report(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = tmp_path / "report"
+    argv = ["balance", "australian", "--games", "2", "--workers", "1", "--out", str(out)]
+    assert run(capsys, *argv)[0] == 0
+    (out / "report.json").chmod(0o600)
+    assert run(capsys, *argv)[0] == 0
+    assert stat.S_IMODE((out / "report.json").stat().st_mode) == 0o600
+    assert stat.S_IMODE((out / "report.md").stat().st_mode) == 0o644
+
+
+# -- progress: a real carriage return on a terminal, plain lines elsewhere ------------------------
+
+
+class _Tty:
+    """Standard error as a terminal, recording what is written."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        """Nothing buffered."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "australian", "--hands", "1000", "--bots", "random", "--no-check"],
+        ["duel", "australian", "random", "random", "--games", "2"],
+        ["balance", "australian", "--games", "2", "--workers", "1", "--bots", "random"],
+    ],
+    ids=lambda a: a[0],
+)
+def test_progress_bar_on_a_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: list[str]
+) -> None:
+    tty = _Tty()
+    monkeypatch.setattr(sys, "stderr", tty)
+    assert main(argv) == 0
+    capsys.readouterr()
+    assert "\r" in tty.text and "\\x0d" not in tty.text and tty.text.endswith("\n")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "australian", "--hands", "1000", "--bots", "random", "--no-check"],
+        ["duel", "australian", "random", "random", "--games", "2"],
+        ["balance", "australian", "--games", "2", "--workers", "1", "--bots", "random"],
+    ],
+    ids=lambda a: a[0],
+)
+def test_progress_off_a_terminal_is_plain_lines(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code == 0 and "\r" not in err and "\\x0d" not in err

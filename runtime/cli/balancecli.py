@@ -9,43 +9,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from typing import IO
 
 from ..loading import load_rules
 from ..studies.balance import DEFAULT_MAX_HANDS, BalanceError, Progress, run_study
-from ..studies.balancereport import report_json, text_report, write_report
+from ..studies.balancereport import check_out, report_json, text_report, write_report
+from ..terminal import PLAIN_EVERY, progress
 
 __all__ = ["PLAIN_EVERY", "progress_for", "run_balance"]
 
-#: Seconds between two plain progress lines when standard error is not a terminal.
-PLAIN_EVERY = 10.0
-
 
 def progress_for(stream: IO[str]) -> Progress:
-    """A bar on a terminal, else a plain line every :data:`PLAIN_EVERY` seconds."""
-    start = time.perf_counter()
-    last = [start]
-    tty = stream.isatty()
-
-    def show(done: int, total: int) -> None:
-        now = time.perf_counter()
-        rate = done / max(now - start, 1e-9)
-        if tty:
-            width = 30
-            filled = width * done // total
-            stream.write(
-                f"\rbalance [{'#' * filled}{'.' * (width - filled)}] {done}/{total} games "
-                f"{rate:,.1f}/s"
-            )
-            if done == total:
-                stream.write("\n")
-        elif now - last[0] >= PLAIN_EVERY or done == total:
-            last[0] = now
-            stream.write(f"balance: {done}/{total} games, {rate:,.1f} games/s\n")
-        stream.flush()
-
-    return show
+    """A bar on a terminal, else a plain line every :data:`PLAIN_EVERY` seconds and one at the
+    end (:func:`fivehundred.runtime.terminal.progress`)."""
+    return progress(stream, "balance", "games")
 
 
 def _bots(text: str | None) -> tuple[str, ...] | None:
@@ -68,6 +45,8 @@ def run_balance(args: argparse.Namespace) -> int:
     rules = [load_rules(args.variant[0])]
     if args.against is not None:
         rules.append(load_rules(args.against))
+    if args.out is not None:
+        check_out(args.out)  # before the games: a mistyped path costs no run
     studies = run_study(
         rules,
         args.games,

@@ -27,7 +27,7 @@ from ..engine.errors import (
 )
 from ..engine.messages import N_, render
 from ..files import os_error_text
-from ..terminal import SafeStream, json_printable
+from ..terminal import SafeStream, json_printable, progress
 
 __all__ = ["main"]
 
@@ -454,7 +454,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             raise SpecError([_diag("--bots", str(exc))]) from None
     if bots and len(bots) not in (1, rules.players):
         raise SpecError([_diag("--bots", f"give 1 or {rules.players} bots")])
-    show_progress = not args.json and sys.stderr.isatty() and count >= 1000
+    # a bar on a terminal; elsewhere a plain line every few seconds of a long run
+    show_progress = not args.json and count >= 1000
     with contextlib.ExitStack() as stack:
         out: Any = None
         if args.records:
@@ -470,7 +471,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             records=out,
             check=not args.no_check,
             check_every=1 if args.check_all else CHECK_SAMPLE,
-            progress=progress_bar() if show_progress else None,
+            progress=progress_bar(unit="hands" if args.hands else "games")
+            if show_progress
+            else None,
             max_hands=max_hands,
         )
     data = summary.as_json()
@@ -541,13 +544,12 @@ def cmd_duel(args: argparse.Namespace) -> int:
         raise SpecError([_diag("--max-hands", f"must be at least 1, not {args.max_hands}")])
     rules = load_rules(args.variant)
 
-    def show(done: DuelResult) -> None:
-        sys.stderr.write(f"\r{done.games}/{args.games} games, A won {done.a_wins}")
-        if done.games == args.games:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
+    bar = progress(sys.stderr, "duel", "games", last_line=False)
 
-    live = not args.json and sys.stderr.isatty()
+    def show(done: DuelResult) -> None:
+        bar(done.games, args.games)
+
+    live = not args.json
     result = duel(
         rules,
         args.a,

@@ -311,9 +311,20 @@ class Study:
 Progress = Callable[[int, int], None]
 
 
-def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
-    size = max(1, min(25, -(-games // (workers * 8))))
-    return [(i, min(games, i + size)) for i in range(0, games, size)]
+#: The most processes a study runs on this machine (``--workers`` above it is refused).
+MAX_WORKERS = 1024
+
+
+def _chunk_size(games: int, workers: int) -> int:
+    return max(1, min(25, -(-games // (workers * 8))))
+
+
+def _jobs(studies: int, games: int, size: int) -> Iterator[tuple[int, int, int]]:
+    """The chunks ``(study, start, stop)`` in game order, made as they are asked for (a study
+    of 10**8 games lists none of them up front)."""
+    for i in range(studies):
+        for start in range(0, games, size):
+            yield i, start, min(games, start + size)
 
 
 def run_study(
@@ -347,11 +358,13 @@ def run_study(
         if len(names) not in (1, rules.players):
             raise BalanceError(f"give 1 bot or {rules.players} (one per seat), not {len(names)}")
     k = workers if workers is not None else (os.cpu_count() or 1)
-    if k < 1:
-        raise BalanceError(f"--workers must be at least 1, not {k}")
+    if not 1 <= k <= MAX_WORKERS:
+        raise BalanceError(f"--workers must be from 1 to {MAX_WORKERS}, not {k}")
     studies = [Study(r, games, seed, names, max_hands) for r in rules_list]
-    chunks = _chunks(games, k)
-    jobs = [(i, start, stop) for i in range(len(studies)) for start, stop in chunks]
+    size = _chunk_size(games, k)
+    n_jobs = len(studies) * -(-games // size)
+    k = min(k, n_jobs)  # never more processes than chunks to play
+    jobs = _Jobs(len(studies), games, size)
     total = games * len(studies)
     done = 0
     began = time.perf_counter()
@@ -360,7 +373,7 @@ def run_study(
     elif k == 1:
         results = (
             (n, play_games(studies[i].rules.tables, names, seed, a, b, max_hands))
-            for n, (i, a, b) in enumerate(jobs)
+            for n, (i, a, b) in enumerate(_jobs(len(studies), games, size))
         )
     else:
         results = _run_processes(studies, jobs, k)
@@ -381,12 +394,31 @@ def run_study(
     return studies
 
 
+@dataclass(frozen=True)
+class _Jobs:
+    """The chunks of a study by number, computed rather than listed: job ``n`` is chunk
+    ``n % per_study`` of study ``n // per_study``."""
+
+    studies: int
+    games: int
+    size: int
+
+    def __getitem__(self, n: int) -> tuple[int, int, int]:
+        per_study = -(-self.games // self.size)
+        i, c = divmod(n, per_study)
+        start = c * self.size
+        return i, start, min(self.games, start + self.size)
+
+    def __iter__(self) -> Iterator[tuple[int, int, int]]:
+        return _jobs(self.studies, self.games, self.size)
+
+
 #: A handle of a running chunk (a future, a Ray object reference).
 H = TypeVar("H", bound=Hashable)
 
 
 def _in_window(
-    jobs: list[tuple[int, int, int]],
+    jobs: Iterable[tuple[int, int, int]],
     window: int,
     submit: Callable[[int, int, int], H],
     first_done: Callable[[list[H]], Iterable[tuple[H, Tally]]],
@@ -410,7 +442,7 @@ def _in_window(
 
 
 def _run_processes(
-    studies: list[Study], jobs: list[tuple[int, int, int]], workers: int
+    studies: list[Study], jobs: Iterable[tuple[int, int, int]], workers: int
 ) -> Iterator[tuple[int, Tally]]:
     """Chunks on a process pool, at most a few per worker in flight; yields (job number,
     tally) as they finish."""
@@ -418,27 +450,28 @@ def _run_processes(
 
     s0 = studies[0]
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        submitted: list[Future[Tally]] = []
+        running: set[Future[Tally]] = set()  # only those in flight: memory flat for any --games
 
         def submit(i: int, a: int, b: int) -> Future[Tally]:
             tables = studies[i].rules.tables
             fut = pool.submit(play_games, tables, s0.bots, s0.seed, a, b, s0.max_hands)
-            submitted.append(fut)
+            running.add(fut)
             return fut
 
         def first_done(futures: list[Future[Tally]]) -> Iterable[tuple[Future[Tally], Tally]]:
             finished, _ = wait(futures, return_when=FIRST_COMPLETED)
+            running.difference_update(finished)
             return [(fut, fut.result()) for fut in finished]
 
         try:
             yield from _in_window(jobs, workers * 4, submit, first_done)
         finally:
-            for fut in submitted:
+            for fut in running:
                 fut.cancel()  # a no-op for those done
 
 
 def _run_ray(
-    studies: list[Study], jobs: list[tuple[int, int, int]], address: str, cpus: int | None
+    studies: list[Study], jobs: Iterable[tuple[int, int, int]], address: str, cpus: int | None
 ) -> Iterator[tuple[int, Tally]]:
     """Chunks as Ray tasks (at most a few per cluster CPU in flight); yields (job number,
     tally) as they finish."""

@@ -12,6 +12,7 @@ difference and at the rule you changed, not at the stars alone.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from .svgchart import MARKER, Bar, Line, bar_chart, line_chart
 __all__ = [
     "FORMAT",
     "OWN_FILES",
+    "check_out",
     "figure_json",
     "markdown_report",
     "report_json",
@@ -438,7 +440,28 @@ def write_report(folder: str | Path, studies: Sequence[Study]) -> list[Path]:
     """
     from ..transaction import commit_files
 
+    root = check_out(folder)
+    files = report_files(studies)
+    try:
+        commit_files(root.resolve(), {n: t.encode("utf-8") for n, t in files.items()}, [])
+    except OSError as exc:
+        raise BalanceError(f"--out {folder}: cannot write: {exc}") from None
+    return [root / n for n in files]
+
+
+def check_out(folder: str | Path) -> Path:
+    """The report folder ``folder`` if a report can be written there, checked before any game
+    is played (a mistyped path costs no run): it is a folder or can be made in the nearest
+    folder that exists, which must be writable, and no file of :data:`OWN_FILES` there is
+    someone else's. :class:`BalanceError` otherwise."""
     root = Path(folder)
+    ancestor = root
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise BalanceError(f"--out {folder}: {ancestor} is not a folder")
+    if not os.access(ancestor, os.W_OK | os.X_OK):
+        raise BalanceError(f"--out {folder}: cannot write in {ancestor}")
     if root.exists() and not root.is_dir():
         raise BalanceError(f"--out {folder}: not a folder")
     for name in OWN_FILES:
@@ -456,9 +479,4 @@ def write_report(folder: str | Path, studies: Sequence[Study]) -> list[Path]:
                     f"--out {folder}: {name} exists and was not written by fivehundred "
                     "balance; choose another folder (nothing was written)"
                 )
-    files = report_files(studies)
-    try:
-        commit_files(root.resolve(), {n: t.encode("utf-8") for n, t in files.items()}, [])
-    except OSError as exc:
-        raise BalanceError(f"--out {folder}: cannot write: {exc}") from None
-    return [root / n for n in files]
+    return root

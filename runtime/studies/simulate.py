@@ -26,6 +26,7 @@ from ..engine.game import Match
 from ..engine.hand import HandState
 from ..engine.records import record_of
 from ..engine.rules import Rules
+from ..terminal import progress
 
 __all__ = ["CHECK_SAMPLE", "MAX_HANDS", "InvariantError", "Summary", "check_hand", "simulate"]
 
@@ -255,17 +256,7 @@ def _play(
         records.write(json.dumps(record_of(state, actions)) + "\n")
 
 
-def progress_bar(stream: IO[str] = sys.stderr) -> Callable[[int, int], None]:
-    """A progress callback drawing a one-line bar on ``stream`` (a terminal)."""
-    start = time.perf_counter()
-
-    def show(done: int, total: int) -> None:
-        width = 30
-        filled = width * done // total
-        rate = done / max(time.perf_counter() - start, 1e-9)
-        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {rate:,.0f}/s")
-        if done == total:
-            stream.write("\n")
-        stream.flush()
-
-    return show
+def progress_bar(stream: IO[str] | None = None, unit: str = "hands") -> Callable[[int, int], None]:
+    """A progress callback for ``simulate`` on ``stream`` (standard error by default): a bar on
+    a terminal, plain lines elsewhere (:func:`fivehundred.runtime.terminal.progress`)."""
+    return progress(sys.stderr if stream is None else stream, "simulate", unit, last_line=False)
