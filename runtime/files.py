@@ -6,7 +6,8 @@
   file keeps its permission bits (a ``0600`` file stays ``0600``); a new file gets the usual
   ``0666`` less the umask. A symbolic link is followed: its target is replaced, the link stays.
 - Anything else that already exists at the path and is not a folder (a FIFO, a terminal,
-  ``/dev/null``, ``/dev/full``) is written into as it is, never replaced by a regular file.
+  ``/dev/null``, ``/dev/full``) is written into as it is, never replaced by a regular file. A
+  FIFO that no process reads is a :class:`FileError` at once, not a wait without end.
 - A folder, a missing parent folder (it is never created), a read-only or full disk, or any
   other system refusal is a :class:`FileError` naming the path and
   the reason, never a traceback.
@@ -15,12 +16,13 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from .engine.errors import FileError
 
@@ -58,8 +60,13 @@ def open_output(name: str, *, text: bool = False) -> Iterator[IO[str] | IO[bytes
     if st is not None and not stat.S_ISREG(st.st_mode):
         # a FIFO or a device: write into what is there
         try:
-            handle = open(path, mode, encoding=encoding, newline=newline)  # noqa: SIM115
+            handle = _open_special(path, st, mode, encoding, newline)
         except OSError as exc:
+            if exc.errno == errno.ENXIO and stat.S_ISFIFO(st.st_mode):
+                raise FileError(
+                    f"{name}: cannot write: no process is reading this FIFO (start the reader "
+                    "first)"
+                ) from None
             raise _cannot(name, exc) from None
         try:
             with handle:
@@ -96,6 +103,22 @@ def open_output(name: str, *, text: bool = False) -> Iterator[IO[str] | IO[bytes
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
+        raise
+
+
+def _open_special(
+    path: Path, st: os.stat_result, mode: str, encoding: str | None, newline: str | None
+) -> IO[Any]:
+    """Open a FIFO or a device to write into. A FIFO is opened without waiting (``ENXIO`` when
+    nothing reads it, rather than blocking for ever), then written in blocking mode."""
+    if not stat.S_ISFIFO(st.st_mode):
+        return open(path, mode, encoding=encoding, newline=newline)
+    fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+    try:
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, mode, encoding=encoding, newline=newline)
+    except BaseException:
+        os.close(fd)
         raise
 
 

@@ -58,8 +58,16 @@ class SafeStream:
         self.stream = stream
 
     def write(self, text: str) -> int:
-        """Write ``text`` with its unsafe characters escaped; returns ``len(text)``."""
-        self.stream.write(printable(text))
+        """Write ``text`` with its unsafe characters escaped; returns ``len(text)``.
+
+        A character the stream's encoding cannot hold (``PYTHONIOENCODING=ascii``, a C locale)
+        is written as a backslash escape rather than failing the command."""
+        safe = printable(text)
+        try:
+            self.stream.write(safe)
+        except UnicodeEncodeError:  # raised before anything is written
+            encoding = getattr(self.stream, "encoding", None) or "ascii"
+            self.stream.write(safe.encode(encoding, "backslashreplace").decode(encoding))
         return len(text)
 
     def writelines(self, lines: Any) -> None:

@@ -8,6 +8,7 @@ behind.
 from __future__ import annotations
 
 import json
+import os
 import stat
 import subprocess
 import sys
@@ -525,3 +526,146 @@ def test_progress_off_a_terminal_is_plain_lines(
 ) -> None:
     code, _, err = run(capsys, *argv)
     assert code == 0 and "\r" not in err and "\\x0d" not in err
+
+
+# -- play, simulate --records: endless input, FIFOs, signals -------------------------------------
+
+MEASURE = """\
+import resource, sys
+from fivehundred.runtime.cli.main import main
+code = main(sys.argv[1:])
+kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(code, kib, file=sys.stderr)
+"""
+
+
+def _peak(tmp_path: Path, *argv: str, **kwargs: Any) -> tuple[int, int, str]:
+    """Exit code, peak resident memory (KiB) and standard error of the command line run in a
+    fresh process."""
+    script = tmp_path / "measure.py"
+    script.write_text(MEASURE, encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, str(script), *argv],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+        **kwargs,
+    )
+    *lines, last = proc.stderr.splitlines()
+    code, kib = last.split()
+    return int(code), int(kib), "\n".join(lines)
+
+
+def test_play_reads_at_most_1_mib_a_line(tmp_path: Path) -> None:
+    """`play < /dev/zero` once grew to 2 GB."""
+    with open("/dev/zero", "rb") as zero:
+        code, kib, err = _peak(tmp_path, "play", "australian", stdin=zero)
+    assert code == 2 and err == "play: a line of standard input is longer than 1048576 characters"
+    assert kib < 100 * 1024
+
+
+def test_play_from_a_pipe_plays_the_moves_given(tmp_path: Path) -> None:
+    done = cli("play", "australian", "--seed", "1", input="pass\npass\npass\n")
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+    assert done.stdout.count(" > ") >= 2  # the move given was read and the game went on
+
+
+def test_records_to_a_fifo_nobody_reads(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`simulate --records FIFO` with no reader once blocked for ever."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    line = refused(capsys, "simulate", "australian", "--hands", "3", "--records", str(fifo))
+    assert line == f"{fifo}: cannot write: no process is reading this FIFO (start the reader first)"
+
+
+def test_records_to_a_fifo_with_a_reader(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # three records fit the pipe's buffer
+    try:
+        code, _, err = run(capsys, "simulate", "australian", "--hands", "3", "--records", str(fifo))
+        assert code == 0, err
+        data = os.read(reader, 1 << 20)
+    finally:
+        os.close(reader)
+    assert len(data.splitlines()) == 3 and json.loads(data.splitlines()[0])["variant"]
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_a_signal_during_simulate_records_removes_the_temporary(
+    tmp_path: Path, signame: str
+) -> None:
+    """SIGTERM or SIGHUP once left a 393 MB temporary beside the records."""
+    import signal
+    import time
+
+    out = tmp_path / "out.jsonl"
+    out.write_text("old\n", encoding="utf-8")
+    proc = subprocess.Popen(
+        [*CLI, "simulate", "australian", "--hands", "10000000", "--records", str(out)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        for _ in range(600):
+            if len(list(tmp_path.iterdir())) > 1:
+                break
+            time.sleep(0.05)
+        assert len(list(tmp_path.iterdir())) == 2  # the temporary is being written
+        proc.send_signal(getattr(signal, signame))
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 128 + getattr(signal, signame)
+    assert err.strip() == "terminated"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.jsonl"]
+    assert out.read_text(encoding="utf-8") == "old\n"
+
+
+# -- PYTHONIOENCODING=ascii ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["list"],
+        ["docs", "australian", "--lang", "ar"],
+        ["balance", "australian", "--games", "2", "--workers", "1"],
+        ["show", "misere-230"],
+    ],
+    ids=lambda a: a[0],
+)
+def test_an_ascii_terminal(argv: list[str]) -> None:
+    done = subprocess.run(
+        [*CLI, *argv],
+        capture_output=True,
+        cwd=ROOT,
+        timeout=300,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+        input=b"",
+    )
+    assert done.returncode == 0, done.stderr
+    assert b"Traceback" not in done.stderr
+    if argv[0] == "docs":  # a document stays UTF-8
+        assert "القواعد".encode() in done.stdout or done.stdout.decode("utf-8")
+    else:
+        done.stdout.decode("ascii")
+
+
+def test_play_on_an_ascii_terminal() -> None:
+    done = subprocess.run(
+        [*CLI, "play", "misere-230", "--seed", "2"],
+        capture_output=True,
+        cwd=ROOT,
+        timeout=300,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+        input=b"pass\n",
+    )
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr

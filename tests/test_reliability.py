@@ -780,8 +780,11 @@ def test_replay_of_a_folder_and_of_a_record_naming_a_broken_rule_file(
     spec.write_text("id: broken\nextends: australian\nname: x\nplayers: 9\nteams: 7\n")
     path = tmp_path / "r.json"
     path.write_text(json.dumps(record(variant=str(spec))))
-    line = refused(capsys, "replay", str(path))
-    assert line.startswith(f"{path}: {spec}:") and "; " in line, "every problem, on one line"
+    line = refused(capsys, "replay", str(path))  # a record opens no path (issue 18)
+    assert line.startswith(f"{path}: ") and "nor a rule file given with --rules" in line
+    code, out, err = run(capsys, "replay", "--rules", str(spec), str(path))
+    assert code == 2 and out == "" and len(err.splitlines()) > 1
+    assert all(line.startswith(f"{spec}:") for line in err.splitlines()), "file:line:col each"
 
 
 @pytest.mark.parametrize("seat", ["\u00b2", "\u0663", "\uff11"])

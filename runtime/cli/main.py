@@ -264,7 +264,17 @@ def _write_out(output: str | None, text: str) -> None:
     the author's was already neutralised by the book's filters (generator/docs.py).
     """
     if output is None or output == "-":
-        getattr(sys.stdout, "stream", sys.stdout).write(text)
+        raw = getattr(sys.stdout, "stream", sys.stdout)
+        try:
+            raw.write(text)
+        except UnicodeEncodeError:  # an ASCII standard output: the document is UTF-8 still
+            buffer = getattr(raw, "buffer", None)
+            if buffer is None:
+                raise ArgumentError(
+                    f"standard output cannot hold this document ({raw.encoding}): use -o FILE"
+                ) from None
+            raw.flush()
+            buffer.write(text.encode("utf-8"))
         return
     from ..files import write_output
 
@@ -425,6 +435,9 @@ def cmd_conformance(args: argparse.Namespace) -> int:
     return 1 if disagreements else 0
 
 
+#: The longest line ``play`` reads from a pipe or a file (as ``replay`` reads records).
+MAX_INPUT_LINE = 1 << 20
+
 #: The longest ``conformance --timeout`` (a week of seconds).
 MAX_TIMEOUT = 604_800
 
@@ -520,8 +533,22 @@ def cmd_play(args: argparse.Namespace) -> int:
     if sys.stdin is None or sys.stdin.closed:
         raise ArgumentError("play reads your moves from standard input, which is closed")
 
+    stdin = sys.stdin
+    interactive = stdin.isatty()
+
     def read(prompt: str) -> str:
-        return input(prompt)  # EOFError ends the game quietly
+        if interactive:  # a person types: line editing, and the terminal bounds a line
+            return input(prompt)  # EOFError ends the game quietly
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        line = stdin.readline(MAX_INPUT_LINE + 1)  # a pipe or a file: at most 1 MiB a line
+        if not line:
+            raise EOFError
+        if len(line) > MAX_INPUT_LINE:
+            raise ArgumentError(
+                f"play: a line of standard input is longer than {MAX_INPUT_LINE} characters"
+            )
+        return line.rstrip("\r\n")
 
     play_match(rules, read, sys.stdout, seed=args.seed, seat=args.seat, bots=bots)
     return 0
@@ -860,11 +887,49 @@ def _quiet_stdout() -> None:
         os.close(devnull)
 
 
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP came: unwound like Ctrl-C, so every temporary is removed."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _terminate_cleanly() -> Any:
+    """For the block, SIGTERM and SIGHUP raise :class:`Terminated` in this process (an output
+    being written, such as ``simulate --records``, removes its temporary on the way out);
+    forked workers keep the default action. Only in the main thread (signals go there)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    owner = os.getpid()
+
+    def handler(signum: int, frame: Any) -> None:
+        if os.getpid() != owner:  # a forked worker: die as it would have
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        raise Terminated(signum)
+
+    names = [n for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)]
+    previous = {n: signal.signal(getattr(signal, n), handler) for n in names}
+    try:
+        yield
+    finally:
+        for n, old in previous.items():
+            signal.signal(getattr(signal, n), old)
+
+
 def _run(argv: Sequence[str] | None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        code: int = args.run(args)
+        with _terminate_cleanly():
+            code: int = args.run(args)
     except SpecError as exc:
         for d in exc.diagnostics:
             _report(str(d))
@@ -877,6 +942,9 @@ def _run(argv: Sequence[str] | None) -> int:
     except KeyboardInterrupt:
         _report("interrupted")
         return 130
+    except Terminated as exc:
+        _report("terminated")
+        return 128 + exc.signum
     except BrokenPipeError:
         _quiet_stdout()
         return 0
