@@ -35,6 +35,7 @@ from markupsafe import Markup, escape
 from ..runtime.engine.codes import SUIT_SYMBOLS, SUITS
 from ..runtime.engine.errors import FiveHundredError
 from ..runtime.engine.tableformat import Clause, JokerCode, RankCode
+from ..runtime.terminal import UNSAFE
 from .balancebook import book_context
 from .clauses import CLAUSE_IDS
 from .i18n import (
@@ -254,20 +255,34 @@ def _current() -> gettext.NullTranslations:
     return _CURRENT.get() or _ENGLISH
 
 
+def _text(translated: str, *english: str) -> str:
+    """A translator's text as text: control and bidi-override characters (:data:`UNSAFE`)
+    dropped, so a catalogue cannot put ESC, BEL or U+202E into a book (the English is ours and
+    passes as it is)."""
+    if translated in english or not UNSAFE.search(translated):
+        return translated
+    return UNSAFE.sub("", translated)
+
+
 def _gettext(message: str) -> str:
-    return _current().gettext(message)
+    return _text(_current().gettext(message), message)
 
 
 def _ngettext(singular: str, plural: str, n: int) -> str:
-    return _current().ngettext(singular, plural, n)
+    return _text(_current().ngettext(singular, plural, n), singular, plural)
 
 
 def _pgettext(context: str, message: str) -> str:
-    return _current().pgettext(context, message)
+    return _text(_current().pgettext(context, message), message)
 
 
 def _npgettext(context: str, singular: str, plural: str, n: int) -> str:
-    return _current().npgettext(context, singular, plural, n)
+    return _text(_current().npgettext(context, singular, plural, n), singular, plural)
+
+
+#: What a translation may not bring into Markdown as markup: the HTML-significant characters,
+#: written as entities (no msgid holds one, so only a translator's text changes).
+_MD_HTML = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
 
 
 def _newstyle(html: bool) -> tuple[Any, Any, Any, Any]:
@@ -284,39 +299,41 @@ def _newstyle(html: bool) -> tuple[Any, Any, Any, Any]:
     if html:
 
         def gettext(message: str, **variables: Any) -> str:
-            return escape(_current().gettext(message)) % variables
+            return escape(_gettext(message)) % variables
 
         def ngettext(singular: str, plural: str, n: int, **variables: Any) -> str:
             variables.setdefault("num", n)
-            return escape(_current().ngettext(singular, plural, n)) % variables
+            return escape(_ngettext(singular, plural, n)) % variables
 
         def pgettext(context: str, message: str, **variables: Any) -> str:
             variables.setdefault("context", context)
-            return escape(_current().pgettext(context, message)) % variables
+            return escape(_pgettext(context, message)) % variables
 
         def npgettext(context: str, singular: str, plural: str, n: int, **variables: Any) -> str:
             variables.setdefault("context", context)
             variables.setdefault("num", n)
-            text = _current().npgettext(context, singular, plural, n)
+            text = _npgettext(context, singular, plural, n)
             return escape(text) % variables
 
         return gettext, ngettext, pgettext, npgettext
 
+    # Markdown: a translation's own < > & become entities (its text is text, as in HTML);
+    # the values filled in are the filters' output, already safe.
     def md_gettext(message: str, **variables: Any) -> str:
-        return _current().gettext(message) % variables
+        return _gettext(message).translate(_MD_HTML) % variables
 
     def md_ngettext(singular: str, plural: str, n: int, **variables: Any) -> str:
         variables.setdefault("num", n)
-        return _current().ngettext(singular, plural, n) % variables
+        return _ngettext(singular, plural, n).translate(_MD_HTML) % variables
 
     def md_pgettext(context: str, message: str, **variables: Any) -> str:
         variables.setdefault("context", context)
-        return _current().pgettext(context, message) % variables
+        return _pgettext(context, message).translate(_MD_HTML) % variables
 
     def md_npgettext(context: str, singular: str, plural: str, n: int, **variables: Any) -> str:
         variables.setdefault("context", context)
         variables.setdefault("num", n)
-        return _current().npgettext(context, singular, plural, n) % variables
+        return _npgettext(context, singular, plural, n).translate(_MD_HTML) % variables
 
     return md_gettext, md_ngettext, md_pgettext, md_npgettext
 

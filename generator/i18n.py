@@ -660,6 +660,10 @@ COUNTERS = frozenset({"count", "num"})
 _NON_LATIN_DIGITS = re.compile("[\u0660-\u0669\u06f0-\u06f9\u0966-\u096f]")
 
 
+#: A %-conversion without a name (``%s``, ``%d``, ``%5.1f``): never one of ours.
+_POSITIONAL = re.compile(r"%[-#0 +]*\d*(?:\.\d+)?[a-zA-Z]")
+
+
 def placeholders(text: str) -> list[str]:
     """The named placeholders of a message (``%(name)s``), in order; ``%%`` is not one."""
     return [m.group(1) for m in _PLACEHOLDER.finditer(text) if m.group(2) != "%" and m.group(1)]
@@ -704,6 +708,13 @@ def message_problems(message: Message, nplurals: int, where: str = "") -> list[s
             continue
         form = f"{label}, msgstr[{i}]" if plural else label
         names = set(placeholders(text))
+        positional = _POSITIONAL.findall(text.replace("%%", ""))
+        if positional and not any(_POSITIONAL.search(str(m).replace("%%", "")) for m in msgids):
+            problems.append(
+                f"{form}: positional placeholder(s) {sorted(set(positional))} that the English "
+                "does not have (use the named ones, such as %(count)s)"
+            )
+            continue
         if names - known:
             problems.append(f"{form}: unknown placeholder(s) {sorted(names - known)}")
         elif _formatted(message):

@@ -669,3 +669,63 @@ def test_play_on_an_ascii_terminal() -> None:
         input=b"pass\n",
     )
     assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
+
+
+# -- catalogue text is text ----------------------------------------------------------------------
+
+
+def _translate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, msgid: str, msgstr: str) -> Path:
+    """A copy of the catalogues with the Dutch ``msgid`` translated as ``msgstr``, in use."""
+    from babel.messages.pofile import read_po, write_po
+
+    from fivehundred.generator import i18n
+
+    locales, _ = _locales(tmp_path)
+    path = i18n.po_path("nl", locales)
+    with path.open("rb") as handle:
+        catalog = read_po(handle, locale="nl")
+    catalog[msgid].string = msgstr
+    with path.open("wb") as handle:
+        write_po(handle, catalog, width=79)
+    monkeypatch.setattr(i18n, "LOCALES_DIR", locales)
+    return path
+
+
+HOSTILE_MSGSTR = (
+    'De eerste gever <script>alert(1)</script><img src=x onerror="alert(2)"> & co'
+    "\x1b[31m\x07\u202egesloten."
+)
+
+
+@pytest.mark.parametrize("fmt", ["md", "html"])
+def test_a_translators_markup_is_text_in_the_books(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    """A translator's `<script>` once went raw into the Markdown books, and ESC, BEL and U+202E
+    into both formats."""
+    _translate(tmp_path, monkeypatch, "The first dealer is chosen at random.", HOSTILE_MSGSTR)
+    out = tmp_path / f"book.{fmt}"
+    code, _, err = run(
+        capsys, "docs", "australian", "--lang", "nl", "--format", fmt, "-o", str(out)
+    )
+    assert code == 0, err
+    book = out.read_text(encoding="utf-8")
+    assert "De eerste gever &lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x" in book
+    assert "<script" not in book and "<img" not in book
+    for char in "\x1b\x07\u202e":
+        assert char not in book
+    assert "[31mgesloten." in book
+
+
+def test_a_positional_placeholder_in_a_msgstr_is_a_catalogue_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`%s` once passed every check and rendered as `{}`."""
+    path = _translate(
+        tmp_path, monkeypatch, "The first dealer is chosen at random.", "De gever is %s."
+    )
+    line = refused(capsys, "docs", "australian", "--lang", "nl")
+    assert line.startswith(str(path).split("/locales/")[0]) or "fivehundred.po:" in line
+    assert "positional placeholder(s) ['%s'] that the English does not have" in line
+    code, _, err = run(capsys, "i18n", "status", "--lang", "nl")
+    assert code == 2 and "positional placeholder(s) ['%s']" in err
