@@ -42,6 +42,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from .api import Game, MatchState, State, action_id, load
 from .arrays import HandArrays
@@ -167,10 +168,10 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         assert self._state is not None
-        a = action_id(self.game.rules, action)
+        a = action if type(action) is int else action_id(self.game.rules, action)
         hand = self._state
         target: State | MatchState = self._match if self._match is not None else hand
-        if self._legal_mask() >> a & 1:
+        if a >= 0 and self._legal_mask() >> a & 1:
             target.apply_fast(a)
         else:
             target.apply(a)  # raises the rule's error, and nothing has changed
@@ -229,7 +230,8 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     """PettingZoo's order checks, with :meth:`last` asked of the environment directly.
 
     The wrapper's inherited ``last`` reads five attributes through two ``__getattr__`` hops
-    each, which took a third of a step; the answer is the wrapped environment's own. (The
+    each, which took a third of a step; the answer is the wrapped environment's own. Likewise
+    ``step``, and the two attributes ``agent_iter`` reads at every step. (The
     bounds of an action are checked by the environment itself: an id out of range raises
     :class:`~fivehundred.InvalidActionError`, so PettingZoo's ``AssertOutOfBoundsWrapper`` is
     not needed.)"""
@@ -240,3 +242,30 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
             raise AttributeError("agent_selection cannot be accessed before reset")
         result: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
         return result
+
+    def step(self, action: Any) -> None:
+        """The wrapper's step, calling the environment's directly."""
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+    @property
+    def agents(self) -> list[str]:
+        """The live agents (read by ``agent_iter`` at every step)."""
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        agents: list[str] = self.env.agents
+        return agents
+
+    @property
+    def agent_selection(self) -> str:
+        """The agent to act (read by ``agent_iter`` and ``last`` at every step)."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        agent: str = self.env.agent_selection
+        return agent
