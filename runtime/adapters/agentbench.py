@@ -14,7 +14,8 @@ same run, round by round, interleaved (the best of ``--rounds`` each):
   playout (decisions per second of ``HandState.playout``, the floor).
 - **OpenSpiel**: ``state.clone()`` through pyspiel against the engine's ``HandState.copy`` in
   the same positions; ``information_state_string`` computed (the first time at a node) and
-  asked again (cached); and random playouts through ``apply_action`` in steps per second.
+  asked again (cached); random playouts through ``apply_action`` in steps per second; with
+  ``--ismcts``, the time of a decision of OpenSpiel's ISMCTS bot at 100 simulations.
 
 Wall-clock numbers are printed, never asserted (tests check behaviour, not times).
 """
@@ -172,6 +173,33 @@ def openspiel_figures(variant: str, seed: int, rounds: int) -> dict[str, float]:
     }
 
 
+def ismcts_ms(variant: str, seed: int, simulations: int = 100, decisions: int = 8) -> float:
+    """CPU milliseconds a decision of OpenSpiel's ISMCTS bot (random rollouts) takes through
+    the adapter, the mean of the first ``decisions`` decisions of one hand."""
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    from . import openspiel  # noqa: F401  (registers the game)
+
+    game = pyspiel.load_game("python_fivehundred", {"variant": variant})
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
+    bot = ismcts.ISMCTSBot(
+        game, evaluator, 2.0, simulations, random_state=np.random.RandomState(seed)
+    )
+    rng = Random(seed)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+    spent: list[float] = []
+    while not state.is_terminal() and len(spent) < decisions:
+        start = time.process_time()
+        action = bot.step(state)
+        spent.append(time.process_time() - start)
+        state.apply_action(action)
+    return 1000 * sum(spent) / len(spent)
+
+
 def run_agent_benchmark(
     variant: str = "australian", steps: int = 20000, seed: int = 1, rounds: int = 3
 ) -> dict[str, float]:
@@ -197,6 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--steps", type=int, default=20000, help="PettingZoo steps per round")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--ismcts", action="store_true", help="also time ISMCTS at 100 simulations")
     args = p.parse_args(argv)
     if args.steps < 100 or args.rounds < 1:
         p.error("--steps must be at least 100 and --rounds at least 1")
@@ -220,6 +249,9 @@ def main(argv: list[str] | None = None) -> int:
         f"OpenSpiel   random playout {f['playout_steps_per_s']:9,.0f} steps/s = "
         f"{f['playout_steps_per_s'] / eng:4.2f}x the engine's playout"
     )
+    if args.ismcts:
+        ms = ismcts_ms(args.variant, args.seed)
+        print(f"OpenSpiel   ISMCTS (100 simulations, random rollouts) {ms:,.0f} ms a decision")
     return 0
 
 
