@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from random import Random
+from typing import Any
 
 import pytest
 from conftest import AUSTRALIAN_SPEC, DEAL_S
@@ -240,3 +241,89 @@ def test_end_auction_with_is_the_auction_that_ends_so(variant: str) -> None:
         assert fresh.phase == AUCTION and fresh.contract == -1
     with pytest.raises(ArgumentError, match="auction is over"):
         real.end_auction_with(seat, bid)
+
+
+class _Index:
+    """An integer-like action id (as numpy integers are): it has ``__index__``, it is no int."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+def _deep(levels: int) -> list[object]:
+    deep: list[object] = []
+    for _ in range(levels):
+        deep = [deep]
+    return deep
+
+
+def test_bad_arguments_are_one_line_argument_errors(game: fivehundred.Game) -> None:
+    """Each bad argument is refused at once (not later, at scoring) by a one-line error that
+    quotes it, shortened."""
+    record = game.new_hand(seed=1).record()
+    deep = _deep(3000)
+    cases: list[tuple[type[Exception], Any]] = [
+        (fivehundred.ArgumentError, lambda: game.new_hand(seed=[1])),
+        (fivehundred.ArgumentError, lambda: game.new_hand(seed=1.5)),
+        (fivehundred.ArgumentError, lambda: game.new_hand(rng="x")),
+        (fivehundred.ArgumentError, lambda: game.new_hand(scores="ab")),
+        (fivehundred.ArgumentError, lambda: game.new_hand(scores=[1, 2, 3])),
+        (fivehundred.ArgumentError, lambda: game.new_hand(scores=[True, 0])),
+        (fivehundred.ArgumentError, lambda: game.new_match(seed="x" * 10_000)),
+        (fivehundred.ArgumentError, lambda: game.deal_from_order(None)),  # type: ignore[arg-type]
+        (fivehundred.ArgumentError, lambda: game.deal_from_order([float(c) for c in range(43)])),
+        (fivehundred.ArgumentError, lambda: game.deal_from_order([*range(42), True])),
+        (fivehundred.ArgumentError, lambda: game.deal_from_order(deep)),
+        (fivehundred.RecordError, lambda: game.from_record(deep)),  # type: ignore[arg-type]
+        (fivehundred.RecordError, lambda: game.from_record({**record, "actions": deep})),
+        (fivehundred.RecordError, lambda: game.from_record({**record, "dealer": deep})),
+        (fivehundred.RecordError, lambda: game.from_record({**record, "deal": {"hands": [deep]}})),
+        (fivehundred.RecordError, lambda: game.deal([deep] * 4, [])),  # type: ignore[list-item]
+    ]
+    for kind, call in cases:
+        with pytest.raises(kind) as info:
+            call()
+        text = str(info.value)
+        assert "\n" not in text and len(text) < 200, text
+    assert game.new_hand(seed=1, scores=[_Index(40), 0]).hand.scores == [40, 0]
+    assert game.from_record(record).hand.dealt == game.new_hand(seed=1).hand.dealt
+
+
+def test_integer_like_action_ids_are_accepted_bools_and_floats_not(
+    game: fivehundred.Game,
+) -> None:
+    """An action id may be any integer-like value (``operator.index``: numpy integers too);
+    a bool or a float is no action id, and refusing one changes nothing."""
+    state = deal_s(game)
+    legal = state.legal_actions()
+    assert state.is_legal(_Index(legal[0])) and not state.is_legal(_Index(0))
+    assert state.verify(_Index(legal[0])) is None  # type: ignore[arg-type]
+    assert state.action_name(_Index(legal[0])) == game.action_name(legal[0])  # type: ignore[arg-type]
+    for bad in (True, float(legal[0]), "47", None):
+        assert not state.is_legal(bad)  # type: ignore[arg-type]
+        with pytest.raises(InvalidActionError):
+            state.apply(bad)  # type: ignore[arg-type]
+        with pytest.raises(InvalidActionError):
+            state.verify(bad)  # type: ignore[arg-type]
+    assert state.history() == []
+    state.apply(_Index(legal[0]))  # type: ignore[arg-type]
+    assert state.history() == [legal[0]] and type(state.history()[0]) is int
+    with pytest.raises(fivehundred.ArgumentError):
+        state.observation(True)
+
+
+def test_a_copy_shares_the_rules() -> None:
+    """copy.deepcopy of a state (as OpenSpiel clones Python states) copies the hand and
+    shares the game and its rules tables, which never change."""
+    import copy
+
+    game = fivehundred.load("australian")
+    state = game.new_hand(seed=2)
+    other = copy.deepcopy(state)
+    assert other.game is game and other.hand.rules is game.rules
+    assert other.hand is not state.hand and other.hand.hands == state.hand.hands
+    other.apply(other.legal_actions()[0])
+    assert state.history() == [] and copy.deepcopy(game) is game

@@ -137,3 +137,113 @@ def test_readme_example_runs() -> None:
     namespace: dict[str, Any] = {}
     exec(compile(readme_python("## OpenSpiel and PettingZoo", 0), "README.md", "exec"), namespace)
     assert namespace["game"].num_players() == 4  # american
+
+
+def _dealt(seed: int = 5) -> Any:
+    state = pyspiel.load_game("python_fivehundred").new_initial_state()
+    _deal(state, Random(seed))
+    return state
+
+
+def test_illegal_actions_raise_spiel_errors_and_change_nothing() -> None:
+    """issue 18: a card id during the auction, a 6S bid after 7H, a card not held, a dealt card
+    dealt again or an id past the action space each raise a SpielError (also fivehundred's
+    error, naming the seat, the move and the rule); the state is as it was, and plays on."""
+    from fivehundred.openspiel import IllegalAction, InvalidAction
+
+    state = _dealt()
+    inner = state.fivehundred_state
+    rules = inner.game.rules
+    cases: list[tuple[int, str]] = [(0, "auction.order")]  # a card during the auction
+    seven_h, six_s = rules.bid_action("7H"), rules.bid_action("6S")
+    state.apply_action(seven_h)
+    cases.append((six_s, "auction.higher"))
+    for action, clause in cases:
+        before = (state.history(), str(state), state.legal_actions())
+        with pytest.raises(pyspiel.SpielError) as info:
+            state.apply_action(action)
+        assert isinstance(info.value, IllegalAction) and isinstance(info.value, ValueError)
+        assert info.value.clause == clause and info.value.seat == inner.hand.to_move
+        assert rules.action_str(action) in str(info.value) and clause in str(info.value)
+        assert (state.history(), str(state), state.legal_actions()) == before
+    with pytest.raises(InvalidAction):
+        state.apply_action(rules.n_actions + 5)
+    while state.current_player() >= 0 and inner.phase != "play":
+        state.apply_action(state.legal_actions()[-1])
+    seat = inner.hand.to_move
+    not_held = next(c for c in range(rules.n_cards) if not inner.hand.hands[seat] >> c & 1)
+    with pytest.raises(IllegalAction) as info:
+        state.apply_action(not_held)
+    assert info.value.clause.startswith("play.") and info.value.seat == seat
+    assert not_held not in state.legal_actions()
+    dealing = pyspiel.load_game("python_fivehundred").new_initial_state()
+    dealing.apply_action(3)
+    with pytest.raises(InvalidAction, match="deal"):
+        dealing.apply_action(3)
+    assert dealing.history() == [3] and len(dealing.chance_outcomes()) == 42
+    rng = Random(1)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_resample_refuses_a_seat_that_is_not_one() -> None:
+    state = _dealt()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for bad in (-1, 4, True, 1.0):
+        with pytest.raises(fivehundred.ArgumentError) as info:
+            state.resample_from_infostate(bad, sampler)
+        assert "\n" not in str(info.value)
+    other = state.resample_from_infostate(np.int64(1), sampler)
+    assert other.information_state_string(1) == state.information_state_string(1)
+
+
+def test_a_clone_shares_the_immutable_rules() -> None:
+    """pyspiel clones a Python state by deep-copying each attribute: the clone must share the
+    game and its rules tables (identity), and copy only the hand."""
+    import copy
+
+    state = _dealt()
+    state.apply_action(state.legal_actions()[0])
+    for other in (state.clone(), copy.deepcopy(state)):
+        assert other.fivehundred_game is state.fivehundred_game
+        mine, theirs = state.fivehundred_state, other.fivehundred_state
+        assert theirs.hand.rules is mine.hand.rules is state.fivehundred_game.rules
+        assert theirs.hand is not mine.hand and theirs.history() == mine.history()
+        other.apply_action(other.legal_actions()[0])
+        assert len(other.history()) == len(state.history()) + 1
+        assert theirs.history() != mine.history()
+
+
+def test_resampling_prefers_deals_that_agree_with_the_bids() -> None:
+    """A seat that bid 8 in a suit holds more of it in the resampled deals than a uniform
+    resample gives it (the search bot's sampler, _likely_world)."""
+    from fivehundred.runtime.engine.seatview import sample_world, view_of
+
+    game = pyspiel.load_game("python_fivehundred")
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    rng = Random(4)
+    rules = fivehundred.load("australian").rules
+    hearts = rules.masks[3][3]  # hearts with trumps hearts: bowers and joker too
+    biased = uniform = 0
+    for _ in range(30):
+        state = game.new_initial_state()
+        _deal(state, rng)
+        bidder = state.current_player()
+        state.apply_action(rules.bid_action("8H"))
+        seat = state.current_player()
+        for _ in range(4):
+            other = state.resample_from_infostate(seat, sampler)
+            biased += (other.fivehundred_state.hand.hands[bidder] & hearts).bit_count()
+            hand = state.fivehundred_state.hand
+            world = sample_world(hand, view_of(hand, seat), rng)
+            uniform += (world.hands[bidder] & hearts).bit_count()
+    assert biased > uniform * 1.15
+
+
+def test_integer_like_actions_and_numpy_ids() -> None:
+    state = _dealt()
+    inner = state.fivehundred_state
+    legal = state.legal_actions()
+    assert inner.is_legal(np.int64(legal[0])) and not inner.is_legal(np.float64(legal[0]))
+    inner.apply(np.int64(legal[0]))
+    assert inner.history() == [legal[0]]

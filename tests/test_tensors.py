@@ -67,7 +67,8 @@ def _random_states(variant: str, count: int, seed: int) -> list[HandState]:
 @pytest.mark.parametrize("variant", builtin_ids())
 def test_tensors_hide_other_seats_cards(variant: str) -> None:
     """Two states that differ only in cards a seat cannot see give that seat identical
-    observation and information-state tensors; a change in its own cards changes both."""
+    observation and information-state tensors and information-state strings; a change in its
+    own cards changes all three."""
     game = fivehundred.load(variant)
     rng = Random(11)
     compared = changed = 0
@@ -75,6 +76,7 @@ def test_tensors_hide_other_seats_cards(variant: str) -> None:
         for seat in range(game.num_players):
             obs = fivehundred.State(game, state).observation_tensor(seat)
             info = fivehundred.State(game, state).information_state_tensor(seat)
+            text = fivehundred.State(game, state).information_state_string(seat)
             assert len(obs) == game.observation_shape[0]
             assert len(info) == game.information_state_shape[0]
             hidden = _hidden_containers(state, seat)
@@ -85,6 +87,7 @@ def test_tensors_hide_other_seats_cards(variant: str) -> None:
                 tw = fivehundred.State(game, twin)
                 assert tw.observation_tensor(seat) == obs, (variant, seat, state.phase_name)
                 assert tw.information_state_tensor(seat) == info, (variant, seat)
+                assert tw.information_state_string(seat) == text, (variant, seat)
                 compared += 1
             own = state.hands[seat] & ~state.called_cards
             if hidden and own:
@@ -94,6 +97,7 @@ def test_tensors_hide_other_seats_cards(variant: str) -> None:
                 tw = fivehundred.State(game, twin)
                 assert tw.observation_tensor(seat) != obs
                 assert tw.information_state_tensor(seat) != info
+                assert tw.information_state_string(seat) != text
                 changed += 1
     assert compared >= 4 and changed > 50  # two-handed: few states hide two holdings
 
@@ -145,3 +149,37 @@ def test_tensor_values_follow_the_hand() -> None:
     kitty = [float(state.hand.kitty >> c & 1) for c in range(43)]
     assert block("kitty_seen", state.observation_tensor(1)) == kitty
     assert sum(block("kitty_seen", state.observation_tensor(0))) == 0
+
+
+@pytest.mark.parametrize(
+    "variant", ["australian", "five-handed-call", "open-misere-after-8", "both-hands-misere"]
+)
+def test_information_state_string_tells_apart_what_the_tensor_does(variant: str) -> None:
+    """Swapping two cards between any two holdings (hands, the kitty face down, the dead hand)
+    changes a seat's compact information-state string exactly when it changes its
+    information-state tensor; and the string is short, not the tensor's thousands of floats."""
+    game = fivehundred.load(variant)
+    rng = Random(3)
+    same = differ = 0
+    for state in _random_states(variant, 40, 9):
+        holdings: list[tuple[tuple[str, int], int]] = [
+            (("hand", s), state.hands[s] & ~state.called_cards) for s in range(game.num_players)
+        ]
+        if state.phase in (AUCTION, KITTY):
+            holdings.append((("kitty", 0), state.kitty & ~state.called_cards))
+        holdings.append((("dead", 0), state.dead & ~state.called_cards))
+        holdings = [(c, m) for c, m in holdings if m]
+        if len(holdings) < 2:
+            continue
+        for seat in range(game.num_players):
+            (a, ma), (b, mb) = rng.sample(holdings, 2)
+            twin = state.copy()
+            _swap(twin, a, b, rng.choice(bits(ma)), rng.choice(bits(mb)))
+            one, two = fivehundred.State(game, state), fivehundred.State(game, twin)
+            text = one.information_state_string(seat)
+            equal_info = one.information_state_tensor(seat) == two.information_state_tensor(seat)
+            assert (text == two.information_state_string(seat)) == equal_info, (variant, seat)
+            same += equal_info
+            differ += not equal_info
+            assert len(text) < 400 and "\n" not in text
+    assert same > 20 and differ > 20

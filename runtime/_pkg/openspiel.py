@@ -5,7 +5,16 @@ from fivehundred.runtime.adapters.openspiel import (
     GAME_TYPE,
     FiveHundredGame,
     FiveHundredState,
+    IllegalAction,
+    InvalidAction,
     openspiel_game,
 )
 
-__all__ = ["GAME_TYPE", "FiveHundredGame", "FiveHundredState", "openspiel_game"]
+__all__ = [
+    "GAME_TYPE",
+    "FiveHundredGame",
+    "FiveHundredState",
+    "IllegalAction",
+    "InvalidAction",
+    "openspiel_game",
+]

@@ -22,6 +22,9 @@ Every error is a :class:`FiveHundredError` (a ``ValueError``); an illegal action
 from __future__ import annotations
 
 import copy
+import operator
+import reprlib
+from collections.abc import Sequence
 from random import Random
 from typing import Any
 
@@ -39,13 +42,14 @@ from ..engine.errors import (
 )
 from ..engine.game import Match
 from ..engine.hand import AUCTION, OVER, PLAY, HandResult, HandState, deal_cards
-from ..engine.messages import Explanation
+from ..engine.messages import N_, Explanation
 from ..engine.records import hand_from_record, record_of
 from ..engine.rules import Rules
 from ..loading import load_rules
 from .tensors import (
     TensorLayout,
     information_state_layout,
+    information_state_string,
     information_state_tensor,
     observation_layout,
     observation_tensor,
@@ -71,6 +75,44 @@ __all__ = [
 #: What :meth:`State.current_player` returns once the hand (or match) is over.
 TERMINAL = -1
 
+#: Quotes an argument in an error on one short line, however long or deep it is.
+_QUOTE = reprlib.Repr()
+_QUOTE.maxlevel, _QUOTE.maxstring, _QUOTE.maxother = 3, 40, 40
+_QUOTE.maxlist = _QUOTE.maxtuple = _QUOTE.maxdict = 8
+
+
+def quote(value: object) -> str:
+    """``repr(value)`` shortened to one line (deep or huge values are elided with ``...``)."""
+    return " ".join(_QUOTE.repr(value).split())
+
+
+def as_index(value: object) -> int | None:
+    """``value`` as an int if it is integer-like (an int, a numpy integer: anything with
+    ``__index__``) and not a bool; None otherwise (floats, strings, bools)."""
+    if isinstance(value, int):
+        return None if isinstance(value, bool) else value
+    if isinstance(value, float | str | bytes) or type(value).__name__ == "bool_":
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+def action_id(rules: Rules, action: object) -> int:
+    """An action id given as any integer-like value (``np.int64(47)``), as an int;
+    :class:`InvalidActionError` for anything else (bools and floats included) or an id out of
+    range."""
+    a = as_index(action)
+    if a is None:
+        raise InvalidActionError.of(
+            N_("%(action)s is not an action of %(variant)s"),
+            action=quote(action),
+            variant=rules.variant,
+        )
+    rules.check_action(a)
+    return a
+
 
 def load(variant: str) -> Game:
     """The game of a built-in variant id (``australian``) or of a rule file path.
@@ -79,6 +121,23 @@ def load(variant: str) -> Game:
     variant or a broken rule file.
     """
     return Game(load_rules(variant))
+
+
+#: Deeper than any record nests lists and objects (its deepest, a trick's card, is 5 levels).
+_MAX_DEPTH = 32
+
+
+def _check_depth(value: object, what: str) -> None:
+    """:class:`RecordError` if ``value`` nests lists or dicts deeper than any record does (a
+    3,000-deep list would otherwise exhaust the recursion limit in a message's ``repr``)."""
+    todo: list[tuple[object, int]] = [(value, 0)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, dict | list | tuple):
+            if depth >= _MAX_DEPTH:
+                raise RecordError(f"{what} nests lists or objects more than {_MAX_DEPTH} deep")
+            children = item.values() if isinstance(item, dict) else item
+            todo.extend((child, depth + 1) for child in children)
 
 
 class Game:
@@ -94,6 +153,15 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<fivehundred.Game {self.variant!r}: {self.num_players} players>"
+
+    def __copy__(self) -> Game:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        """The game itself: it is immutable, and its rules tables are shared by every state
+        (so that ``copy.deepcopy`` of a state, as OpenSpiel clones Python states, copies only
+        the hand)."""
+        return self
 
     # -- facts --------------------------------------------------------------------------------
 
@@ -148,8 +216,8 @@ class Game:
         return self.rules.action_layout()
 
     def action_name(self, action: int) -> str:
-        """The text of an action id."""
-        return self.rules.action_str(action)
+        """The text of an action id (any integer-like value)."""
+        return self.rules.action_str(action_id(self.rules, action))
 
     @property
     def max_hand_length(self) -> int:
@@ -184,13 +252,37 @@ class Game:
         self,
         seed: int | None = None,
         dealer: int = 0,
-        scores: list[int] | None = None,
+        scores: Sequence[int] | None = None,
         rng: Random | None = None,
     ) -> State:
-        """A freshly shuffled and dealt hand (from ``seed``, or from ``rng``)."""
-        self._check_seat(dealer, "dealer")
-        rng = rng if rng is not None else Random(seed)
-        return State(self, HandState.new(self.rules, dealer, rng, scores))
+        """A freshly shuffled and dealt hand (from ``seed``, or from ``rng``).
+
+        ``seed`` is an integer (or None), ``rng`` a :class:`random.Random`, ``scores`` one
+        whole number per side (the scores before the hand); anything else raises
+        :class:`ArgumentError` at once."""
+        dealer = self._check_seat(dealer, "dealer")
+        if seed is not None and as_index(seed) is None:
+            raise ArgumentError(f"seed must be an integer or None, got {quote(seed)}")
+        if rng is not None and not isinstance(rng, Random):
+            raise ArgumentError(f"rng must be a random.Random, got {quote(rng)}")
+        sides = self._check_scores(scores)
+        rng = rng if rng is not None else Random(None if seed is None else as_index(seed))
+        return State(self, HandState.new(self.rules, dealer, rng, sides))
+
+    def _check_scores(self, scores: object) -> list[int] | None:
+        if scores is None:
+            return None
+        n = self.rules.n_sides
+        values = (
+            [as_index(s) for s in scores]
+            if isinstance(scores, list | tuple) and len(scores) == n
+            else [None]
+        )
+        if None in values:
+            raise ArgumentError(
+                f"scores must be {n} whole numbers, one per side, got {quote(scores)}"
+            )
+        return [int(v) for v in values if v is not None]
 
     def deal(
         self,
@@ -201,45 +293,57 @@ class Game:
         scores: list[int] | None = None,
     ) -> State:
         """A hand with the given cards (card codes), as a game record's ``deal`` holds them."""
+        _check_depth([hands, kitty, dead], "the deal")
         record: dict[str, Any] = {
             "variant": self.variant,
-            "dealer": dealer,
+            "dealer": self._check_seat(dealer, "dealer"),
             "deal": {"hands": hands, "kitty": kitty, "dead": dead or []},
             "actions": [],
         }
         if scores is not None:
-            record["scores"] = scores
+            record["scores"] = self._check_scores(scores)
         _, hand, _ = hand_from_record(record, self.rules)
         return State(self, hand)
 
     def new_match(self, seed: int | None = None, dealer: int | None = None) -> MatchState:
         """A whole game from 0 all: hands are dealt in turn until a side wins."""
         if dealer is not None:
-            self._check_seat(dealer, "dealer")
-        return MatchState(self, Match(self.rules, Random(seed), dealer))
+            dealer = self._check_seat(dealer, "dealer")
+        if seed is not None and as_index(seed) is None:
+            raise ArgumentError(f"seed must be an integer or None, got {quote(seed)}")
+        return MatchState(
+            self, Match(self.rules, Random(None if seed is None else as_index(seed)), dealer)
+        )
 
     def from_record(self, record: dict[str, Any]) -> State:
         """The state a game record leads to (every action checked)."""
+        _check_depth(record, "the record")
         _, hand, actions = hand_from_record(record, self.rules)
         state = State(self, hand)
         for text in actions:
             if not isinstance(text, str):
-                raise RecordError(f"{text!r} is not an action string")
+                raise RecordError(f"{quote(text)} is not an action string")
             state.apply(text)
         return state
 
-    def _check_seat(self, seat: object, what: str) -> None:
+    def _check_seat(self, seat: object, what: str) -> int:
+        """``seat`` as an int seat number; :class:`ArgumentError` unless it is one."""
         n = self.rules.players
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
-            raise ArgumentError(f"{what} must be a seat 0..{n - 1}, got {seat!r}")
+        s = as_index(seat)
+        if s is None or not 0 <= s < n:
+            raise ArgumentError(f"{what} must be a seat 0..{n - 1}, got {quote(seat)}")
+        return s
 
-    def deal_from_order(self, cards: list[int], dealer: int = 0) -> State:
+    def deal_from_order(self, cards: Sequence[int], dealer: int = 0) -> State:
         """A hand dealt from a card order (card indexes, the first to the dealer's left)."""
-        self._check_seat(dealer, "dealer")
+        dealer = self._check_seat(dealer, "dealer")
         r = self.rules
-        if sorted(cards) != list(range(r.n_cards)):
-            raise ArgumentError(f"a deal must hold each of the {r.n_cards} cards once")
-        hands, kitty, dead = deal_cards(r, dealer, list(cards))
+        order = [as_index(c) for c in cards] if isinstance(cards, list | tuple | range) else [None]
+        if None in order or sorted(order) != list(range(r.n_cards)):  # type: ignore[type-var]
+            raise ArgumentError(
+                f"a deal must hold each of the {r.n_cards} card indexes once, got {quote(cards)}"
+            )
+        hands, kitty, dead = deal_cards(r, dealer, [int(c) for c in order if c is not None])
         return State(self, HandState(r, dealer, hands, kitty, dead))
 
 
@@ -288,14 +392,16 @@ class State:
         return mask
 
     def is_legal(self, action: int) -> bool:
-        """Whether ``action`` is legal now."""
-        return not self.hand.is_over and self.hand.is_legal(action)
+        """Whether ``action`` is legal now: an integer-like action id (``np.int64`` too) that
+        the rules allow; False for anything else (a bool, a float, an id out of range)."""
+        a = as_index(action)
+        return a is not None and not self.hand.is_over and self.hand.is_legal(a)
 
     def verify(self, action: int) -> Explanation | None:
         """``None`` when the action id is legal now, else why not: the rule's ``clause`` id and
         its sentence, ``text()`` (what :meth:`apply` would raise). An id that is no action at
         all raises :class:`InvalidActionError`."""
-        return self.hand.verify(action)
+        return self.hand.verify(action_id(self.game.rules, action))
 
     def is_over(self) -> bool:
         """True once the hand is scored (or thrown in)."""
@@ -303,7 +409,7 @@ class State:
 
     def action_name(self, action: int) -> str:
         """The text of an action id (``7H``, ``JK:S``, ``discard 4D``)."""
-        return self.game.rules.action_str(action)
+        return self.game.rules.action_str(action_id(self.game.rules, action))
 
     def action_id(self, text: str) -> int:
         """The id of one action's text, read as a bid during the auction and a card after."""
@@ -325,13 +431,16 @@ class State:
             hand.apply_str(action)
             self._actions.extend(ids)
             return
+        a = action_id(self.game.rules, action)
         if hand.phase == OVER:
-            raise IllegalActionError(TERMINAL, str(action), "end.continue", "the hand is over")
-        hand.apply(action)
-        self._actions.append(action)
+            raise IllegalActionError(TERMINAL, str(a), "end.continue", "the hand is over")
+        hand.apply(a)
+        self._actions.append(a)
 
     def apply_fast(self, action: int) -> None:
         """Apply an action id known to be legal, unchecked (for search)."""
+        if type(action) is not int:
+            action = action_id(self.game.rules, action)
         self.hand.apply_fast(action)
         self._actions.append(action)
 
@@ -340,8 +449,14 @@ class State:
         self.hand.playout(rng, self._actions)
 
     def clone(self) -> State:
-        """An independent copy."""
+        """An independent copy (the rules shared: they never change)."""
         return State(self.game, self.hand.copy(), list(self._actions))
+
+    def __copy__(self) -> State:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        return self.clone()
 
     # -- results ------------------------------------------------------------------------------
 
@@ -370,26 +485,19 @@ class State:
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see, as a JSON-able dict (its ``legal`` when it decides)."""
-        self.game._check_seat(seat, "seat")
-        return self.hand.observation(seat)
+        return self.hand.observation(self.game._check_seat(seat, "seat"))
 
     def observation_tensor(self, seat: int) -> list[float]:
         """What ``seat`` sees now, ``game.observation_shape`` floats."""
-        self.game._check_seat(seat, "seat")
-        return observation_tensor(self.hand, seat)
+        return observation_tensor(self.hand, self.game._check_seat(seat, "seat"))
 
     def information_state_tensor(self, seat: int) -> list[float]:
         """What ``seat`` knows and remembers, ``game.information_state_shape`` floats."""
-        self.game._check_seat(seat, "seat")
-        return information_state_tensor(self.hand, seat)
+        return information_state_tensor(self.hand, self.game._check_seat(seat, "seat"))
 
     def information_state_string(self, seat: int) -> str:
         """A string that is equal for exactly the states ``seat`` cannot tell apart."""
-        self.game._check_seat(seat, "seat")
-        info = information_state_tensor(self.hand, seat)
-        on = [str(i) for i, x in enumerate(info) if x == 1.0]
-        rest = [f"{i}={x:g}" for i, x in enumerate(info) if x not in (0.0, 1.0)]
-        return " ".join(on + rest)
+        return information_state_string(self.hand, self.game._check_seat(seat, "seat"))
 
     def __repr__(self) -> str:
         h = self.hand

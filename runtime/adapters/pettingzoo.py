@@ -21,6 +21,16 @@ seat's observation tensor (``observation``, float32, ``fivehundred.load(v).obser
 describes it) and ``action_mask`` (int8, one per action id; all zero unless the agent is to
 act). One episode is one hand (``episode="hand"``, rewards the hand's points) or a whole game
 (``episode="game"``: rewards each hand's points as the hand ends, until a side wins).
+
+Illegal actions: :meth:`FiveHundredEnv.step` raises
+:class:`~fivehundred.IllegalActionError` naming the seat, the move and the rule that forbids it
+(an id that is no action at all, or not an integer, raises
+:class:`~fivehundred.InvalidActionError`), and the environment is left exactly as it was, so
+the agent may choose again. For PettingZoo's classic-games convention instead (an illegal move
+ends the episode, the offender rewarded ``illegal_reward``), pass ``illegal_reward=-1.0`` to
+:func:`env`: it adds PettingZoo's ``TerminateIllegalWrapper``.
+
+Observations are kept incrementally as numpy arrays (:class:`.arrays.HandArrays`).
 """
 
 from __future__ import annotations
@@ -32,8 +42,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
-from .api import Game, MatchState, State, load
+from .api import Game, MatchState, State, action_id, load
+from .arrays import HandArrays
 
 __all__ = ["FiveHundredEnv", "env", "raw_env"]
 
@@ -79,6 +91,10 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         self._dealer = 0
         self._state: State | None = None
         self._match: MatchState | None = None
+        self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
+        self._arrays = HandArrays(self.game.rules)
+        self._legal = -1  # the legal actions of the node (a bitmask), -1 until asked
+        self._mask_bytes = (actions + 7) // 8
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent``."""
@@ -109,6 +125,7 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         else:
             self._state = self.game.new_hand(rng=self._rng, dealer=self._dealer)
         self._dealer = (self._dealer + 1) % self.game.num_players
+        self._legal = -1
         self._select()
 
     def _select(self) -> None:
@@ -117,46 +134,58 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         if seat >= 0:
             self.agent_selection = self.possible_agents[seat]
 
+    def _legal_mask(self) -> int:
+        """The legal actions of the node as a bitmask, computed once per node."""
+        if self._legal < 0:
+            assert self._state is not None
+            self._legal = self._state.hand.legal_mask()
+        return self._legal
+
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
-        """``agent``'s observation tensor and action mask."""
+        """``agent``'s observation tensor and action mask (new arrays: keep them freely)."""
         assert self._state is not None
-        seat = self.possible_agents.index(agent)
-        mask = np.zeros(self.game.num_distinct_actions, np.int8)
+        seat = self._seat_of[agent]
+        hand = self._state.hand
         if (
             agent == getattr(self, "agent_selection", None)
             and not self.terminations.get(agent, True)
-            and not self._state.is_over()
+            and not hand.is_over
         ):
-            mask[self._state.legal_actions()] = 1
-        return {
-            "observation": np.asarray(self._state.observation_tensor(seat), np.float32),
-            "action_mask": mask,
-        }
+            legal = np.frombuffer(self._legal_mask().to_bytes(self._mask_bytes, "little"), np.uint8)
+            n = self.game.num_distinct_actions
+            mask = np.unpackbits(legal, count=n, bitorder="little").view(np.int8)
+        else:
+            mask = np.zeros(self.game.num_distinct_actions, np.int8)
+        return {"observation": self._arrays.observation(hand, seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
-        """Apply the selected agent's action (an action id; illegal ids raise
-        :class:`~fivehundred.IllegalActionError`)."""
+        """Apply the selected agent's action, an action id (any integer-like value).
+
+        An illegal one raises :class:`~fivehundred.IllegalActionError` (the seat, the move and
+        the rule's clause id) and changes nothing; see the module doc."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self._state is not None and action is not None
+        assert self._state is not None
+        a = action if type(action) is int else action_id(self.game.rules, action)
+        hand = self._state
+        target: State | MatchState = self._match if self._match is not None else hand
+        if a >= 0 and self._legal_mask() >> a & 1:
+            target.apply_fast(a)
+        else:
+            target.apply(a)  # raises the rule's error, and nothing has changed
+        self._legal = -1
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        if hand.is_over():
+            for seat, points in enumerate(hand.returns()):
+                self.rewards[self.possible_agents[seat]] = points
         if self._match is not None:
-            hand = self._match.hand
-            self._match.apply(int(action))
-            if hand.is_over():
-                for seat, points in enumerate(hand.returns()):
-                    self.rewards[self.possible_agents[seat]] = points
             self._state = self._match.hand
             over = self._match.is_over()
         else:
-            self._state.apply(int(action))
-            over = self._state.is_over()
-            if over:
-                for seat, points in enumerate(self._state.returns()):
-                    self.rewards[self.possible_agents[seat]] = points
+            over = hand.is_over()
         if over:
             self.terminations = dict.fromkeys(self.agents, True)
         else:
@@ -180,9 +209,63 @@ def raw_env(
     return FiveHundredEnv(variant=variant, episode=episode, render_mode=render_mode)
 
 
-def env(variant: str = "australian", episode: str = "hand", render_mode: str | None = None) -> Any:
-    """The AEC environment of ``variant``, with PettingZoo's usual checking wrappers."""
+def env(
+    variant: str = "australian",
+    episode: str = "hand",
+    render_mode: str | None = None,
+    illegal_reward: float | None = None,
+) -> Any:
+    """The AEC environment of ``variant``, with PettingZoo's usual checking wrappers.
+
+    ``illegal_reward=None`` (the default): an illegal action raises and changes nothing. A
+    number: an illegal action ends the episode and the offender gets that reward
+    (PettingZoo's ``TerminateIllegalWrapper``, as its classic games do)."""
     e: Any = raw_env(variant, episode, render_mode)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
-    return e
+    if illegal_reward is not None:
+        e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
+    return _OrderEnforcing(e)
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order checks, with :meth:`last` asked of the environment directly.
+
+    The wrapper's inherited ``last`` reads five attributes through two ``__getattr__`` hops
+    each, which took a third of a step; the answer is the wrapped environment's own. Likewise
+    ``step``, and the two attributes ``agent_iter`` reads at every step. (The
+    bounds of an action are checked by the environment itself: an id out of range raises
+    :class:`~fivehundred.InvalidActionError`, so PettingZoo's ``AssertOutOfBoundsWrapper`` is
+    not needed.)"""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, reward, termination, truncation and info."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        result: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
+        return result
+
+    def step(self, action: Any) -> None:
+        """The wrapper's step, calling the environment's directly."""
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+    @property
+    def agents(self) -> list[str]:
+        """The live agents (read by ``agent_iter`` at every step)."""
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        agents: list[str] = self.env.agents
+        return agents
+
+    @property
+    def agent_selection(self) -> str:
+        """The agent to act (read by ``agent_iter`` and ``last`` at every step)."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        agent: str = self.env.agent_selection
+        return agent

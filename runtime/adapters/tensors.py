@@ -12,6 +12,10 @@ the seat never saw, or a partner it has not been told of (``tests/test_tensors.p
   the table, known voids, hands face up, the kitty it saw as contractor and its discards.
 - The **information-state tensor** is the observation followed by the history a perfect-recall
   player remembers: its cards as dealt, when each seat passed, and every trick card by card.
+
+:func:`information_state_string` says the same as a short string (a few hundred characters):
+the seat's view, the calls in order and every trick, equal for exactly the states the seat
+cannot tell apart.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ __all__ = [
     "Section",
     "TensorLayout",
     "information_state_layout",
+    "information_state_string",
     "information_state_tensor",
     "observation_layout",
     "observation_tensor",
@@ -264,3 +269,36 @@ def _write_history(state: HandState, v: SeatView, out: list[float], layout: Tens
             _set(out, layout, "trick_cards", k, s, _card(r, a))
             if r.JOKER_LEAD <= a < r.PASS:
                 _set(out, layout, "joker_named", k, (a - r.JOKER_LEAD) % 4)
+
+
+def information_state_string(state: HandState, seat: int) -> str:
+    """What ``seat`` knows and remembers, as a compact string (perfect recall).
+
+    Built from :func:`~fivehundred.runtime.engine.seatview.view_of`, as the tensors are, plus
+    the seat's cards as dealt: ``|``-separated fields of the seat and the table, its cards as
+    dealt and now (hexadecimal bitmasks of card indexes), the calls in order (``seat:action``,
+    ``~`` for an inkle), the contract, the kitty it saw and its discards, the partners it
+    knows, the cards each seat holds, every trick (``leader:actions``), the trick in progress
+    and the hands lying face up. Two states give the same string exactly when ``seat`` cannot
+    tell them apart.
+    """
+    v = view_of(state, seat)
+    calls = " ".join(
+        f"{s}{'~' if inkle else ':'}{a}" for (s, a), inkle in zip(v.calls, v.inkles, strict=True)
+    )
+    tricks = " ".join(f"{leader}:{','.join(map(str, acts))}" for leader, acts, _ in v.tricks)
+    trick = f"{v.trick_leader}:{','.join(map(str, v.trick))}" if v.trick else ""
+    return "|".join(
+        (
+            f"{v.seat} {v.dealer} {v.phase} {','.join(map(str, v.scores))}",
+            f"{state.dealt[0][v.seat]:x} {v.hand:x}",
+            calls,
+            f"{v.contract} {v.contractor} {int(v.sans)} {v.nominated}",
+            f"{v.allies:x} {v.sitting_out:x}",
+            f"{v.called_cards:x} {v.kitty_seen:x} {v.discarded:x}",
+            ",".join(map(str, v.held)),
+            tricks,
+            trick,
+            ",".join(f"{m:x}" for m in v.faced),
+        )
+    )

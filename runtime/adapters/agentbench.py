@@ -1,0 +1,259 @@
+"""The agents' speed: the PettingZoo and OpenSpiel adapters, timed against references in one run.
+
+Run it where the extras are installed (``pip install -e '.[openspiel,pettingzoo]'``)::
+
+    python -m fivehundred.runtime.adapters.agentbench [--variant australian] [--steps 20000]
+
+Machines and their load differ, so every figure comes with a ratio to a reference timed in the
+same run, round by round, interleaved (the best of ``--rounds`` each):
+
+- **PettingZoo**: steps per second of ``fivehundred.pettingzoo.env`` (the wrapped environment,
+  as agents use it) driven by uniformly random legal actions chosen from ``action_mask``, the
+  ``observe`` of every step included; against the same loop with the core's pure-Python
+  tensors in ``observe`` (the adapter's earlier path), and against the engine's own random
+  playout (decisions per second of ``HandState.playout``, the floor).
+- **OpenSpiel**: ``state.clone()`` through pyspiel against the engine's ``HandState.copy`` in
+  the same positions; ``information_state_string`` computed (the first time at a node) and
+  asked again (cached); random playouts through ``apply_action`` in steps per second; with
+  ``--ismcts``, the time of a decision of OpenSpiel's ISMCTS bot at 100 simulations.
+
+Wall-clock numbers are printed, never asserted (tests check behaviour, not times).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from random import Random
+from typing import Any
+
+import numpy as np
+
+from ..engine.hand import PLAY, HandState
+from .api import load
+
+__all__ = ["main", "run_agent_benchmark"]
+
+
+def _best(rounds: int, fn: Callable[[], float]) -> float:
+    """The largest rate of ``rounds`` runs of ``fn``."""
+    return max(fn() for _ in range(rounds))
+
+
+def pettingzoo_rate(variant: str, steps: int, seed: int, reference: bool = False) -> float:
+    """Steps per second of the wrapped PettingZoo environment under random legal actions;
+    ``reference``: with the core's pure-Python observation tensors instead of the arrays."""
+    from .pettingzoo import env
+
+    e = env(variant=variant)
+    if reference:
+        raw = e.unwrapped
+        game = raw.game
+
+        def observe(agent: str) -> dict[str, Any]:
+            seat = raw._seat_of[agent]
+            mask = np.zeros(game.num_distinct_actions, np.int8)
+            if agent == raw.agent_selection and not raw._state.is_over():
+                mask[raw._state.legal_actions()] = 1
+            tensor = np.asarray(raw._state.observation_tensor(seat), np.float32)
+            return {"observation": tensor, "action_mask": mask}
+
+        raw.observe = observe
+    rng = Random(seed)
+    e.reset(seed=seed)
+    done = 0
+    start = time.process_time()
+    while done < steps:
+        for _agent in e.agent_iter():
+            obs, _, termination, truncation, _ = e.last()
+            if termination or truncation:
+                e.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            e.step(int(legal[int(rng.random() * len(legal))]))
+            done += 1
+        e.reset()
+    return done / (time.process_time() - start)
+
+
+def engine_rate(variant: str, steps: int, seed: int) -> float:
+    """Decisions per second of the engine's own random playout (deal included)."""
+    rules = load(variant).rules
+    rng = Random(seed)
+    done = 0
+    start = time.process_time()
+    while done < steps:
+        done += HandState.new(rules, done % rules.players, rng).playout(rng)
+    return done / (time.process_time() - start)
+
+
+def _openspiel_positions(variant: str, count: int, seed: int) -> list[Any]:
+    """OpenSpiel states in the play, a few tricks in."""
+    import pyspiel
+
+    from . import openspiel  # noqa: F401  (registers the game)
+
+    game = pyspiel.load_game("python_fivehundred", {"variant": variant})
+    rng = Random(seed)
+    out: list[Any] = []
+    while len(out) < count:
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+        while not state.is_terminal() and state.fivehundred_state.hand.phase != PLAY:
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.random() * len(legal))])
+        for _ in range(int(rng.random() * 12)):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.random() * len(legal))])
+        if not state.is_terminal():
+            out.append(state)
+    return out
+
+
+def openspiel_figures(variant: str, seed: int, rounds: int) -> dict[str, float]:
+    """Clone and copy times (µs), information-state string times (µs), playout steps/s."""
+    positions = _openspiel_positions(variant, 200, seed)
+    hands = [s.fivehundred_state.hand for s in positions]
+
+    def clones() -> float:
+        start = time.process_time()
+        for _ in range(10):
+            for s in positions:
+                s.clone()
+        return 10 * len(positions) / (time.process_time() - start)
+
+    def copies() -> float:
+        start = time.process_time()
+        for _ in range(10):
+            for h in hands:
+                h.copy()
+        return 10 * len(hands) / (time.process_time() - start)
+
+    def strings(cached: bool) -> float:
+        fresh = [s.clone() for s in positions]  # a clone keeps the cache: apply one action
+        for s in fresh:
+            s.apply_action(s.legal_actions()[0]) if not s.is_terminal() else None
+        live = [s for s in fresh if not s.is_terminal()]
+        if cached:
+            for s in live:
+                s.information_state_string(s.current_player())
+        start = time.process_time()
+        for s in live:
+            s.information_state_string(s.current_player())
+        return len(live) / (time.process_time() - start)
+
+    def playouts() -> float:
+        rng = Random(seed)
+        done = 0
+        start = time.process_time()
+        for s in positions:
+            state = s.clone()
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                state.apply_action(legal[int(rng.random() * len(legal))])
+                done += 1
+        return done / (time.process_time() - start)
+
+    clone = copy = string = cached = playout = 0.0
+    for _ in range(rounds):
+        clone, copy = max(clone, clones()), max(copy, copies())
+        string, cached = max(string, strings(False)), max(cached, strings(True))
+        playout = max(playout, playouts())
+    return {
+        "clone_us": 1e6 / clone,
+        "engine_copy_us": 1e6 / copy,
+        "info_string_us": 1e6 / string,
+        "info_string_cached_us": 1e6 / cached,
+        "playout_steps_per_s": playout,
+    }
+
+
+def ismcts_ms(variant: str, seed: int, simulations: int = 100, decisions: int = 8) -> float:
+    """CPU milliseconds a decision of OpenSpiel's ISMCTS bot (random rollouts) takes through
+    the adapter, the mean of the first ``decisions`` decisions of one hand."""
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    from . import openspiel  # noqa: F401  (registers the game)
+
+    game = pyspiel.load_game("python_fivehundred", {"variant": variant})
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
+    bot = ismcts.ISMCTSBot(
+        game, evaluator, 2.0, simulations, random_state=np.random.RandomState(seed)
+    )
+    rng = Random(seed)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+    spent: list[float] = []
+    while not state.is_terminal() and len(spent) < decisions:
+        start = time.process_time()
+        action = bot.step(state)
+        spent.append(time.process_time() - start)
+        state.apply_action(action)
+    return 1000 * sum(spent) / len(spent)
+
+
+def run_agent_benchmark(
+    variant: str = "australian", steps: int = 20000, seed: int = 1, rounds: int = 3
+) -> dict[str, float]:
+    """Every figure of the module doc, best of ``rounds``, the references in the same run."""
+    env_rate = ref_rate = eng_rate = 0.0
+    for _ in range(rounds):
+        env_rate = max(env_rate, pettingzoo_rate(variant, steps, seed))
+        ref_rate = max(ref_rate, pettingzoo_rate(variant, steps // 4, seed, reference=True))
+        eng_rate = max(eng_rate, engine_rate(variant, steps, seed))
+    out = {
+        "pettingzoo_steps_per_s": env_rate,
+        "pettingzoo_reference_steps_per_s": ref_rate,
+        "engine_decisions_per_s": eng_rate,
+    }
+    out.update(openspiel_figures(variant, seed, rounds))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the figures and their ratios."""
+    p = argparse.ArgumentParser(prog="python -m fivehundred.runtime.adapters.agentbench")
+    p.add_argument("--variant", default="australian")
+    p.add_argument("--steps", type=int, default=20000, help="PettingZoo steps per round")
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--ismcts", action="store_true", help="also time ISMCTS at 100 simulations")
+    args = p.parse_args(argv)
+    if args.steps < 100 or args.rounds < 1:
+        p.error("--steps must be at least 100 and --rounds at least 1")
+    f = run_agent_benchmark(args.variant, args.steps, args.seed, args.rounds)
+    env_rate, ref, eng = (
+        f["pettingzoo_steps_per_s"],
+        f["pettingzoo_reference_steps_per_s"],
+        f["engine_decisions_per_s"],
+    )
+    print(f"{args.variant}, best of {args.rounds} rounds")
+    print(
+        f"PettingZoo  {env_rate:9,.0f} steps/s   {env_rate / ref:5.2f}x the pure-Python "
+        f"tensors ({ref:,.0f}/s), {env_rate / eng:5.2f}x the engine's playout ({eng:,.0f}/s)"
+    )
+    print(
+        f"OpenSpiel   clone {f['clone_us']:6.1f} us = {f['clone_us'] / f['engine_copy_us']:4.1f}x "
+        f"HandState.copy ({f['engine_copy_us']:.1f} us); information_state_string "
+        f"{f['info_string_us']:.1f} us, {f['info_string_cached_us']:.1f} us cached"
+    )
+    print(
+        f"OpenSpiel   random playout {f['playout_steps_per_s']:9,.0f} steps/s = "
+        f"{f['playout_steps_per_s'] / eng:4.2f}x the engine's playout"
+    )
+    if args.ismcts:
+        ms = ismcts_ms(args.variant, args.seed)
+        print(f"OpenSpiel   ISMCTS (100 simulations, random rollouts) {ms:,.0f} ms a decision")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,246 @@
+"""The tensors of :mod:`.tensors` as numpy arrays, kept up to date action by action.
+
+The agents' adapters (OpenSpiel, PettingZoo) observe a hand after every action. Rebuilding the
+1,046 floats of an observation from a :class:`~fivehundred.runtime.engine.seatview.SeatView` in
+Python each time (:func:`.tensors.observation_tensor`, the core's reference path) is most of the
+cost of a step, so :class:`HandArrays` keeps one float32 array of the sections every seat sees
+alike that only grow during a hand (the bids, the passes, the cards played, the voids shown and
+the history of the tricks) and adds only the actions it has not seen yet, read from the hand's
+append-only ``calls`` and ``tricks``. An observation is that array copied, plus the sections
+that are the seat's own (its cards, the kitty it saw, the partners it knows) and the few small
+ones that change in place (the phase, the high bid, the trick on the table, the counts).
+
+The values are those of :mod:`.tensors`, float for float (``tests/test_pettingzoo.py`` compares
+both paths after every action of hands of every variant). This module needs numpy, an optional
+extra; the core never imports it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..engine.codes import bits
+from ..engine.hand import DISCARD, OVER, PARTNER, PLAY, HandState
+from ..engine.rules import Rules
+from ..engine.seatview import _partners_known
+from .tensors import information_state_layout, observation_layout
+
+__all__ = ["HandArrays"]
+
+Array = np.ndarray[Any, np.dtype[np.float32]]
+
+
+class HandArrays:
+    """Observation and information-state tensors of one hand as numpy arrays (float32).
+
+    Bound to one :class:`HandState` at a time: given another (the next hand of a match, a
+    clone) it starts afresh. Every call returns a new array that the caller may keep. Inside,
+    the 0/1 entries are one int, bit ``i`` for entry ``i`` (a hand's cards are a bitmask
+    already: a section of cards is that mask shifted to the section's offset), unpacked into
+    floats once per call; only the counts (``held``, ``tricks_won``, ``scores``) are written as
+    floats.
+    """
+
+    __slots__ = (
+        "_at",
+        "_calls",
+        "_cards",
+        "_counts",
+        "_hand",
+        "_high",
+        "_history",
+        "_public",
+        "_tricks",
+        "info_size",
+        "obs_size",
+        "rules",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        layout = information_state_layout(rules)
+        #: Section offsets by name.
+        self._at = {s.name: s.offset for s in layout.sections}
+        self.obs_size = observation_layout(rules).size
+        self.info_size = layout.size
+        at, n = self._at, rules.players
+        #: Where the counts go: held and tricks won by seat, then the scores by side.
+        self._counts = np.array(
+            [at["held"] + s for s in range(n)]
+            + [at["tricks_won"] + s for s in range(n)]
+            + [at["scores"] + side for side in range(rules.n_sides)],
+            np.intp,
+        )
+        self._hand: HandState | None = None
+        self._public = 0  # the growing sections' bits in the observation
+        self._history = 0  # and in the history that follows it in the information state
+        self._calls = 0  # calls added to them
+        self._high = -1  # the ladder index of the high bid after those calls
+        self._tricks = 0  # finished tricks added
+        self._cards = 0  # cards added of the trick after those
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> HandArrays:
+        """A fresh tracker (a copied state is another hand object: it would start afresh)."""
+        return HandArrays(self.rules)
+
+    # -- the public, growing sections ---------------------------------------------------------
+
+    def _catch_up(self, hand: HandState) -> int:
+        """The bits of the growing sections of the observation, the actions not added yet
+        added (to those of the history too)."""
+        if (
+            hand is not self._hand
+            or len(hand.calls) < self._calls
+            or len(hand.tricks) < self._tricks
+            or (len(hand.tricks) == self._tricks and len(hand.trick) < self._cards)
+        ):
+            self._hand = hand
+            self._public = self._history = self._calls = self._tricks = self._cards = 0
+            self._high = -1
+        calls = hand.calls
+        if self._calls < len(calls):
+            r = self.rules
+            at = self._at
+            n_bids = r.n_bids
+            pub = self._public
+            for i in range(self._calls, len(calls)):
+                s, a = calls[i]
+                if a == r.PASS:
+                    pub |= 1 << (at["passed"] + s)
+                    self._history |= 1 << (at["passed_at"] + s * (n_bids + 1) + self._high + 1)
+                elif hand.inkles[i]:
+                    pub |= 1 << (at["inkles"] + s * n_bids + a - r.BID)
+                else:
+                    pub |= 1 << (at["bids"] + s * n_bids + a - r.BID)
+                    self._high = a - r.BID
+            self._public = pub
+            self._calls = len(calls)
+        while self._tricks < len(hand.tricks):
+            leader, actions, _ = hand.tricks[self._tricks]
+            self._add_cards(hand, self._tricks, leader, actions)
+            self._tricks += 1
+            self._cards = 0
+        if len(hand.trick) > self._cards:
+            self._add_cards(hand, self._tricks, hand.trick_leader, hand.trick)
+            self._cards = len(hand.trick)
+        return self._public
+
+    def _add_cards(
+        self, hand: HandState, k: int, leader: int, actions: list[int] | tuple[int, ...]
+    ) -> None:
+        """Add the cards of trick ``k`` from the ``self._cards``-th on."""
+        r = self.rules
+        at = self._at
+        pub = self._public
+        past = self._history
+        n, c = r.players, r.n_cards
+        jl = r.JOKER_LEAD
+        suit_of = hand.suit_of
+        nxt = hand.next_seat
+        first = actions[0]
+        led = suit_of[first] if first < jl else (first - jl) % 4
+        s = leader
+        for i, a in enumerate(actions):
+            if i >= self._cards:
+                card = a if a < jl else r.joker_cards[(a - jl) // 4]
+                pub |= 1 << (at["played"] + s * c + card)
+                past |= 1 << (at["trick_cards"] + (k * n + s) * c + card)
+                if i == 0:
+                    past |= 1 << (at["trick_leader"] + k * n + leader)
+                    if a >= jl:
+                        past |= 1 << (at["joker_named"] + 4 * k + led)
+                elif suit_of[card] != led and led < 4:
+                    pub |= 1 << (at["voids"] + 4 * s + led)
+            s = nxt[s]
+        self._public = pub
+        self._history = past
+
+    # -- what a seat sees ---------------------------------------------------------------------
+
+    def observation(self, hand: HandState, seat: int) -> Array:
+        """:func:`.tensors.observation_tensor` of ``hand`` for ``seat``, as a new array."""
+        on = self._catch_up(hand) | self._own(hand, seat)
+        return self._floats(hand, on, self.obs_size)
+
+    def information_state(self, hand: HandState, seat: int) -> Array:
+        """:func:`.tensors.information_state_tensor` of ``hand`` for ``seat``, a new array."""
+        on = self._catch_up(hand) | self._own(hand, seat) | self._history
+        on |= hand.dealt[0][seat] << self._at["dealt"]
+        return self._floats(hand, on, self.info_size)
+
+    def _floats(self, hand: HandState, on: int, size: int) -> Array:
+        """The bits ``on`` as 0.0/1.0, then the counts."""
+        r = self.rules
+        raw = np.frombuffer(on.to_bytes((size + 7) // 8, "little"), np.uint8)
+        out: Array = np.unpackbits(raw, count=size, bitorder="little").astype(np.float32)
+        hs = r.hand_size
+        out[self._counts] = (
+            [h.bit_count() / hs for h in hand.hands]
+            + [w / hs for w in hand.tricks_won]
+            + [v / r.target for v in hand.scores]
+        )
+        return out
+
+    def _own(self, hand: HandState, seat: int) -> int:
+        """The bits of the sections that are the seat's own or change in place."""
+        r = self.rules
+        at = self._at
+        c = r.n_cards
+        phase = hand.phase
+        on = (
+            1 << (at["seat"] + seat)
+            | 1 << (at["phase"] + phase)
+            | 1 << (at["dealer"] + hand.dealer)
+        )
+        if phase != OVER:
+            on |= 1 << (at["to_move"] + hand.to_move)
+        on |= hand.hands[seat] << at["hand"]
+        if hand.high >= 0:
+            on |= 1 << (at["high_bid"] + hand.high) | 1 << (at["high_seat"] + hand.high_seat)
+        contract = hand.contract
+        if contract >= 0:
+            on |= 1 << (at["contract"] + contract) | 1 << (at["contractor"] + hand.contractor)
+            on |= 1 << (at["strain"] + r.bid_strain[contract])
+        elif phase in (PLAY, OVER):  # all passed, played at no trumps
+            on |= 1 << (at["strain"] + hand.strain)
+        if hand.sans:
+            on |= 1 << at["sans"]
+        if hand.nominated >= 0:
+            on |= 1 << (at["nominated"] + hand.nominated)
+        if contract >= 0:
+            on |= _partners_known(hand, seat) << at["allies"]
+        on |= hand.sitting_out << at["sitting_out"] | hand.called_cards << at["called"]
+        if seat == hand.contractor:
+            if (
+                phase in (DISCARD, PLAY, OVER, PARTNER)
+                and r.kitty_take
+                and r.discard_count
+                and not hand.sans
+            ):
+                on |= hand.kitty << at["kitty_seen"]
+            on |= hand.discarded << at["discarded"]
+        trick = hand.trick
+        if trick:
+            s = hand.trick_leader
+            jl = r.JOKER_LEAD
+            base = at["trick"]
+            for a in trick:
+                on |= 1 << (base + s * c + (a if a < jl else r.joker_cards[(a - jl) // 4]))
+                s = hand.next_seat[s]
+            if 0 <= hand.led < 4:
+                on |= 1 << (at["led"] + hand.led)
+        if contract >= 0 and phase in (PLAY, OVER):
+            faced = at["faced"]
+            bid_open = r.bid_open[contract]
+            t = hand.contractor
+            if t != seat and (
+                bid_open == "from-start" or (bid_open == "after-first-trick" and hand.n_tricks)
+            ):
+                on |= hand.hands[t] << (faced + t * c)
+            if r.bid_partner[contract] == "both-hands":
+                for t in bits(hand.allies):
+                    if t != hand.contractor and t != seat:
+                        on |= hand.hands[t] << (faced + t * c)
+        return on
