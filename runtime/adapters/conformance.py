@@ -445,7 +445,8 @@ def vectors_jsonl(vectors: Iterable[dict[str, Any]]) -> str:
 #: The engine modules whose behaviour the vectors record (their text is in the fingerprint).
 ENGINE_MODULES = (
     "engine/codes.py", "engine/errors.py", "engine/game.py", "engine/hand.py",
-    "engine/messages.py", "engine/records.py", "engine/rules.py", "adapters/conformance.py",
+    "engine/messages.py", "engine/records.py", "engine/rules.py", "engine/scoring.py",
+    "adapters/conformance.py",
 )  # fmt: skip
 FORMAT = 1
 

@@ -13,6 +13,7 @@ from random import Random
 from .errors import InvalidActionError
 from .hand import HandResult, HandState
 from .rules import Rules
+from .scoring import trick_points
 
 __all__ = ["NO_WINNER", "Match", "first_dealer", "game_winner", "load_builtin"]
 
@@ -128,12 +129,7 @@ def _first_by_trick(
     allies = {sides[s] for s in result.allies}
     if not allies and result.contractor >= 0:
         allies = {sides[result.contractor]}
-    if result.contract < 0:
-        per = rules.all_pass_per_trick
-    elif rules.bid_kind[result.contract] == "misere":
-        per = rules.opponents_against_misere
-    else:
-        per = rules.opponents_per_trick
+    per = trick_points(rules, result.contract)
     running = [scores[s] - result.points[s] for s in range(rules.n_sides)]
     for _, _, winner in state.tricks:
         side = sides[winner]
