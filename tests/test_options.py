@@ -134,9 +134,7 @@ LEGACY: dict[str, tuple[str, ...]] = {
         "generator/show.py",
         "runtime/adapters/conformance.py",
         "runtime/engine/game.py",
-        "runtime/engine/records.py",
         "runtime/engine/rules.py",
-        "runtime/studies/balance.py",
     ),
     "misere_ends_when_lost": (
         "generator/clauses.py",

@@ -33,6 +33,7 @@ from typing import IO, Any
 
 from ..engine.codes import bits
 from ..engine.errors import FiveHundredError
+from ..engine.game import gone_out, reaches
 from ..engine.hand import AUCTION, DISCARD, OVER, PLAY, ActionKind, HandState, action_kind, deal
 from ..engine.records import error_object, record_of, replay, replay_view
 from ..engine.rules import Rules
@@ -205,11 +206,11 @@ def _scoring_clauses(state: HandState) -> set[str]:
                     state.scores[side] + earned >= r.opponents_freeze_at
                 ):
                     out.add("score.freeze")
-    if any(s >= r.target for s in scores):
+    if any(reaches(r, s) for s in scores):
         out |= {"end.target", "end.must-bid-to-win"}
-        if sum(s >= r.target for s in scores) > 1:
+        if sum(reaches(r, s) for s in scores) > 1:
             out.add("end.both-out")
-    if r.lose_at is not None and any(s <= r.lose_at for s in scores):
+    if any(gone_out(r, s) for s in scores):
         out.add("end.lose")
     return out
 
