@@ -220,7 +220,9 @@ def _scoring_clauses(state: HandState) -> set[str]:
 
 def _score_presets(r: Rules) -> list[list[int]]:
     n = r.n_sides
-    presets = [[0] * n, [r.target - 20] * n]
+    # scores two tricks short of the target: one trick short where only passing it counts
+    short = 20 if reaches(r, r.target) else 10
+    presets = [[0] * n, [r.target - short] * n]
     if r.lose_at is not None:
         presets.append([r.lose_at + 40] + [r.target - 40] * (n - 1))
     if r.opponents_freeze_at is not None:
