@@ -330,3 +330,24 @@ def test_flat_attributes_and_sections_read_the_tables(variant: str) -> None:
             node = node[key]  # type: ignore[index]
         assert getattr(rules, opt.attr) == node, opt.attr
     assert rules.scoring["opponents_per_trick"] == rules.opponents_per_trick
+
+
+# -- the options clubs use (issue 17 §4) ------------------------------------------------------
+
+
+def test_end_line_exceed_needs_more_than_the_target_and_less_than_lose_at() -> None:
+    """end.line (T: "a team has more than 500 points", "less than -500"; G: "reach 500"):
+    with exceed a side at exactly 500 has not won and one at exactly -500 is not out; with
+    reach (australian, G) both count."""
+    from fivehundred.runtime.engine.game import game_winner, gone_out, reaches
+    from fivehundred.runtime.engine.hand import HandResult
+
+    t, g = Rules.builtin("american"), Rules.builtin("australian")
+    assert (t.end["line"], g.end["line"]) == ("exceed", "reach")
+    assert not reaches(t, 500) and reaches(t, 510) and reaches(g, 500)
+    assert not gone_out(t, -500) and gone_out(t, -510) and gone_out(g, -500)
+    made = HandResult(t.bid_index["7H"], 0, True, (7, 3), (200, 30), True, (0, 2))
+    assert game_winner(t, [500, 100], made) is None
+    assert game_winner(t, [510, 100], made) == 0
+    assert game_winner(t, [100, -500], made) is None  # exactly -500: still in (T)
+    assert game_winner(t, [100, -510], made) == 0  # below -500: out, the other side wins

@@ -59,14 +59,21 @@ def first_dealer(rules: Rules, rng: Random) -> int:
 
 
 def reaches(rules: Rules, score: int) -> bool:
-    """Whether ``score`` has reached the target (``end.target``): at it or above."""
+    """Whether ``score`` has reached the target (``end.target``): at it or above, or with
+    ``end.line: exceed`` (T) only above it."""
+    if rules.end["line"] == "exceed":
+        return score > rules.target
     return score >= rules.target
 
 
 def gone_out(rules: Rules, score: int) -> bool:
-    """Whether ``score`` has gone out backwards (``end.lose``): at ``lose_at`` or below; never
-    without ``lose_at``."""
-    return rules.lose_at is not None and score <= rules.lose_at
+    """Whether ``score`` has gone out backwards (``end.lose``): at ``lose_at`` or below, or with
+    ``end.line: exceed`` (T) only below it; never without ``lose_at``."""
+    if rules.lose_at is None:
+        return False
+    if rules.end["line"] == "exceed":
+        return score < rules.lose_at
+    return score <= rules.lose_at
 
 
 def game_winner(

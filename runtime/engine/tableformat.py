@@ -44,6 +44,7 @@ __all__ = [
     "Def",
     "Derived",
     "End",
+    "EndLine",
     "Failed",
     "FirstDealer",
     "Inkles",
@@ -136,6 +137,7 @@ Failed = Literal["minus-value"]
 OpponentTricks = Literal["pooled", "own"]
 BothOut = Literal["contractor", "highest", "first-by-trick"]
 OutBackwards = Literal["game-over", "cannot-win"]
+EndLine = Literal["reach", "exceed"]
 
 #: Every rule clause id, in rule-book order. Ids are stable: never rename one.
 ClauseId = Literal[
@@ -767,6 +769,18 @@ class End(TypedDict):
                 "won by the highest other total (a tie: the contractor's side). "
                 "`cannot-win`: it plays on but cannot win; if it later reaches the "
                 "target, or every side is out, the game ends with no winner."
+            ),
+        ),
+    ]
+
+    line: Annotated[
+        EndLine,
+        Meta(
+            "Line",
+            (
+                "`reach`: a side at `target` or more has reached the target, a side at "
+                "`lose_at` or less has gone out backwards. `exceed`: only more than `target`, "
+                "only less than `lose_at`."
             ),
         ),
     ]
@@ -2090,5 +2104,22 @@ OPTIONS: tuple[Option, ...] = (
         diff="when several sides reach the target",
         attr="both_out",
         note="several out: contractor, highest, first-by-trick",
+    ),
+    Option(
+        "end.line",
+        EndLine,
+        "reach",
+        "end.target",
+        "Reach or exceed",
+        (
+            "Whether the target and the losing line count when a score reaches them or only "
+            "when it passes them. `reach`: a side with 500 or more wins, one with -500 or less "
+            'has gone out backwards (G: "reach 500"; P: "500 or more"). `exceed`: a side needs '
+            'more than 500 and goes out backwards below -500 (T: "a team has more than 500 '
+            'points", "less than -500"). Default `reach`.'
+        ),
+        diff="target and losing line",
+        note="reach, or exceed (pass) the target and lose_at",
+        show=True,
     ),
 )
