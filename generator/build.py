@@ -18,15 +18,16 @@ import gc
 import json
 import shutil
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from ..generator import balancebook, i18n
 from ..runtime.engine.errors import Diagnostic, FileError, SpecError
-from ..runtime.files import os_error_text
+from ..runtime.files import os_error_text, write_output
 from ..runtime.transaction import LOCK_NAME, build_lock, commit_files
+from . import options
 from .buildcache import (
     OWNED,
     BuildCache,
@@ -49,7 +50,7 @@ from .docs import (
 from .i18n import Gap, gaps, languages, load_translations, po_path
 from .model import Ruleset
 from .parallel import Background, jobs, run_all
-from .pipeline import SPECS_DIR, VARIANTS_DIR, compile_spec
+from .pipeline import SCHEMA_FILE, SPECS_DIR, VARIANTS_DIR, compile_spec
 from .render import module_name, render_json, render_module
 from .tableschema import render_ruleset_schema
 
@@ -81,10 +82,14 @@ class BuildReport:
     #: "incomplete translation" banner and linked from nowhere.
     incomplete: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
+    #: Files outside generated/ the build derives (the rule-file schema, from the option
+    #: registry), as paths from the checkout: written, or with ``check`` stale.
+    sources: tuple[str, ...] = ()
+
     @property
     def changed(self) -> bool:
         """True when any file was (or would be) written or removed."""
-        return bool(self.written or self.removed)
+        return bool(self.written or self.removed or self.sources)
 
 
 def _spec_files() -> list[Path]:
@@ -428,6 +433,30 @@ def _build(
     cache: bool | None,
 ) -> BuildReport:
     use_cache = root is None if cache is None else cache
+    sources = _derived_sources(check) if root is None else ()
+    report = _build_generated(check, root, wait, cache=use_cache)
+    return replace(report, sources=sources) if sources else report
+
+
+def _derived_sources(check: bool) -> tuple[str, ...]:
+    """Bring the rule-file schema up to date with the option registry (or, with ``check``,
+    say it is stale); the paths from the checkout that were (or would be) written."""
+    text = options.variant_schema_text().encode("utf-8")
+    try:
+        same = SCHEMA_FILE.read_bytes() == text
+    except OSError:
+        same = False
+    if same:
+        return ()
+    if not check:
+        write_output(str(SCHEMA_FILE), text)
+    return (SCHEMA_FILE.relative_to(SPECS_DIR.parent).as_posix(),)
+
+
+def _build_generated(
+    check: bool, root: Path | None, wait: Callable[[str], None] | None, *, cache: bool
+) -> BuildReport:
+    use_cache = cache
     root = root or GENERATED_DIR
     store = BuildCache(root) if use_cache else None
     inputs = inputs_digest(*input_folders()) if store is not None else ""

@@ -178,6 +178,7 @@ class CachedReport:
     incomplete: dict[str, tuple[str, ...]]
     written: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
     changed: bool = False
 
 

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
 
-from ..runtime.engine.tableformat import Choice
+from ..runtime.engine.tableformat import Choice, Option
 from .clauses import CLAUSE_IDS
 from .model import Ruleset
+from .options import diff_options, table_value
 
 __all__ = [
     "Difference",
@@ -23,6 +24,7 @@ __all__ = [
     "choice_differences",
     "differences",
     "format_differences",
+    "plain_value",
 ]
 
 
@@ -38,13 +40,14 @@ def _yes(value: bool) -> str:
     return "yes" if value else "no"
 
 
-def _plain(value: Any) -> str:
+def plain_value(value: Any) -> str:
+    """A rule's value in plain words: ``none``, ``yes``/``no``, a list joined by commas."""
     if value is None:
         return "none"
     if isinstance(value, bool):
         return _yes(value)
     if isinstance(value, tuple | list):
-        return ", ".join(_plain(v) for v in value) if value else "none"
+        return ", ".join(plain_value(v) for v in value) if value else "none"
     return str(value)
 
 
@@ -64,47 +67,27 @@ def _inkles(rs: Ruleset) -> str:
     return f"the first {rs.inkles[0]} bidders' {rs.inkles[1]}-level bids"
 
 
-#: (clause, label, how to read the value) for every scalar rule of the model.
-_FIELDS: tuple[tuple[str, str, Callable[[Ruleset], Any]], ...] = (
-    ("seats.teams", "players", attrgetter("players")),
+def _reader(opt: Option) -> Callable[[Ruleset], Any]:
+    return lambda rs: table_value(rs.tables, opt)
+
+
+#: Rules that are no single option of the registry, or whose value needs words of its own.
+_COMPILED: tuple[tuple[str, str, Callable[[Ruleset], Any]], ...] = (
     ("seats.teams", "teams", _teams),
-    ("seats.partner", "partner for the hand", attrgetter("partner_call")),
-    ("seats.partner", "second partner from level", attrgetter("second_partner_at")),
-    ("deal.first-dealer", "first dealer", attrgetter("first_dealer")),
-    ("deal.packets", "cards per hand", attrgetter("hand_size")),
-    ("deal.packets", "kitty size", attrgetter("kitty")),
-    ("deal.packets", "dead hand", attrgetter("dead_hand")),
     ("deal.packets", "deal packets", _packets),
-    ("auction.end", "bidding procedure", attrgetter("procedure")),
-    ("auction.raise-own-bid", "last bidder may raise his own bid", attrgetter("raise_own_bid")),
-    ("auction.all-pass", "when all pass", attrgetter("all_pass")),
-    ("auction.all-pass", "points per trick when all pass", attrgetter("all_pass_per_trick")),
     ("auction.inkles", "inkles", _inkles),
     ("kitty.sans", "sans kitty bonus", attrgetter("sans_kitty_bonus")),
-    ("kitty.take", "contractor takes the kitty", attrgetter("kitty_take")),
-    ("play.misere-partner", "misère partner", attrgetter("misere_partner")),
-    ("play.misere-ends", "a lost misère stops at once", attrgetter("misere_ends_when_lost")),
-    ("joker.no-trumps.nominate", "joker's suit nominated by", attrgetter("joker_nominate")),
-    ("joker.no-trumps.lead", "leading the joker at no trumps", attrgetter("joker_lead")),
-    ("joker.no-trumps.misere-void", "void player must play the joker",
-     attrgetter("joker_void_must_play")),
-    ("joker.no-trumps.lead-last-only", "joker led only to the last trick",
-     attrgetter("joker_lead_only_last_trick")),
-    ("score.slam", "slam value", attrgetter("slam_value")),
-    ("score.slam", "slam applies below", attrgetter("slam_below")),
-    ("score.overtricks", "points per overtrick", attrgetter("overtricks")),
-    ("score.failed", "failed contract", attrgetter("failed")),
-    ("score.opponents", "opponents' points per trick", attrgetter("opponents_per_trick")),
-    ("score.opponents", "opponents' tricks", attrgetter("opponent_tricks")),
-    ("score.misere", "opponents' points per trick against misère",
-     attrgetter("opponents_against_misere")),
-    ("score.freeze", "opponents' trick points stop at", attrgetter("opponents_freeze_at")),
-    ("end.target", "target", attrgetter("target")),
-    ("end.lose", "a side loses at", attrgetter("lose_at")),
-    ("end.lose", "a side out backwards", attrgetter("out_backwards")),
-    ("end.must-bid-to-win", "must bid to win", attrgetter("must_bid_to_win")),
-    ("end.both-out", "when several sides reach the target", attrgetter("both_out")),
-)  # fmt: skip
+)
+
+#: (clause, label, how to read the value) for every scalar rule: each option of the registry
+#: with a diff label (:func:`~fivehundred.generator.options.diff_options`), then the compiled
+#: rules, in rule-book order of their clauses (a stable sort keeps the registry's order).
+_FIELDS: tuple[tuple[str, str, Callable[[Ruleset], Any]], ...] = tuple(
+    sorted(
+        [(str(o.clause), str(o.diff), _reader(o)) for o in diff_options()] + list(_COMPILED),
+        key=lambda row: CLAUSE_IDS.index(row[0]),
+    )
+)
 
 
 def differences(a: Ruleset, b: Ruleset) -> list[Difference]:
@@ -114,7 +97,9 @@ def differences(a: Ruleset, b: Ruleset) -> list[Difference]:
         va, vb = read(a), read(b)
         if va != vb:
             out.append(
-                Difference(clause, f"{label}: {_plain(va)} in {a.id}, {_plain(vb)} in {b.id}")
+                Difference(
+                    clause, f"{label}: {plain_value(va)} in {a.id}, {plain_value(vb)} in {b.id}"
+                )
             )
     for key in ("kitty", "misere", "joker"):
         if a.term(key) != b.term(key):
@@ -142,7 +127,8 @@ def differences(a: Ruleset, b: Ruleset) -> list[Difference]:
     if a.jokers != b.jokers:
         out.append(
             Difference(
-                "deck.joker", f"jokers: {_plain(a.jokers)} in {a.id}, {_plain(b.jokers)} in {b.id}"
+                "deck.joker",
+                f"jokers: {plain_value(a.jokers)} in {a.id}, {plain_value(b.jokers)} in {b.id}",
             )
         )
     out.extend(_ladder_differences(a, b))

@@ -21,20 +21,29 @@ from ..runtime.engine.codes import NT, RANK_ORDER, STRAINS, SUITLESS, SUITS, sam
 from ..runtime.engine.rules import Rules
 from ..runtime.engine.tableformat import (
     FORMAT,
+    OPTIONS,
+    Auction,
     Bid,
     Choice,
     Clause,
     ClauseId,
+    Deal,
     Derived,
+    End,
     Inkles,
     JokerCode,
     OpenWhen,
     Packet,
+    Partner,
+    Play,
     RankCode,
+    Scoring,
     Strain,
     StrainCode,
     Tables,
+    Terms,
 )
+from .options import file_value as read_option
 
 __all__ = ["FORMAT", "Ruleset", "build_ruleset", "build_tables"]
 
@@ -124,15 +133,6 @@ class Ruleset(Rules):
         return f"Ruleset({self.tables!r}, differences={self.differences!r})"
 
 
-def _get(data: dict[str, Any], *path: str, default: Any = None) -> Any:
-    node: Any = data
-    for key in path:
-        if not isinstance(node, dict) or key not in node:
-            return default
-        node = node[key]
-    return node
-
-
 def _bid_code(level: int, strain: int) -> str:
     return f"{level}{STRAINS[strain]}"
 
@@ -148,9 +148,9 @@ def _build_deck(
     deck: list[str] = []
     card_suit: list[int] = []
     card_rank: list[RankCode | JokerCode] = []
-    suits = _get(data, "deck", "suits", default={}) or {}
+    suits = data["deck"]["suits"]
     for s, suit in enumerate(SUITS):
-        ranks = suits.get(suit, [])
+        ranks = suits.get(suit) or []  # a suit the deck leaves out has no ranks
         seen: set[str] = set()
         ordered = []
         for rank in ranks:
@@ -165,7 +165,7 @@ def _build_deck(
             deck.append(text + suit)
             card_suit.append(s)
             card_rank.append(cast(RankCode, text))  # one of RANK_ORDER
-    jokers_in = [str(j).upper() for j in (_get(data, "deck", "jokers", default=[]) or [])]
+    jokers_in = [str(j).upper() for j in data["deck"]["jokers"]]
     jokers: list[JokerCode] = ["JK" if j in ("JK", "RJ") else "BJ" for j in jokers_in]
     for joker in jokers:
         deck.append(joker)
@@ -232,8 +232,8 @@ def _strain_table(
 
 
 def _teams(data: dict[str, Any], players: int) -> list[list[int]]:
-    spec = data.get("teams", "none")
-    if spec == "none" or spec is None:
+    spec = data["teams"]
+    if spec == "none":
         return [[seat] for seat in range(players)]
     if isinstance(spec, int) and not isinstance(spec, bool):
         return [[seat for seat in range(players) if seat % spec == t] for t in range(spec)]
@@ -256,14 +256,15 @@ def _suit_bid(code: str, level: int, strain: int, value: int) -> Bid:
 
 
 def _ladder(data: dict[str, Any]) -> list[Bid]:
-    ladder_spec = _get(data, "auction", "ladder", default={}) or {}
-    levels = ladder_spec.get("levels", {"from": 6, "to": 10})
-    low, high = int(levels.get("from", 6)), int(levels.get("to", 10))
-    strain_codes = [str(s) for s in ladder_spec.get("strains", list(STRAINS))]
+    ladder_spec = data["auction"]["ladder"]
+    levels = ladder_spec["levels"]
+    low, high = int(levels["from"]), int(levels["to"])
+    strain_codes = [str(s) for s in ladder_spec["strains"]]
     strains = [STRAINS.index(s) for s in strain_codes if s in STRAINS]
-    scoring = data.get("scoring", {}) or {}
-    table: Any = scoring.get("table")
-    formula: Any = scoring.get("formula")  # exactly one of the two (semantic.py)
+    scoring = data["scoring"]
+    table: Any = scoring.get("table")  # exactly one of the two (semantic.py)
+    formula: Any = scoring.get("formula")
+    misere_partner = data["play"]["misere_partner"]
     bids: list[Bid] = []
     for level in range(low, high + 1):
         for strain in strains:
@@ -272,9 +273,9 @@ def _ladder(data: dict[str, Any]) -> list[Bid]:
                 value = int(table[STRAINS[strain]][level - low])
             else:
                 first = int(formula["first"][STRAINS[strain]])
-                value = first + (level - low) * int(formula.get("step", 100))
+                value = first + (level - low) * int(formula["step"])
             bids.append(_suit_bid(code, level, strain, value))
-    specials = ladder_spec.get("special", []) or []
+    specials = ladder_spec["special"]
     pending = list(enumerate(specials))
     progress = True
     while pending and progress:
@@ -282,18 +283,18 @@ def _ladder(data: dict[str, Any]) -> list[Bid]:
         for entry in list(pending):
             _, sp = entry
             codes = [b["code"] for b in bids]
-            above = str(sp.get("above", ""))
+            above = str(sp["above"])
             if above not in codes:
                 continue
             pending.remove(entry)
             progress = True
-            avail = sp.get("available", "any-time")
+            avail = sp["available"]
             after = 0
             if isinstance(avail, dict):
-                after = int(avail.get("after_bid_of", 0))
-            raw_open = sp.get("open", "no")
+                after = int(avail["after_bid_of"])
+            raw_open = sp["open"]
             open_: OpenWhen = "no" if raw_open in (False, "False", "false", "no") else raw_open
-            blind = bool(sp.get("blind", False))
+            blind = bool(sp["blind"])
             clause: ClauseId = (
                 "auction.blind-misere"
                 if blind
@@ -303,7 +304,7 @@ def _ladder(data: dict[str, Any]) -> list[Bid]:
                 codes.index(above) + 1,
                 {
                     "code": str(sp["bid"]),
-                    "kind": sp.get("kind", "misere"),
+                    "kind": sp["kind"],
                     "level": 0,
                     "strain": NT,
                     "value": int(sp["value"]),
@@ -311,9 +312,8 @@ def _ladder(data: dict[str, Any]) -> list[Bid]:
                     "blind": blind,
                     "after_bid_of": after,
                     "clause": clause,
-                    "partner": sp.get(
-                        "partner", _get(data, "play", "misere_partner", default="sits-out")
-                    ),
+                    # a misère without its own partner rule follows play.misere_partner
+                    "partner": sp.get("partner", misere_partner),
                 },
             )
     return bids
@@ -352,7 +352,8 @@ def build_tables(data: dict[str, Any], *, extends: str | None = None) -> Tables:
     has not passed them its result is undefined. Whatever reads a rule file goes through the
     pipeline, never straight here.
     """
-    players = int(data.get("players", 4))
+    opts = _option_tables(data)
+    players: int = opts["players"]
     teams = _teams(data, players)
     side_of_seat = [0] * players
     for side, team in enumerate(teams):
@@ -360,34 +361,24 @@ def build_tables(data: dict[str, Any], *, extends: str | None = None) -> Tables:
             side_of_seat[seat] = side
     deck, card_suit, card_rank, jokers = _build_deck(data)
 
-    deal = data.get("deal", {}) or {}
-    hand_size = int(deal.get("hand_size", 10))
-    kitty = int(deal.get("kitty", 3))
-    packets_spec = deal.get("packets") or [
+    deal = data["deal"]
+    hand_size, kitty = int(deal["hand_size"]), int(deal["kitty"])
+    packets_spec = deal.get("packets") or [  # no packets: the whole hands, then the kitty
         {"to": "players", "cards": hand_size},
         {"to": "kitty", "cards": kitty},
     ]
     packets: list[Packet] = [(p["to"], int(p["cards"])) for p in packets_spec]
 
-    auction = data.get("auction", {}) or {}
-    inkles_spec = auction.get("inkles")
+    auction = data["auction"]
+    inkles_spec = auction["inkles"]
     inkles: Inkles | None = (
-        {
-            "bidders": int(inkles_spec.get("bidders", 2)),
-            "level": int(inkles_spec.get("level", 6)),
-        }
+        {"bidders": int(inkles_spec["bidders"]), "level": int(inkles_spec["level"])}
         if inkles_spec
         else None
     )
+    sans = auction["sans_kitty"]
     ladder = _ladder(data)
-    play = data.get("play", {}) or {}
-    joker_nt = _get(data, "play", "joker", "no_trumps", default={}) or {}
-    scoring = data.get("scoring", {}) or {}
-    slam = scoring.get("slam") or {"value": 0, "below": 0}
-    end = data.get("end", {}) or {}
-    kitty_take = bool(_get(data, "kitty", "take", default=True))
-    opponent_tricks = scoring.get("opponent_tricks", "pooled")
-
+    kitty_take = bool(data["kitty"]["take"])
     strains = [_strain_table(t, deck, card_suit, card_rank, jokers) for t in range(5)]
     joker_cards = [deck.index(j) for j in jokers]
     derived: Derived = {
@@ -397,22 +388,20 @@ def build_tables(data: dict[str, Any], *, extends: str | None = None) -> Tables:
         "joker_mask": sum(1 << c for c in joker_cards),
         "nominated_power": [NOMINATED_POWER - (len(jokers) - 1 - k) for k in range(len(jokers))],
         "restricted_bids": _restricted_bids(ladder, inkles["level"] if inkles else 0),
-        "pool_opponents": opponent_tricks == "pooled" and all(len(t) == 1 for t in teams),
+        "pool_opponents": opts["scoring"]["opponent_tricks"] == "pooled"
+        and all(len(t) == 1 for t in teams),
     }
-
-    words = data.get("terms") or {}
+    ident = str(data["id"]) if "id" in data else "variant"
+    # Each section holds its options as the registry compiles them (_option_tables), then the
+    # fields compiled from other parts of the file; the key order is the tables format's.
     tables: Tables = {
         "format": FORMAT,
-        "variant": str(data.get("id", "variant")),
+        "variant": ident,
         "extends": extends,
-        "name": str(data.get("name", data.get("id", "variant"))),
-        "summary": str(data.get("summary", "")),
-        "sources": [str(s) for s in (data.get("sources") or [])],
-        "terms": {
-            "joker": words.get("joker", "joker"),
-            "kitty": words.get("kitty", "kitty"),
-            "misere": words.get("misere", "misere"),
-        },
+        "name": str(data["name"]) if "name" in data else ident,
+        "summary": str(data["summary"]),
+        "sources": [str(s) for s in data["sources"]],
+        "terms": cast(Terms, _ordered(opts["terms"], "joker", "kitty", "misere")),
         "players": players,
         "teams": teams,
         "side_of_seat": side_of_seat,
@@ -420,64 +409,26 @@ def build_tables(data: dict[str, Any], *, extends: str | None = None) -> Tables:
         "card_suit": card_suit,
         "card_rank": card_rank,
         "jokers": jokers,
-        "deal": {
-            "first_dealer": deal.get("first_dealer", "random"),
-            "hand_size": hand_size,
-            "kitty": kitty,
-            "dead_hand": int(deal.get("dead_hand", 0)),
-            "packets": packets,
-        },
-        "auction": {
-            "procedure": auction.get("procedure", "rounds"),
-            "raise_own_bid": bool(auction.get("raise_own_bid", False)),
-            "all_pass": auction.get("all_pass", "throw-in"),
-            "all_pass_per_trick": int(auction.get("all_pass_per_trick", 10)),
-            "inkles": inkles,
-            "sans_kitty": None
-            if auction.get("sans_kitty") is None
-            else {"bonus": int(auction["sans_kitty"].get("bonus", 0))},
-        },
-        "partner": {
-            "call": _get(data, "partner", "call", default="none"),
-            "second_partner_at": _opt_int(_get(data, "partner", "second_partner_at")),
-        },
+        "deal": cast(Deal, {**opts["deal"], "packets": packets}),
+        "auction": cast(
+            Auction,
+            {
+                **opts["auction"],
+                "inkles": inkles,
+                "sans_kitty": None if sans is None else {"bonus": int(sans["bonus"])},
+            },
+        ),
+        "partner": cast(Partner, opts["partner"]),
         "ladder": ladder,
         "kitty": {"take": kitty_take, "discard": kitty if kitty_take else 0},
-        "play": {
-            "misere_partner": play.get("misere_partner", "sits-out"),
-            "misere_ends_when_lost": bool(play.get("misere_ends_when_lost", True)),
-            "joker_no_trumps": {
-                "nominate": joker_nt.get("nominate", "none"),
-                "lead": joker_nt.get("lead", "name-any-suit"),
-                "void_must_play": joker_nt.get("void_must_play", "never"),
-                "lead_only_last_trick": bool(joker_nt.get("lead_only_last_trick", False)),
-            },
-        },
+        "play": cast(Play, opts["play"]),
         "strains": [strain for strain, _ in strains],
-        "scoring": {
-            "slam": {"value": int(slam.get("value", 0)), "below": int(slam.get("below", 0))},
-            "overtricks": int(scoring.get("overtricks", 0)),
-            "failed": scoring.get("failed", "minus-value"),
-            "opponents_per_trick": int(scoring.get("opponents_per_trick", 10)),
-            "opponents_against_misere": int(scoring.get("opponents_against_misere", 0)),
-            "opponents_freeze_at": _opt_int(scoring.get("opponents_freeze_at")),
-            "opponent_tricks": opponent_tricks,
-        },
-        "end": {
-            "target": int(end.get("target", 500)),
-            "lose_at": _opt_int(end.get("lose_at")),
-            "must_bid_to_win": bool(end.get("must_bid_to_win", True)),
-            "both_out": end.get("both_out", "contractor"),
-            "out_backwards": end.get("out_backwards", "game-over"),
-        },
+        "scoring": cast(Scoring, _ordered(opts["scoring"], "slam")),
+        "end": cast(End, _ordered(opts["end"], "target", "lose_at", "must_bid_to_win", "both_out")),
         "clauses": [],
         "choices": [
-            {
-                "clause": str(c.get("clause", "")),
-                "source": str(c.get("source", "")),
-                "text": str(c.get("text", "")),
-            }
-            for c in (data.get("choices") or [])
+            {"clause": str(c["clause"]), "source": str(c["source"]), "text": str(c["text"])}
+            for c in data["choices"]
         ],
         "derived": derived,
     }
@@ -497,5 +448,20 @@ def build_ruleset(
     return Ruleset(build_tables(data, extends=extends), differences)
 
 
-def _opt_int(value: Any) -> int | None:
-    return None if value is None else int(value)
+def _option_tables(data: dict[str, Any]) -> dict[str, Any]:
+    """Every option of the registry that has a field in the tables, at its place there."""
+    out: dict[str, Any] = {}
+    for opt in OPTIONS:
+        keys = opt.table_keys
+        if keys is None:
+            continue
+        node = out
+        for key in keys[:-1]:
+            node = node.setdefault(key, {})
+        node[keys[-1]] = read_option(data, opt)
+    return out
+
+
+def _ordered(section: dict[str, Any], *first: str) -> dict[str, Any]:
+    """``section`` with the keys ``first`` first (the order of the tables format)."""
+    return {**{key: section[key] for key in first}, **section}

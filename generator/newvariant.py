@@ -16,7 +16,7 @@ overwritten. It holds:
 - ``id``, ``extends`` and a ``name``: the only lines that take effect, so the file validates as
   it is and plays exactly as its base;
 - the base's most common options, commented out, each with its current value (from the resolved
-  base, else the schema's default) and a one-line explanation, grouped under their sections so
+  base, with every default filled) and a one-line explanation, grouped under their sections so
   that uncommenting an option and its section lines gives valid YAML.
 
 The file is written to a temporary sibling, compiled like any rule file, and only then linked into
@@ -36,40 +36,39 @@ from typing import Any
 
 from ..runtime.engine.errors import Diagnostic, SpecError
 from ..runtime.files import os_error_text
+from .options import starter_options, with_defaults
 
 __all__ = ["COMMON_OPTIONS", "new_variant", "starter_text"]
 
-#: The options a starter file lists: path in the rule file, and a one-line explanation.
-COMMON_OPTIONS: tuple[tuple[tuple[str, ...], str], ...] = (
-    (("players",), "number of players, 2 to 6"),
-    (("teams",), "N teams (side = seat mod N), none, or seat lists"),
-    (("deck", "jokers"), "JK the red joker, BJ the black (beats the red)"),
-    (("deal", "hand_size"), "cards to each player (= tricks in a hand)"),
-    (("deal", "kitty"), "deck size = players x hand_size + kitty"),
-    (("auction", "procedure"), "rounds, or single-round (one call each)"),
-    (("auction", "raise_own_bid"), "raise one's own bid after the others pass"),
-    (("auction", "all_pass"), "throw-in, or no-trumps (play it out)"),
-    (("auction", "ladder", "special"), "misères: code, value, the bid below"),
-    (("kitty", "take"), "the contractor takes it and discards"),
-    (("play", "misere_partner"), "sits-out, or both-hands (played face up)"),
-    (("play", "misere_ends_when_lost"), "stop a misère at its first trick taken"),
-    (("play", "joker", "no_trumps", "nominate"), "contractor may name its suit, or none"),
-    (("play", "joker", "no_trumps", "lead"), "name-any-suit, or name-unled-suit"),
+#: What a starter file lists besides the options: rule-file items that are no option
+#: (path, note, and the option they follow).
+_STRUCTURE: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (
-        ("play", "joker", "no_trumps", "void_must_play"),
-        "void must play it: never, misere, always",
+        ("auction", "ladder", "special"),
+        "misères: code, value, the bid below",
+        "auction.ladder.strains",
     ),
-    (
-        ("play", "joker", "no_trumps", "lead_only_last_trick"),
-        "lead it only to the last trick",
-    ),
-    (("scoring", "slam"), "all tricks on a bid < below score value"),
-    (("scoring", "opponents_per_trick"), "opponents' points per trick taken"),
-    (("scoring", "opponents_freeze_at"), "their points stop here (T: 490), or null"),
-    (("end", "target"), "a side reaching this score wins"),
-    (("end", "lose_at"), "out backwards at or below this, or null"),
-    (("end", "must_bid_to_win"), "only one's own contract reaches the target"),
+    (("scoring", "table"), "values per strain, lowest level first", "scoring.overtricks"),
+    (("scoring", "formula"), "or the values by a formula", "scoring.overtricks"),
 )
+
+
+def _common_options() -> tuple[tuple[tuple[str, ...], str], ...]:
+    out: list[tuple[tuple[str, ...], str]] = [
+        (("summary",), "what your club plays, in a paragraph")
+    ]
+    for opt in starter_options():
+        out.append((opt.keys, str(opt.note)))
+        out.extend((path, note) for path, note, after in _STRUCTURE if after == opt.path)
+    return tuple(out)
+
+
+#: The items a starter file lists: path in the rule file, and a one-line explanation; every
+#: option of the registry (:data:`~fivehundred.runtime.engine.tableformat.OPTIONS`, by its
+#: ``note``) and the special bids and the score table.
+COMMON_OPTIONS: tuple[tuple[tuple[str, ...], str], ...] = _common_options()
+#: Option paths whose children the starter lists under them when the base gives a mapping.
+_PARENTS = frozenset(path[:-1] for path, _ in COMMON_OPTIONS if len(path) > 1)
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 #: The longest variant id (the schema's ``maxLength``): it becomes file names.
@@ -131,18 +130,6 @@ def _quoted(text: str) -> str:
     return "".join(out)
 
 
-def _schema_default(schema: dict[str, Any], path: tuple[str, ...]) -> tuple[bool, object]:
-    node: Any = schema
-    for key in path:
-        props = node.get("properties") if isinstance(node, dict) else None
-        if not isinstance(props, dict) or key not in props:
-            return False, None
-        node = props[key]
-    if isinstance(node, dict) and "default" in node:
-        return True, node["default"]
-    return False, None
-
-
 def _lookup(data: dict[str, Any], path: tuple[str, ...]) -> tuple[bool, object]:
     node: Any = data
     for key in path:
@@ -157,17 +144,20 @@ def _line(indent: int, key: str, value: str | None, note: str) -> str:
     return f"{text.ljust(_COMMENT_COLUMN - 1)} # {note}"
 
 
-def _options(base: dict[str, Any], schema: dict[str, Any]) -> list[str]:
-    """The commented-out options, grouped by section, each with the base's value."""
+def _options(base: dict[str, Any], complete: dict[str, Any]) -> list[str]:
+    """The commented-out options, grouped by section, each with the base's value: as the base
+    files write it, else its default (``complete``: ``base`` with every default)."""
     lines: list[str] = []
     open_sections: tuple[str, ...] = ()
     last_group: str | None = None
     for path, note in COMMON_OPTIONS:
         found, value = _lookup(base, path)
         if not found:
-            found, value = _schema_default(schema, path)
-        if not found:
-            continue
+            found, value = _lookup(complete, path)
+        if not found or (value is None and path[-1] in ("table", "formula")):
+            continue  # under a parent the base gives no mapping (inkles: null), or unused
+        if path in _PARENTS and isinstance(value, dict):
+            continue  # a mapping: its options follow, one a line, under its section line
         group = path[0] if len(path) > 1 else ""  # top-level values go together
         if group != last_group:
             lines.append("")
@@ -207,7 +197,6 @@ def starter_text(
     base_id: str,
     base_name: str,
     base_data: dict[str, Any],
-    schema: dict[str, Any],
     schema_ref: str,
     shown_path: str | None = None,
 ) -> str:
@@ -231,7 +220,7 @@ def starter_text(
         f"extends: {yaml_scalar(extends)}",
         f"name: {_quoted(title)}",
     ]
-    return "\n".join(head + _options(base_data, schema)) + "\n"
+    return "\n".join(head + _options(base_data, with_defaults(base_data))) + "\n"
 
 
 def new_variant(name: str, extends: str, output: str | None = None) -> Path:
@@ -246,7 +235,6 @@ def new_variant(name: str, extends: str, output: str | None = None) -> Path:
         VARIANTS_DIR,
         compile_spec,
         find_spec,
-        variant_schema,
     )
     from .resolve import load_spec_file
 
@@ -282,7 +270,6 @@ def new_variant(name: str, extends: str, output: str | None = None) -> Path:
         base.id,
         base.name,
         base_data,
-        variant_schema(),
         schema_reference(target, SCHEMA_FILE, SPECS_DIR.parent),
         target.as_posix() if _SHOWN.fullmatch(target.as_posix()) else None,
     )

@@ -10,12 +10,13 @@ import difflib
 import json
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from ..runtime.engine.errors import ArgumentError, Diagnostic, SpecError
+from . import options
 from .clauses import CLAUSE_IDS
 from .model import Ruleset, build_ruleset
 from .resolve import MergeNote, load_spec_file
@@ -44,9 +45,9 @@ SCHEMA_FILE = SPECS_DIR / "schema" / "variant.schema.json"
 
 @lru_cache(maxsize=1)
 def variant_schema() -> dict[str, Any]:
-    """The JSON Schema of a variant rule file."""
-    data: dict[str, Any] = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
-    return data
+    """The JSON Schema of a variant rule file (derived from the option registry; ``fivehundred
+    build`` writes the same text to :data:`SCHEMA_FILE` for editors)."""
+    return options.variant_schema()
 
 
 def builtin_ids() -> list[str]:
@@ -169,6 +170,12 @@ def check_spec(path: Path, *, builtin: bool = False) -> CheckedSpec:
     built-in (``builtin=True``), may.
     """
     resolved = load_spec_file(path, VARIANTS_DIR)
+    # The one defaults pass: from here on every option the files leave out has its default.
+    resolved = replace(
+        resolved,
+        data=options.with_defaults(resolved.data),
+        base_data=None if resolved.base_data is None else options.with_defaults(resolved.base_data),
+    )
     file = str(path)
     problems: list[Diagnostic] = []
     data = resolved.data

@@ -54,8 +54,6 @@ __all__ = [
 MAX_EXTENDS = 10
 """Most ``extends`` links in one chain (a chain of at most 11 files)."""
 
-_SCHEMA_FILE = Path(__file__).resolve().parent.parent / "specs" / "schema" / "variant.schema.json"
-
 #: A keyed list's key -> how an item is named in messages.
 _ITEM_WORDS = {"bid": "special bid", "clause": "choice for clause"}
 
@@ -67,7 +65,9 @@ def keyed_lists() -> dict[KeyPath, str]:
     Read from the schema: every array reached through ``properties`` that carries
     ``x-merge-key`` (``auction.ladder.special`` by ``bid``, ``choices`` by ``clause``).
     """
-    schema = json.loads(_SCHEMA_FILE.read_text(encoding="utf-8"))
+    from .options import variant_schema
+
+    schema = variant_schema()
     defs = schema.get("$defs", {})
     out: dict[KeyPath, str] = {}
 

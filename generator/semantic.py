@@ -6,8 +6,10 @@ check and before :func:`~fivehundred.generator.model.build_ruleset`. It returns 
 
 It never raises on any input: every value it reads is checked for type and range first, and a
 value the schema rejects (wrong type, out of range) is simply skipped here, so a broken file gets
-the schema's message and no second, confusing one. Values the file leaves out take the schema's
-defaults.
+the schema's message and no second, confusing one. It reads complete data: the defaults pass
+(:func:`~fivehundred.generator.options.with_defaults`) has given every option the file leaves
+out its default, and the types and bounds of options come from the registry
+(:data:`~fivehundred.runtime.engine.tableformat.OPTIONS`).
 
 Where a problem involves several values (the deck size against the deal, say), the diagnostic
 points at the one the author's own file sets, so that a house variant extending a built-in one is
@@ -46,10 +48,12 @@ import difflib
 import itertools
 import re
 from collections.abc import Callable, Mapping
-from typing import Any, TypeGuard
+from typing import Any, Literal, TypeGuard, get_args, get_origin
 
 from ..runtime.engine.codes import RANK_ORDER, STRAINS, normalise_card, normalise_rank
 from ..runtime.engine.errors import Diagnostic
+from ..runtime.engine.tableformat import Option
+from .options import option
 from .yamlload import KeyPath, Marks
 
 __all__ = ["RESERVED_CODES", "check_semantics"]
@@ -89,8 +93,26 @@ def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _conforms(opt: Option, value: object) -> bool:
+    """Whether ``value`` has the type and bounds the registry gives the option."""
+    tp = opt.type
+    if get_origin(tp) is Literal:
+        return any(value == v and type(value) is type(v) for v in get_args(tp))
+    if tp is bool:
+        return isinstance(value, bool)
+    if tp is int or (value is not None and tp == int | None):
+        if not _is_int(value):
+            return False
+        return (opt.minimum is None or value >= opt.minimum) and (
+            opt.maximum is None or value <= opt.maximum
+        )
+    if tp == int | None:
+        return value is None
+    return True
+
+
 class _Check:
-    """The document, its marks, typed look-ups with schema defaults, and the problems found."""
+    """The document, its marks, typed look-ups by the option registry, and the problems found."""
 
     def __init__(self, data: Mapping[str, Any], marks: Marks) -> None:
         self.data = data
@@ -114,18 +136,13 @@ class _Check:
         """Whether the document sets ``path`` (to anything, ``null`` included)."""
         return self.raw(path) is not _MISSING
 
-    def integer(
-        self, path: KeyPath, default: int | None, lo: int | None = None, hi: int | None = None
-    ) -> int | None:
-        """An integer within [lo, hi]; the default when absent; None when ill-typed or out of
-        range (the schema reports it)."""
-        value = self.raw(path)
-        if value is _MISSING:
-            return default
-        if not _is_int(value):
-            return None
-        assert isinstance(value, int)
-        if (lo is not None and value < lo) or (hi is not None and value > hi):
+    def option(self, path: str) -> Any:
+        """The value of the option at ``path`` (a registry path, ``deal.kitty``) when it has
+        the option's type and bounds; None when it is absent (its parent is not a mapping) or
+        anything else (the schema reports it). The defaults pass has filled every default."""
+        opt = option(path)
+        value = self.raw(opt.keys)
+        if value is _MISSING or not _conforms(opt, value):
             return None
         return value
 
@@ -141,25 +158,9 @@ class _Check:
             return _MISSING
         return value
 
-    def word(self, path: KeyPath, default: str, options: tuple[str, ...]) -> str | None:
-        """One of ``options``; the default when absent; None when anything else."""
+    def seq(self, path: KeyPath) -> list[Any] | None:
+        """A list; None when absent or anything else."""
         value = self.raw(path)
-        if value is _MISSING:
-            return default
-        return value if isinstance(value, str) and value in options else None
-
-    def flag(self, path: KeyPath, default: bool) -> bool | None:
-        """A boolean; the default when absent; None when anything else."""
-        value = self.raw(path)
-        if value is _MISSING:
-            return default
-        return value if isinstance(value, bool) else None
-
-    def seq(self, path: KeyPath, default: list[Any] | None = None) -> list[Any] | None:
-        """A list; the default when absent (or null, where the schema allows it); else None."""
-        value = self.raw(path)
-        if value is _MISSING:
-            return default
         return value if isinstance(value, list) else None
 
     def mapping(self, path: KeyPath) -> Mapping[str, Any] | None:
@@ -192,28 +193,29 @@ class _Check:
 
 
 def _players(c: _Check) -> int | None:
-    return c.integer(("players",), 4, 2, 6)
+    players: int | None = c.option("players")
+    return players
 
 
 def _deal_sizes(c: _Check) -> tuple[int, int, int] | None:
-    hand = c.integer(("deal", "hand_size"), 10, 1)
-    kitty = c.integer(("deal", "kitty"), 3, 0)
-    dead = c.integer(("deal", "dead_hand"), 0, 0)
+    hand = c.option("deal.hand_size")
+    kitty = c.option("deal.kitty")
+    dead = c.option("deal.dead_hand")
     if hand is None or kitty is None or dead is None:
         return None
     return hand, kitty, dead
 
 
 def _levels(c: _Check) -> tuple[int, int] | None:
-    low = c.integer(("auction", "ladder", "levels", "from"), 6, 1, 13)
-    high = c.integer(("auction", "ladder", "levels", "to"), 10, 1, 13)
+    low = c.option("auction.ladder.levels.from")
+    high = c.option("auction.ladder.levels.to")
     if low is None or high is None or low > high:
         return None
     return low, high
 
 
 def _strains(c: _Check) -> list[str] | None:
-    strains = c.seq(("auction", "ladder", "strains"), list(STRAINS))
+    strains = c.seq(("auction", "ladder", "strains"))
     if strains is None or not strains or not all(s in STRAINS for s in strains):
         return None
     return sorted(set(strains), key=STRAINS.index)
@@ -222,7 +224,7 @@ def _strains(c: _Check) -> list[str] | None:
 def _specials(c: _Check) -> list[tuple[int, Mapping[str, Any]]]:
     """The special bids with a well-formed code, as (index, entry); a malformed ``above`` is
     dropped from the entry (the schema reports it)."""
-    specials = c.seq(("auction", "ladder", "special"), [])
+    specials = c.seq(("auction", "ladder", "special"))
     if specials is None:
         return []
     out: list[tuple[int, Mapping[str, Any]]] = []
@@ -240,15 +242,15 @@ def _specials(c: _Check) -> list[tuple[int, Mapping[str, Any]]]:
 
 
 def _is_open(sp: Mapping[str, Any]) -> bool:
-    return sp.get("open", "no") not in ("no", False, None)
+    return sp.get("open") not in ("no", False, None)
 
 
 def _is_plain_misere(sp: Mapping[str, Any]) -> bool:
-    return sp.get("kind", "misere") == "misere" and not _is_open(sp) and sp.get("blind") is not True
+    return sp.get("kind") == "misere" and not _is_open(sp) and sp.get("blind") is not True
 
 
 def _after(sp: Mapping[str, Any]) -> int | None:
-    avail = sp.get("available", "any-time")
+    avail = sp.get("available")
     if isinstance(avail, Mapping) and _is_int(avail.get("after_bid_of")):
         return int(avail["after_bid_of"])
     return None
@@ -283,7 +285,7 @@ def _suit_values(c: _Check) -> dict[str, tuple[int, KeyPath]] | None:
         return out
     if isinstance(formula, Mapping) and not isinstance(table, Mapping):
         first = formula.get("first")
-        step = formula.get("step", 100)
+        step = formula.get("step")
         if not isinstance(first, Mapping) or not _is_int(step):
             return None
         for strain in strains:
@@ -392,7 +394,7 @@ def _check_deck(c: _Check) -> None:
                     count += 1
     elif c.present(("deck", "suits")):
         count = None
-    jokers = c.seq(("deck", "jokers"), [])
+    jokers = c.seq(("deck", "jokers"))
     if jokers is None:
         count = None
     else:
@@ -534,7 +536,7 @@ def _check_teams(c: _Check) -> None:
             "use teams: none or at least two teams",
             "seats.teams",
         )
-    call = c.word(("partner", "call"), "none", ("none", "choose", "card"))
+    call = c.option("partner.call")
     if call not in (None, "none") and teams not in (_MISSING, "none"):
         c.report(
             c.where(("partner", "call"), ("teams",)),
@@ -546,8 +548,8 @@ def _check_teams(c: _Check) -> None:
 
 def _check_levels(c: _Check) -> None:
     """auction.ladder: levels from <= to <= hand size."""
-    low = c.integer(("auction", "ladder", "levels", "from"), 6, 1, 13)
-    high = c.integer(("auction", "ladder", "levels", "to"), 10, 1, 13)
+    low = c.option("auction.ladder.levels.from")
+    high = c.option("auction.ladder.levels.to")
     if low is None or high is None:
         return
     if low > high:
@@ -627,7 +629,7 @@ def _check_values(c: _Check) -> None:
     for below, code in itertools.pairwise(codes):
         if values[code][0] <= values[below][0]:
             path = values[code][1]
-            if by_formula and c.present(("scoring", "formula", "step")):
+            if by_formula and c.marks.has(("scoring", "formula", "step")):
                 path = ("scoring", "formula", "step")
             c.report(
                 path,
@@ -792,7 +794,7 @@ def _check_availability(c: _Check) -> None:
             )
     plain = [sp for _, sp in specials if _is_plain_misere(sp)]
     for i, sp in specials:
-        if sp.get("kind", "misere") != "misere" or not _is_open(sp) or _after(sp) != 8:
+        if sp.get("kind") != "misere" or not _is_open(sp) or _after(sp) != 8:
             continue
         if any(_after(p) == 7 for p in plain):
             continue
@@ -814,7 +816,7 @@ def _check_inkles(c: _Check) -> None:
     inkles = c.raw(("auction", "inkles"))
     if not isinstance(inkles, Mapping):
         return
-    procedure = c.word(("auction", "procedure"), "rounds", ("rounds", "single-round"))
+    procedure = c.option("auction.procedure")
     if procedure == "rounds":
         c.report(
             c.where(("auction", "inkles"), ("auction", "procedure")),
@@ -823,8 +825,8 @@ def _check_inkles(c: _Check) -> None:
             "auction.inkles",
             at_key=True,
         )
-    bidders = c.integer(("auction", "inkles", "bidders"), 2, 1, 5)
-    level = c.integer(("auction", "inkles", "level"), 6, 1, 13)
+    bidders = c.option("auction.inkles.bidders")
+    level = c.option("auction.inkles.level")
     players = _players(c)
     if bidders is not None and players is not None and bidders >= players:
         c.report(
@@ -847,8 +849,8 @@ def _check_kitty(c: _Check) -> None:
     sans = c.raw(("auction", "sans_kitty"))
     if not isinstance(sans, Mapping):
         return
-    kitty = c.integer(("deal", "kitty"), 3, 0)
-    take = c.flag(("kitty", "take"), True)
+    kitty = c.option("deal.kitty")
+    take = c.option("kitty.take")
     if kitty == 0:
         c.report(
             c.where(("auction", "sans_kitty"), ("deal", "kitty")),
@@ -883,7 +885,7 @@ def _check_misere_partner(c: _Check) -> None:
     """play.misere-partner: playing both hands, or the partner playing, needs a partner."""
     if _partnerships(c) is not False:
         return
-    how = c.word(("play", "misere_partner"), "sits-out", ("sits-out", "both-hands"))
+    how = c.option("play.misere_partner")
     if how == "both-hands":
         c.report(
             c.where(("play", "misere_partner"), ("teams",)),
@@ -909,8 +911,8 @@ def _bid_values(c: _Check) -> list[int]:
 
 def _check_scoring(c: _Check) -> None:
     """score.slam and score.freeze."""
-    slam_value = c.integer(("scoring", "slam", "value"), 0, 0)
-    below = c.integer(("scoring", "slam", "below"), 0, 0)
+    slam_value = c.option("scoring.slam.value")
+    below = c.option("scoring.slam.below")
     values = _suit_values(c)
     if slam_value and below is not None and values:
         cheapest = min(v for v, _ in values.values())
@@ -958,7 +960,7 @@ def _check_end(c: _Check) -> None:
             "end.lose",
         )
     if (
-        c.word(("end", "out_backwards"), "game-over", ("game-over", "cannot-win")) == ("cannot-win")
+        c.option("end.out_backwards") == "cannot-win"
         and c.own(("end", "out_backwards"))
         and c.raw(("end", "lose_at")) in (_MISSING, None)
     ):
@@ -967,13 +969,13 @@ def _check_end(c: _Check) -> None:
             "out_backwards has no effect without end.lose_at",
             "end.lose",
         )
-    must_bid = c.flag(("end", "must_bid_to_win"), True)
+    must_bid = c.option("end.must_bid_to_win")
     values = _bid_values(c)
     if _suit_values(c) is None or must_bid is None:
         return
-    slam = c.integer(("scoring", "slam", "value"), 0, 0) or 0
-    per_trick = c.integer(("scoring", "opponents_per_trick"), 10, 0) or 0
-    against_misere = c.integer(("scoring", "opponents_against_misere"), 0, 0) or 0
+    slam = c.option("scoring.slam.value") or 0
+    per_trick = c.option("scoring.opponents_per_trick") or 0
+    against_misere = c.option("scoring.opponents_against_misere") or 0
     contract_scores = any(v > 0 for v in values) or slam > 0
     if must_bid and not contract_scores:
         c.report(

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from ..runtime.engine.codes import STRAINS, SUITS
 from ..runtime.engine.tableformat import Bid
+from .diff import plain_value as _plain
 from .model import Ruleset
+from .options import shown_options, table_value
 
 __all__ = ["show_text"]
 
@@ -124,7 +126,18 @@ def _end_lines(rs: Ruleset) -> list[str]:
             if rs.out_backwards == "game-over"
             else "out backwards: plays on, cannot win"
         )
-    return ["end: " + "; ".join(end)]
+    return ["end: " + "; ".join(end), *_option_lines(rs)]
+
+
+def _option_lines(rs: Ruleset) -> list[str]:
+    """The options of the registry that ``show`` lists by their label (``Option.show``), each
+    when it is not at its default: one ``options:`` line."""
+    listed = [
+        f"{opt.diff}: {_plain(table_value(rs.tables, opt))}"
+        for opt in shown_options()
+        if table_value(rs.tables, opt) != opt.default
+    ]
+    return ["options: " + "; ".join(listed)] if listed else []
 
 
 def _table(rows: list[list[str]], right: set[int]) -> list[str]:

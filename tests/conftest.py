@@ -237,6 +237,8 @@ GROUPS: dict[str, str] = {
     "test_yamlload.py": "generator",
     "test_schemacheck.py": "generator",
     "test_schemas.py": "generator",
+    "test_options.py": "generator",
+    "test_scoring.py": "runtime",
     "test_semantic.py": "generator",
     "test_resolve.py": "generator",
     "test_tables_australian.py": "generator",

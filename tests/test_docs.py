@@ -14,6 +14,7 @@ import yaml
 from fivehundred.generator.clauses import CLAUSE_IDS
 from fivehundred.generator.docs import RuleBookError, md_text, render_markdown
 from fivehundred.generator.model import Ruleset, build_ruleset
+from fivehundred.generator.options import with_defaults
 from fivehundred.generator.show import show_text
 from fivehundred.runtime.engine.tableformat import Clause
 
@@ -33,12 +34,12 @@ def spec(**changes: Any) -> dict[str, Any]:
 
 
 def book(**changes: Any) -> str:
-    return render_markdown(build_ruleset(spec(**changes)))
+    return render_markdown(build_ruleset(with_defaults(spec(**changes))))
 
 
 @pytest.fixture(scope="module")
 def rs() -> Ruleset:
-    return build_ruleset(spec())
+    return build_ruleset(with_defaults(spec()))
 
 
 @pytest.fixture(scope="module")
@@ -214,7 +215,7 @@ def test_terms_switch_words() -> None:
     data["terms"] = {"kitty": "widow", "misere": "nullo", "joker": "bird"}
     data["summary"] = "A partnership game."
     data["choices"] = []
-    text = render_markdown(build_ruleset(data))
+    text = render_markdown(build_ruleset(with_defaults(data)))
     prose = without_ids(text).lower()
     assert "widow" in prose and "nullo" in prose and "bird" in prose
     assert "kitty" not in prose
@@ -230,7 +231,7 @@ def test_unknown_term_word_is_an_error() -> None:
     data = spec()
     data["terms"] = {"kitty": "pot"}
     with pytest.raises(RuleBookError, match="kitty"):
-        render_markdown(build_ruleset(data))
+        render_markdown(build_ruleset(with_defaults(data)))
 
 
 # -- hostile author text ---------------------------------------------------------------------
@@ -244,7 +245,7 @@ def test_author_text_is_escaped() -> None:
     data["summary"] = "- first line\n\n| a | b |\n|---|---|\n" + HOSTILE
     data["choices"][0]["text"] = HOSTILE + "\n| x |"
     data["choices"].append({"clause": "no.such<b>clause", "source": "<i>", "text": "ok"})
-    text = render_markdown(build_ruleset(data))
+    text = render_markdown(build_ruleset(with_defaults(data)))
     assert "<script>" not in text and "<b>" not in text and "<i>" not in text
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
     rules_part = text.split("## How this variant plays")[0]  # the section after it has figures
@@ -341,7 +342,7 @@ def test_option_branches(
 def test_open_misere_from_start(md: str) -> None:
     data = spec()
     data["auction"]["ladder"]["special"][1]["open"] = "from-start"
-    text = render_markdown(build_ruleset(data))
+    text = render_markdown(build_ruleset(with_defaults(data)))
     assert "after the first trick" in clause_line(md, "play.open-misere")
     assert "before the opening lead" in clause_line(text, "play.open-misere")
 
@@ -350,7 +351,7 @@ def test_misere_any_time_and_no_freeze_clauses(md: str) -> None:
     data = spec()
     data["auction"]["ladder"]["special"][0]["available"] = "any-time"
     data["scoring"]["opponents_freeze_at"] = 490
-    text = render_markdown(build_ruleset(data))
+    text = render_markdown(build_ruleset(with_defaults(data)))
     assert "only after someone has bid" not in clause_line(text, "auction.misere")
     assert "at any time" in clause_line(text, "auction.misere")
     assert "above 490 points" in clause_line(text, "score.freeze")
@@ -383,7 +384,7 @@ def test_three_handed_single_round() -> None:
         },
     )
     data["terms"] = {"kitty": "widow"}
-    text = render_markdown(build_ruleset(data))
+    text = render_markdown(build_ruleset(with_defaults(data)))
     assert "each of the 3 players is a side of their own" in clause_line(text, "seats.teams")
     assert "plays alone against all the other players" in clause_line(text, "play.misere-partner")
     assert "once only" in clause_line(text, "auction.single-round")
@@ -398,7 +399,7 @@ def test_three_handed_single_round() -> None:
 def test_two_jokers() -> None:
     data = spec(**{"deck.jokers": ["JK", "BJ"], "deal.kitty": 4})
     data["deal"]["packets"][-1]["cards"] = 2
-    rs = build_ruleset(data)
+    rs = build_ruleset(with_defaults(data))
     text = render_markdown(rs)
     assert "a red joker (JK) and a black joker (BJ)" in clause_line(text, "deck.joker")
     assert "black joker wins" in clause_line(text, "joker.no-trumps.wins")
@@ -505,7 +506,7 @@ def test_html_book_escapes_author_and_translator_text() -> None:
         def gettext(self, message: str) -> str:
             return "<b>&</b> " + message if message == "Players and deck" else message
 
-    text = render_html(build_ruleset(data), "xx", Sneaky())
+    text = render_html(build_ruleset(with_defaults(data)), "xx", Sneaky())
     assert "<script>" not in text and "<b>" not in text
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
     assert "<h2>&lt;b&gt;&amp;&lt;/b&gt; Players and deck</h2>" in text

@@ -14,7 +14,9 @@ from jsonschema import Draft202012Validator
 
 from fivehundred.generator.clauses import CLAUSE_IDS
 from fivehundred.generator.model import build_ruleset
+from fivehundred.generator.options import variant_schema_text, with_defaults
 from fivehundred.generator.tableschema import ruleset_schema as ruleset_schema_of_the_types
+from fivehundred.runtime.engine.tableformat import NO_DEFAULT, OPTIONS, Option
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_DIR = ROOT / "specs" / "schema"
@@ -274,49 +276,40 @@ def test_every_documented_option_is_expressible(variant_schema: dict) -> None:
 
 
 @pytest.mark.parametrize(
-    ("spec", "tables"),
-    [
-        (("deal", "first_dealer"), ("deal", "first_dealer")),
-        (("auction", "procedure"), ("auction", "procedure")),
-        (("auction", "raise_own_bid"), ("auction", "raise_own_bid")),
-        (("auction", "all_pass"), ("auction", "all_pass")),
-        (("kitty", "take"), ("kitty", "take")),
-        (("play", "misere_partner"), ("play", "misere_partner")),
-        (("play", "misere_ends_when_lost"), ("play", "misere_ends_when_lost")),
-        (("play", "joker", "no_trumps", "nominate"), ("play", "joker_no_trumps", "nominate")),
-        (("play", "joker", "no_trumps", "lead"), ("play", "joker_no_trumps", "lead")),
-        (
-            ("play", "joker", "no_trumps", "void_must_play"),
-            ("play", "joker_no_trumps", "void_must_play"),
-        ),
-        (
-            ("play", "joker", "no_trumps", "lead_only_last_trick"),
-            ("play", "joker_no_trumps", "lead_only_last_trick"),
-        ),
-        (("scoring", "failed"), ("scoring", "failed")),
-        (("scoring", "opponents_per_trick"), ("scoring", "opponents_per_trick")),
-        (("scoring", "opponents_against_misere"), ("scoring", "opponents_against_misere")),
-        (("scoring", "opponents_freeze_at"), ("scoring", "opponents_freeze_at")),
-        (("scoring", "opponent_tricks"), ("scoring", "opponent_tricks")),
-        (("end", "target"), ("end", "target")),
-        (("end", "lose_at"), ("end", "lose_at")),
-        (("end", "must_bid_to_win"), ("end", "must_bid_to_win")),
-    ],
+    "opt",
+    [o for o in OPTIONS if o.table_keys is not None and o.default is not NO_DEFAULT],
+    ids=lambda o: o.path,
 )
-def test_schema_defaults_agree_with_the_model(
-    variant_schema: dict, australian: dict, spec: tuple, tables: tuple
-) -> None:
-    node: Any = variant_schema
-    for key in spec:
-        node = node["properties"][key]
+def test_registry_defaults_reach_the_tables(australian: dict, opt: Option) -> None:
+    """A file that leaves an option out plays with the registry's default: the defaults pass
+    fills it, the model compiles it (every option with a field of its own in the tables)."""
     parent = australian
-    for key in spec[:-1]:
-        parent = parent[key]
-    parent.pop(spec[-1], None)
-    value: Any = build_ruleset(australian).tables
-    for key in tables:
+    for key in opt.keys[:-1]:
+        parent = parent.setdefault(key, {})
+    parent.pop(opt.keys[-1], None)
+    value: Any = build_ruleset(with_defaults(australian)).tables
+    for key in opt.table_keys:
         value = value[key]
-    assert value == node["default"]
+    assert value == opt.default
+
+
+@pytest.mark.parametrize("opt", OPTIONS, ids=lambda o: o.path)
+def test_registry_default_is_a_value_of_the_option(variant_schema: dict, opt: Option) -> None:
+    node: Any = variant_schema
+    for key in opt.keys:
+        node = node["properties"][key]
+    if opt.default is NO_DEFAULT:
+        assert "default" not in node
+        return
+    assert node["default"] == opt.default
+    assert not errors({**node, "$defs": variant_schema["$defs"]}, opt.default)
+
+
+def test_the_committed_schema_is_the_registry_s(variant_schema: dict) -> None:
+    """specs/schema/variant.schema.json is written by `fivehundred build` from the registry."""
+    assert (SCHEMA_DIR / "variant.schema.json").read_text(encoding="utf-8") == (
+        variant_schema_text()
+    )
 
 
 # -- ruleset.schema.json --------------------------------------------------------------------
@@ -325,7 +318,7 @@ def test_schema_defaults_agree_with_the_model(
 @pytest.fixture
 def tables(australian: dict) -> dict[str, Any]:
     # Through JSON, as an engine in another language reads it.
-    return json.loads(json.dumps(build_ruleset(australian).tables))
+    return json.loads(json.dumps(build_ruleset(with_defaults(australian)).tables))
 
 
 def test_australian_tables_validate(ruleset_schema: dict, tables: dict) -> None:

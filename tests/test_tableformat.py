@@ -21,6 +21,7 @@ import pytest
 import yaml
 
 from fivehundred.generator.model import build_ruleset
+from fivehundred.generator.options import with_defaults
 from fivehundred.runtime.engine.codes import bits
 from fivehundred.runtime.engine.errors import ArgumentError
 from fivehundred.runtime.engine.rules import Rules
@@ -115,7 +116,7 @@ def test_two_nominated_jokers_sit_above_the_ace_black_highest() -> None:
     data["deck"]["jokers"] = ["JK", "BJ"]
     data["deal"]["packets"] = None
     data["deal"]["kitty"] = 4
-    rs = build_ruleset(data)
+    rs = build_ruleset(with_defaults(data))
     assert rs.nominated_power == (98, 99)
     assert max(max(p for p in power if p < 100) for power in rs.power) == 16
     assert Rules.builtin("australian").nominated_power == (99,)

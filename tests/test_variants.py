@@ -196,14 +196,15 @@ def _american_hand(seed: int = 5) -> HandState:
 
 
 def test_end_must_bid_to_win_off_american() -> None:
-    """T: "must bid to win: no" is the American default: reaching 500 by any points wins, the
-    opponents' trick points included."""
+    """T: "must bid to win: no" is the American default: passing 500 by any points wins, the
+    opponents' trick points included (T: "more than 500", end.line exceed: 500 is not enough)."""
     r = rules_of("american")
     state = _american_hand()
     res = state.result
     assert res is not None and res.points[0] > 0  # side 0 defended and took tricks
     assert res.points[1] < 500
-    assert game_winner(r, [500, res.points[1]], res, state) == 0  # 500 on trick points
+    assert game_winner(r, [510, res.points[1]], res, state) == 0  # past 500 on trick points
+    assert game_winner(r, [500, res.points[1]], res, state) is None  # exactly 500: not yet
 
 
 def test_end_both_out_highest_american() -> None:

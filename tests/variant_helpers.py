@@ -13,6 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from fivehundred.generator.options import with_defaults
 from fivehundred.generator.resolve import load_spec_file
 from fivehundred.runtime.engine.hand import HandState
 from fivehundred.runtime.engine.rules import Rules
@@ -39,7 +40,7 @@ def rules_of(variant: str) -> Rules:
 def resolved(variant: str) -> dict[str, Any]:
     """The variant's spec with its ``extends`` chain merged (plain data)."""
     path = spec_path(variant)
-    return load_spec_file(path, VARIANTS).data
+    return with_defaults(load_spec_file(path, VARIANTS).data)
 
 
 def overlay_file(base: str, overlay: dict[str, Any], folder: Path, name: str) -> Path:

@@ -403,7 +403,8 @@ TABLES = {'format': 2,
          'lose_at': -500,
          'must_bid_to_win': True,
          'both_out': 'contractor',
-         'out_backwards': 'game-over'},
+         'out_backwards': 'game-over',
+         'line': 'exceed'},
  'clauses': [{'id': 'deck.cards', 'params': {'count': 46}},
              {'id': 'deck.joker', 'params': {'jokers': ['JK', 'BJ']}},
              {'id': 'seats.teams', 'params': {'players': 4, 'teams': [[0, 2], [1, 3]]}},
@@ -509,7 +510,12 @@ TABLES = {'format': 2,
               'source': 'project',
               'text': 'G lets the contractor name the suit of the joker he holds; with two jokers, '
                       'naming a suit applies to every joker he holds, the black one ranking above '
-                      'the red in that suit.'}],
+                      'the red in that suit.'},
+             {'clause': 'end.target',
+              'source': 'T',
+              'text': 'T: the game ends when a team has more than 500 points or fewer than -500, '
+                      'so a score must pass the target, and the losing line, to count (G: reach '
+                      '500).'}],
  'derived': {'deal_order': [[1, 1, 1, 2, 2, 2, 3, 3, 3, 0, 0, 0, 4, 4, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3,
                              3, 3, 0, 0, 0, 0, 4, 4, 1, 1, 1, 2, 2, 2, 3, 3, 3, 0, 0, 0, 4, 4],
                             [2, 2, 2, 3, 3, 3, 0, 0, 0, 1, 1, 1, 4, 4, 2, 2, 2, 2, 3, 3, 3, 3, 0, 0,

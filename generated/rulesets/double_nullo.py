@@ -398,7 +398,8 @@ TABLES = {'format': 2,
          'lose_at': -500,
          'must_bid_to_win': False,
          'both_out': 'highest',
-         'out_backwards': 'game-over'},
+         'out_backwards': 'game-over',
+         'line': 'exceed'},
  'clauses': [{'id': 'deck.cards', 'params': {'count': 43}},
              {'id': 'deck.joker', 'params': {'jokers': ['JK']}},
              {'id': 'seats.teams', 'params': {'players': 4, 'teams': [[0, 2], [1, 3]]}},
@@ -502,9 +503,10 @@ TABLES = {'format': 2,
                       "beforehand (that is G's Australian rule), and a player void in the led suit "
                       'need not play it.'},
              {'clause': 'end.target',
-              'source': 'project',
-              'text': 'T says "more than 500"; as in G and P, reaching exactly 500 is enough '
-                      'here.'},
+              'source': 'T',
+              'text': 'T: the game ends when a team has more than 500 points or fewer than -500, '
+                      'so a score must pass the target, and the losing line, to count (G: reach '
+                      '500).'},
              {'clause': 'end.must-bid-to-win',
               'source': 'T',
               'text': 'T\'s "must bid to win" option defaults to no for the American game: a side '

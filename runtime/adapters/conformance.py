@@ -37,6 +37,7 @@ from typing import IO, Any
 
 from ..engine.codes import bits
 from ..engine.errors import FiveHundredError, RecordError
+from ..engine.game import gone_out, reaches
 from ..engine.hand import AUCTION, DISCARD, OVER, PLAY, ActionKind, HandState, action_kind, deal
 from ..engine.records import error_object, record_of, replay, replay_view
 from ..engine.rules import Rules
@@ -210,11 +211,11 @@ def _scoring_clauses(state: HandState) -> set[str]:
                     state.scores[side] + earned >= r.opponents_freeze_at
                 ):
                     out.add("score.freeze")
-    if any(s >= r.target for s in scores):
+    if any(reaches(r, s) for s in scores):
         out |= {"end.target", "end.must-bid-to-win"}
-        if sum(s >= r.target for s in scores) > 1:
+        if sum(reaches(r, s) for s in scores) > 1:
             out.add("end.both-out")
-    if r.lose_at is not None and any(s <= r.lose_at for s in scores):
+    if any(gone_out(r, s) for s in scores):
         out.add("end.lose")
     return out
 
@@ -224,7 +225,9 @@ def _scoring_clauses(state: HandState) -> set[str]:
 
 def _score_presets(r: Rules) -> list[list[int]]:
     n = r.n_sides
-    presets = [[0] * n, [r.target - 20] * n]
+    # scores two tricks short of the target: one trick short where only passing it counts
+    short = 20 if reaches(r, r.target) else 10
+    presets = [[0] * n, [r.target - short] * n]
     if r.lose_at is not None:
         presets.append([r.lose_at + 40] + [r.target - 40] * (n - 1))
     if r.opponents_freeze_at is not None:
@@ -450,7 +453,8 @@ def vectors_jsonl(vectors: Iterable[dict[str, Any]]) -> str:
 #: The engine modules whose behaviour the vectors record (their text is in the fingerprint).
 ENGINE_MODULES = (
     "engine/codes.py", "engine/errors.py", "engine/game.py", "engine/hand.py",
-    "engine/messages.py", "engine/records.py", "engine/rules.py", "adapters/conformance.py",
+    "engine/messages.py", "engine/records.py", "engine/rules.py", "engine/scoring.py",
+    "adapters/conformance.py",
 )  # fmt: skip
 FORMAT = 1
 

@@ -107,6 +107,8 @@ def cmd_build(args: argparse.Namespace) -> int:
         )
     if args.check:
         if report.changed:
+            for rel in report.sources:
+                _err(f"{rel}: stale (run `fivehundred build`)")
             for rel in report.written:
                 _err(f"generated/{rel}: stale (run `fivehundred build`)")
             for rel in report.removed:
@@ -119,6 +121,8 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def _print_build(report: Any) -> None:
+    for rel in report.sources:
+        print(f"wrote {rel}")
     for rel in report.written:
         print(f"wrote generated/{rel}")
     for rel in report.removed:

@@ -13,6 +13,7 @@ from random import Random
 from .errors import InvalidActionError
 from .hand import HandResult, HandState
 from .rules import Rules
+from .scoring import trick_points
 
 __all__ = ["NO_WINNER", "Match", "first_dealer", "game_winner", "load_builtin"]
 
@@ -57,6 +58,24 @@ def first_dealer(rules: Rules, rng: Random) -> int:
         seats = tied
 
 
+def reaches(rules: Rules, score: int) -> bool:
+    """Whether ``score`` has reached the target (``end.target``): at it or above, or with
+    ``end.line: exceed`` (T) only above it."""
+    if rules.end["line"] == "exceed":
+        return score > rules.target
+    return score >= rules.target
+
+
+def gone_out(rules: Rules, score: int) -> bool:
+    """Whether ``score`` has gone out backwards (``end.lose``): at ``lose_at`` or below, or with
+    ``end.line: exceed`` (T) only below it; never without ``lose_at``."""
+    if rules.lose_at is None:
+        return False
+    if rules.end["line"] == "exceed":
+        return score < rules.lose_at
+    return score <= rules.lose_at
+
+
 def game_winner(
     rules: Rules,
     scores: list[int],
@@ -80,17 +99,17 @@ def game_winner(
     ally_sides = {rules.side_of_seat[s] for s in result.allies} or ({cside} - {-1})
     out = frozenset(barred)
     if rules.lose_at is not None and rules.out_backwards == "cannot-win":
-        out |= {s for s in range(n) if scores[s] <= rules.lose_at}
+        out |= {s for s in range(n) if gone_out(rules, scores[s])}
         # P: a player who went out backwards and later reaches the target ends the game, and
         # nobody wins; so does a game in which every player has gone out backwards.
-        if any(scores[s] >= rules.target for s in barred) or len(out) == n:
+        if any(reaches(rules, scores[s]) for s in barred) or len(out) == n:
             return NO_WINNER
     if rules.must_bid_to_win:
         reached = [
-            s for s in ally_sides if result.made and scores[s] >= rules.target and s not in out
+            s for s in ally_sides if result.made and reaches(rules, scores[s]) and s not in out
         ]
     else:
-        reached = [s for s in range(n) if scores[s] >= rules.target and s not in out]
+        reached = [s for s in range(n) if reaches(rules, scores[s]) and s not in out]
     if reached:
         if len(reached) == 1:
             return reached[0]
@@ -102,7 +121,7 @@ def game_winner(
             return cside
         return _first_by_trick(rules, scores, result, state, reached)
     if rules.lose_at is not None and rules.out_backwards == "game-over":
-        sunk = [s for s in range(n) if scores[s] <= rules.lose_at]
+        sunk = [s for s in range(n) if gone_out(rules, scores[s])]
         if sunk:
             alive = [s for s in range(n) if s not in sunk]
             pool = alive or list(range(n))
@@ -128,12 +147,7 @@ def _first_by_trick(
     allies = {sides[s] for s in result.allies}
     if not allies and result.contractor >= 0:
         allies = {sides[result.contractor]}
-    if result.contract < 0:
-        per = rules.all_pass_per_trick
-    elif rules.bid_kind[result.contract] == "misere":
-        per = rules.opponents_against_misere
-    else:
-        per = rules.opponents_per_trick
+    per = trick_points(rules, result.contract)
     running = [scores[s] - result.points[s] for s in range(rules.n_sides)]
     for _, _, winner in state.tricks:
         side = sides[winner]
@@ -146,7 +160,7 @@ def _first_by_trick(
         )
         for s in gainers:
             running[s] += per
-        first = [s for s in reached if s in gainers and running[s] >= rules.target]
+        first = [s for s in reached if s in gainers and reaches(rules, running[s])]
         if first:
             return first[0]
     return max(reached, key=lambda s: scores[s])
@@ -179,8 +193,7 @@ class Match:
         self.winner = game_winner(self.rules, self.scores, result, hand, self.barred)
         r = self.rules
         if r.lose_at is not None and r.out_backwards == "cannot-win":
-            lose_at = r.lose_at
-            self.barred |= {s for s in range(r.n_sides) if self.scores[s] <= lose_at}
+            self.barred |= {s for s in range(r.n_sides) if gone_out(r, self.scores[s])}
         if self.winner is None:
             self.dealer = (self.dealer + 1) % self.rules.players
             self.hand = HandState.new(self.rules, self.dealer, self.rng, self.scores)

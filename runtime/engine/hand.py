@@ -22,6 +22,7 @@ from .codes import NT, SUITLESS, SUITS, ActionKind, bits
 from .errors import ArgumentError, IllegalActionError, InvalidActionError
 from .messages import N_, Explanation
 from .rules import Rules
+from .scoring import score_hand
 
 __all__ = [
     "AUCTION",
@@ -1039,62 +1040,27 @@ class HandState:
         self.masks = tuple(masks)
 
     def _score(self) -> None:
-        """Score the finished hand (``score.*`` clauses)."""
+        """Score the finished hand (``score.*`` clauses, :func:`~.scoring.score_hand`)."""
         r = self.rules
         self.phase = OVER
         sides = r.side_of_seat
         by_side = [0] * r.n_sides
         for seat, won in enumerate(self.tricks_won):
             by_side[sides[seat]] += won
-        points = [0] * r.n_sides
         complete = self.n_tricks == r.hand_size
         contract = self.contract
+        score = score_hand(r, contract, self.allies, self.tricks_won, self.scores, self.sans)
         if contract < 0:  # all passed and the hand was played at no trumps
-            for side in range(r.n_sides):
-                points[side] = r.all_pass_per_trick * by_side[side]
-            self.result = HandResult(-1, -1, None, tuple(by_side), tuple(points), complete)
+            self.result = HandResult(-1, -1, None, tuple(by_side), score.points, complete)
             return
-        allies = self.allies
-        ally_sides = {sides[s] for s in range(r.players) if allies >> s & 1}
-        taken = sum(won for seat, won in enumerate(self.tricks_won) if allies >> seat & 1)
-        value = r.bid_value[contract] + (r.sans_kitty_bonus or 0) * self.sans
-        if self.misere:
-            made = taken == 0
-            gain = value if made else -value
-            per_trick = r.opponents_against_misere
-        else:
-            level = r.bid_level[contract]
-            made = taken >= level
-            if not made:
-                gain = -value
-            elif taken == r.hand_size and value < r.slam_below:
-                gain = r.slam_value
-            else:
-                gain = value + r.overtricks * (taken - level)
-            per_trick = r.opponents_per_trick
-        opp_tricks = [0] * r.n_sides
-        for seat, won in enumerate(self.tricks_won):
-            if not allies >> seat & 1:
-                opp_tricks[sides[seat]] += won
-        pooled = sum(opp_tricks)
-        freeze = r.opponents_freeze_at
-        for side in range(r.n_sides):
-            if side in ally_sides:
-                points[side] = gain
-                continue
-            won = pooled if r.pool_opponents else opp_tricks[side]
-            earned = per_trick * won
-            if freeze is not None:
-                earned = max(0, min(earned, freeze - self.scores[side]))
-            points[side] = earned
         self.result = HandResult(
             contract,
             self.contractor,
-            made,
+            score.made,
             tuple(by_side),
-            tuple(points),
+            score.points,
             complete,
-            tuple(s for s in range(r.players) if allies >> s & 1),
+            tuple(s for s in range(r.players) if self.allies >> s & 1),
             self.sans,
         )
 

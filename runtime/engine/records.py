@@ -15,7 +15,7 @@ from .errors import (
     RecordError,
     SpecError,
 )
-from .game import game_winner, load_builtin
+from .game import game_winner, gone_out, load_builtin
 from .hand import OVER, HandState
 from .messages import N_
 from .rules import Rules
@@ -252,9 +252,7 @@ def replay_view(state: HandState) -> dict[str, Any]:
         barred = frozenset(
             s
             for s in range(r.n_sides)
-            if r.lose_at is not None
-            and r.out_backwards == "cannot-win"
-            and state.scores[s] <= r.lose_at
+            if r.out_backwards == "cannot-win" and gone_out(r, state.scores[s])
         )
         winner = game_winner(r, scores, result, state, barred)
     view: dict[str, Any] = {

@@ -38,11 +38,15 @@ from .errors import ArgumentError, InvalidActionError
 from .messages import N_
 from .tableformat import (
     FORMAT,
+    OPTIONS,
     AllPass,
+    Auction,
     BidKind,
     BidPartner,
     BothOut,
     ClauseId,
+    Deal,
+    End,
     Failed,
     FirstDealer,
     JokerLead,
@@ -51,9 +55,12 @@ from .tableformat import (
     OpenWhen,
     OpponentTricks,
     OutBackwards,
+    Partner,
     PartnerCall,
+    Play,
     Procedure,
     Receiver,
+    Scoring,
     Tables,
     VoidMustPlay,
 )
@@ -78,8 +85,7 @@ class Rules:
         "PASS",
         "SANS",
         "TAKE",
-        "all_pass",
-        "all_pass_per_trick",
+        "auction",
         "bid_after",
         "bid_blind",
         "bid_clause",
@@ -91,64 +97,75 @@ class Rules:
         "bid_partner",
         "bid_strain",
         "bid_value",
-        "both_out",
         "card_index",
         "card_suit",
         "clause_ids",
-        "dead_hand",
+        "deal",
         "deal_order",
         "deck",
         "discard_count",
+        "end",
         "extends",
-        "failed",
-        "first_dealer",
-        "hand_size",
         "inkles",
         "joker_cards",
-        "joker_lead",
-        "joker_lead_only_last_trick",
         "joker_mask",
-        "joker_nominate",
-        "joker_void_must_play",
-        "kitty",
-        "kitty_take",
-        "lose_at",
         "masks",
-        "misere_ends_when_lost",
-        "misere_partner",
-        "must_bid_to_win",
         "n_actions",
         "n_bids",
         "n_cards",
         "n_sides",
         "name",
         "nominated_power",
-        "opponent_tricks",
-        "opponents_against_misere",
-        "opponents_freeze_at",
-        "opponents_per_trick",
-        "out_backwards",
-        "overtricks",
         "packets",
-        "partner_call",
-        "players",
+        "partner",
+        "play",
         "pool_opponents",
         "power",
-        "procedure",
-        "raise_own_bid",
         "restricted_bids",
         "sans_kitty_bonus",
-        "second_partner_at",
+        "scoring",
         "side_of_seat",
-        "slam_below",
-        "slam_value",
         "suit_of",
         "tables",
-        "target",
         "teams",
         "terms",
         "variant",
+        *(o.attr for o in OPTIONS if o.attr),  # every flat option attribute
     )  # fmt: skip
+
+    # The options the registry copies from the tables (``Option.attr``), typed for mypy; a
+    # test checks these annotations against the registry.
+    players: int
+    partner_call: PartnerCall
+    second_partner_at: int | None
+    first_dealer: FirstDealer
+    hand_size: int
+    kitty: int
+    dead_hand: int
+    procedure: Procedure
+    raise_own_bid: bool
+    all_pass: AllPass
+    all_pass_per_trick: int
+    kitty_take: bool
+    misere_partner: MiserePartner
+    misere_ends_when_lost: bool
+    joker_nominate: Nominate
+    joker_lead: JokerLead
+    joker_void_must_play: VoidMustPlay
+    joker_lead_only_last_trick: bool
+    overtricks: int
+    slam_value: int
+    slam_below: int
+    failed: Failed
+    opponents_per_trick: int
+    opponents_against_misere: int
+    opponents_freeze_at: int | None
+    opponent_tricks: OpponentTricks
+    target: int
+    lose_at: int | None
+    out_backwards: OutBackwards
+    must_bid_to_win: bool
+    both_out: BothOut
 
     def __init__(self, tables: Tables) -> None:
         if not isinstance(tables, Mapping) or tables.get("format") != FORMAT:
@@ -161,13 +178,27 @@ class Rules:
         self.variant: str = tables["variant"]
         self.extends: str | None = tables["extends"]
         self.name: str = tables["name"]
+        # Every option with a flat attribute, copied from its place in the tables.
+        for opt in OPTIONS:
+            if opt.attr is not None and opt.table_keys is not None:
+                node: object = tables
+                for key in opt.table_keys:
+                    node = node[key]  # type: ignore[index]
+                setattr(self, opt.attr, node)
+        #: The sections of the tables as they are, typed (``rules.scoring["overtricks"]``):
+        #: how the engine reads an option that has no flat attribute.
+        self.deal: Deal = tables["deal"]
+        self.auction: Auction = tables["auction"]
+        self.partner: Partner = tables["partner"]
+        self.play: Play = tables["play"]
+        self.scoring: Scoring = tables["scoring"]
+        self.end: End = tables["end"]
         terms = tables["terms"]
         self.terms: dict[str, str] = {
             "joker": terms["joker"],
             "kitty": terms["kitty"],
             "misere": terms["misere"],
         }
-        self.players: int = tables["players"]
         self.teams: tuple[tuple[int, ...], ...] = tuple(tuple(t) for t in tables["teams"])
         self.side_of_seat: tuple[int, ...] = tuple(tables["side_of_seat"])
         self.n_sides = len(self.teams)
@@ -181,10 +212,6 @@ class Rules:
         #: ``nominated_power[j]``: the power of joker ``joker_cards[j]`` once nominated to a suit.
         self.nominated_power: tuple[int, ...] = tuple(derived["nominated_power"])
         deal = tables["deal"]
-        self.first_dealer: FirstDealer = deal["first_dealer"]
-        self.hand_size: int = deal["hand_size"]
-        self.kitty: int = deal["kitty"]
-        self.dead_hand: int = deal["dead_hand"]
         self.packets: tuple[tuple[Receiver, int], ...] = tuple(
             (p[0], p[1]) for p in deal["packets"]
         )
@@ -193,14 +220,8 @@ class Rules:
             tuple(order) for order in derived["deal_order"]
         )
         auction = tables["auction"]
-        self.procedure: Procedure = auction["procedure"]
-        self.raise_own_bid: bool = auction["raise_own_bid"]
-        self.all_pass: AllPass = auction["all_pass"]
-        self.all_pass_per_trick: int = auction["all_pass_per_trick"]
         sans = auction["sans_kitty"]
         self.sans_kitty_bonus: int | None = None if sans is None else sans["bonus"]
-        self.partner_call: PartnerCall = tables["partner"]["call"]
-        self.second_partner_at: int | None = tables["partner"]["second_partner_at"]
         inkles = auction["inkles"]
         self.inkles: tuple[int, int] | None = (
             None if inkles is None else (inkles["bidders"], inkles["level"])
@@ -220,16 +241,7 @@ class Rules:
         self.bid_partner: tuple[BidPartner, ...] = tuple(b["partner"] for b in ladder)
         #: Bids that some condition can bar (misère after a 7, blind only first, inkle levels).
         self.restricted_bids: tuple[int, ...] = tuple(derived["restricted_bids"])
-        self.kitty_take: bool = tables["kitty"]["take"]
         self.discard_count: int = tables["kitty"]["discard"]
-        play = tables["play"]
-        self.misere_partner: MiserePartner = play["misere_partner"]
-        self.misere_ends_when_lost: bool = play["misere_ends_when_lost"]
-        jnt = play["joker_no_trumps"]
-        self.joker_nominate: Nominate = jnt["nominate"]
-        self.joker_lead: JokerLead = jnt["lead"]
-        self.joker_void_must_play: VoidMustPlay = jnt["void_must_play"]
-        self.joker_lead_only_last_trick: bool = jnt["lead_only_last_trick"]
         self.suit_of: tuple[tuple[int, ...], ...] = tuple(
             tuple(s["suit_of"]) for s in tables["strains"]
         )
@@ -239,24 +251,9 @@ class Rules:
         self.masks: tuple[tuple[int, ...], ...] = tuple(
             tuple(masks) for masks in derived["suit_masks"]
         )
-        scoring = tables["scoring"]
-        self.slam_value: int = scoring["slam"]["value"]
-        self.slam_below: int = scoring["slam"]["below"]
-        self.overtricks: int = scoring["overtricks"]
-        self.failed: Failed = scoring["failed"]
-        self.opponents_per_trick: int = scoring["opponents_per_trick"]
-        self.opponents_against_misere: int = scoring["opponents_against_misere"]
-        self.opponents_freeze_at: int | None = scoring["opponents_freeze_at"]
-        self.opponent_tricks: OpponentTricks = scoring["opponent_tricks"]
         #: Opponents pool their tricks only where each side is one player (teams none):
         #: partnerships score their own side's tricks either way (``score.opponents``).
         self.pool_opponents: bool = derived["pool_opponents"]
-        end = tables["end"]
-        self.target: int = end["target"]
-        self.lose_at: int | None = end["lose_at"]
-        self.must_bid_to_win: bool = end["must_bid_to_win"]
-        self.both_out: BothOut = end["both_out"]
-        self.out_backwards: OutBackwards = end["out_backwards"]
         self.clause_ids: frozenset[ClauseId] = frozenset(c["id"] for c in tables["clauses"])
         # Action numbering: the Python interface's own definition (records and the JSON
         # interchange name actions by text), not a rule, so it is laid out here.

@@ -25,6 +25,8 @@ from typing import Annotated, Literal, TypedDict
 
 __all__ = [
     "FORMAT",
+    "NO_DEFAULT",
+    "OPTIONS",
     "TABLES_META",
     "AllPass",
     "Auction",
@@ -42,6 +44,7 @@ __all__ = [
     "Def",
     "Derived",
     "End",
+    "EndLine",
     "Failed",
     "FirstDealer",
     "Inkles",
@@ -57,6 +60,7 @@ __all__ = [
     "Nominate",
     "OpenWhen",
     "OpponentTricks",
+    "Option",
     "OutBackwards",
     "Packet",
     "Partner",
@@ -133,6 +137,7 @@ Failed = Literal["minus-value"]
 OpponentTricks = Literal["pooled", "own"]
 BothOut = Literal["contractor", "highest", "first-by-trick"]
 OutBackwards = Literal["game-over", "cannot-win"]
+EndLine = Literal["reach", "exceed"]
 
 #: Every rule clause id, in rule-book order. Ids are stable: never rename one.
 ClauseId = Literal[
@@ -768,6 +773,18 @@ class End(TypedDict):
         ),
     ]
 
+    line: Annotated[
+        EndLine,
+        Meta(
+            "Line",
+            (
+                "`reach`: a side at `target` or more has reached the target, a side at "
+                "`lose_at` or less has gone out backwards. `exceed`: only more than `target`, "
+                "only less than `lose_at`."
+            ),
+        ),
+    ]
+
 
 class ClauseParams(TypedDict, total=False):
     """The parameters of a clause's sentence (which ones appear depends on the clause)."""
@@ -1344,4 +1361,765 @@ TABLES_META = Meta(
     "the conformance protocol) is specified in the repository's specs/INTERCHANGE.md; the "
     "rules that vary between variants are the fields below. The Python definition of this "
     "format, from which this schema is derived, is fivehundred.runtime.engine.tableformat.",
+)
+
+
+# -- the rule options -------------------------------------------------------------------------
+
+#: An option with no default: the rule file must give it whenever it gives its parent.
+NO_DEFAULT = "<no default>"
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of the rule language, declared once: everything else is derived from it.
+
+    ``path`` is its place in a rule file (dotted); ``type`` a :data:`~typing.Literal` alias,
+    ``bool``, ``int`` or ``int | None`` (``None`` when ``schema`` gives the whole JSON type);
+    ``default`` what a file that leaves it out gets (:data:`NO_DEFAULT`: none); ``clause`` the
+    rule clause it governs; ``title`` and ``description`` the rule-file schema's text (with the
+    sources); ``diff`` the label of its row in ``fivehundred diff`` (None: diff words it
+    itself); ``note`` its one-line note in the starter file of ``fivehundred new`` (None: not
+    listed); ``tables`` its place in :class:`Tables` (``""``: the same as ``path``; None: none,
+    it is compiled into other tables); ``attr`` the flat :class:`~.rules.Rules` attribute that
+    holds it (None: none); ``minimum``/``maximum`` the bounds of an integer; ``schema`` further
+    JSON Schema keywords (``examples``, a ``oneOf``); ``show``: ``fivehundred show`` lists it
+    with its diff label when it is not at its default (False: show words it itself).
+
+    ``fivehundred build`` derives from :data:`OPTIONS` the rule-file schema
+    (``specs/schema/variant.schema.json``), the defaults every resolved rule file is completed
+    with, the rows of ``diff`` and ``show`` and the starter file of ``new``
+    (:mod:`fivehundred.generator.options`).
+    """
+
+    path: str
+    type: object
+    default: object
+    clause: ClauseId | None
+    title: str
+    description: str
+    minimum: int | None = None
+    maximum: int | None = None
+    diff: str | None = None
+    note: str | None = None
+    tables: str | None = ""
+    attr: str | None = None
+    schema: dict[str, object] | None = None
+    show: bool = False
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """The path in a rule file as keys."""
+        return tuple(self.path.split("."))
+
+    @property
+    def table_keys(self) -> tuple[str, ...] | None:
+        """The path in :class:`Tables` as keys, or None when it has no field of its own."""
+        if self.tables is None:
+            return None
+        return tuple((self.tables or self.path).split("."))
+
+
+#: Every option of the rule language, in rule-file order (a parent before its children).
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "terms.kitty",
+        KittyWord,
+        "kitty",
+        None,
+        "Kitty or widow",
+        "`kitty` (Australian, G) or `widow` (American, T). Default `kitty`.",
+        note="kitty, or widow (the American word)",
+    ),
+    Option(
+        "terms.misere",
+        MisereWord,
+        "misere",
+        None,
+        "Misère or nullo",
+        "`misere` (Australian, G) or `nullo` (American, T). Default `misere`.",
+        note="misere, or nullo (the American word)",
+    ),
+    Option(
+        "terms.joker",
+        JokerWord,
+        "joker",
+        None,
+        "Joker or bird",
+        "`joker`, or `bird` as it is called in Australia (G). Default `joker`.",
+        note="joker, or bird",
+    ),
+    Option(
+        "players",
+        int,
+        4,
+        "seats.teams",
+        "Players",
+        "Number of players, 2 to 6 (G, P). Seats are numbered 0..players-1 clockwise. Default 4.",
+        minimum=2,
+        maximum=6,
+        diff="players",
+        note="number of players, 2 to 6",
+        attr="players",
+    ),
+    Option(
+        "teams",
+        None,
+        "none",
+        "seats.teams",
+        "Teams",
+        (
+            "Who plays together for the whole game. `none`: each player is a side of his own "
+            "(three-handed P; the two non-contractors unite against the contractor for one hand "
+            "only). A number N: N partnerships, side = seat mod N (4 players, 2: {0,2} {1,3}; 6 "
+            "players, 3: 2v2v2 {0,3} {1,4} {2,5}; 6 players, 2: 3v3 {0,2,4} {1,3,5}). A list of "
+            "lists: the seats of each side, side 0 first, every seat exactly once. Default "
+            "`none`."
+        ),
+        note="N teams (side = seat mod N), none, or seat lists",
+        tables=None,
+        schema={
+            "oneOf": [
+                {
+                    "title": "No teams",
+                    "description": "Every player is a side of his own.",
+                    "const": "none",
+                },
+                {
+                    "title": "Number of teams",
+                    "description": (
+                        "Partnerships by seat: side = seat mod this number; the players must "
+                        "divide evenly."
+                    ),
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 3,
+                },
+                {
+                    "title": "Explicit teams",
+                    "description": "The seats of each side, side 0 first.",
+                    "type": "array",
+                    "minItems": 1,
+                    "maxItems": 6,
+                    "items": {
+                        "title": "Team",
+                        "description": "The seats of one side.",
+                        "type": "array",
+                        "minItems": 1,
+                        "uniqueItems": True,
+                        "items": {
+                            "title": "Seat",
+                            "description": "A seat number 0..players-1.",
+                            "type": "integer",
+                            "minimum": 0,
+                            "maximum": 5,
+                        },
+                    },
+                },
+            ],
+            "examples": [2, "none", [[0, 2], [1, 3]]],
+        },
+    ),
+    Option(
+        "partner.call",
+        PartnerCall,
+        "none",
+        "seats.partner",
+        "How the partner is found",
+        (
+            "`none`: no partner for the hand. `choose`: after the auction the contractor names "
+            "the player who partners him. `card`: the contractor calls a card and its holder "
+            "becomes his partner (as in call-ace euchre). Default `none`."
+        ),
+        diff="partner for the hand",
+        attr="partner_call",
+        note="a partner per hand: none, choose, card",
+    ),
+    Option(
+        "partner.second_partner_at",
+        int | None,
+        None,
+        "seats.partner",
+        "Second partner from level",
+        (
+            "A contract at this level or higher takes two partners (§13: 8). `null`: always one. "
+            "Default null."
+        ),
+        minimum=1,
+        maximum=13,
+        diff="second partner from level",
+        attr="second_partner_at",
+        schema={"examples": [8]},
+        note="two partners from this level, or null",
+    ),
+    Option(
+        "deck.jokers",
+        None,
+        [],
+        "deck.joker",
+        "Jokers",
+        (
+            "The jokers in the deck, lowest first: `JK` (also written `RJ`) the red joker, `BJ` "
+            "the black joker; when both are in, the black beats the red (T). The joker is the "
+            "highest trump and, at no trumps, wins any trick (G, T, P). Default none."
+        ),
+        note="JK the red joker, BJ the black (beats the red)",
+        tables=None,
+        schema={
+            "type": "array",
+            "items": {
+                "title": "Joker",
+                "description": "`JK` or `RJ`: the red joker; `BJ`: the black joker.",
+                "enum": ["JK", "BJ", "RJ"],
+            },
+            "uniqueItems": True,
+            "maxItems": 2,
+            "examples": [["JK"], ["JK", "BJ"]],
+        },
+    ),
+    Option(
+        "deal.first_dealer",
+        FirstDealer,
+        "random",
+        "deal.first-dealer",
+        "First dealer",
+        (
+            "`random`: a random player deals first (G). `draw`: each player draws a card and the "
+            "lowest deals, ace low and joker lowest, redrawing on ties (P). Default `random`."
+        ),
+        diff="first dealer",
+        attr="first_dealer",
+        note="random, or draw (lowest card deals)",
+    ),
+    Option(
+        "deal.hand_size",
+        int,
+        10,
+        "deal.packets",
+        "Hand size",
+        "Cards dealt to each player (G, T, P: 10). Default 10.",
+        minimum=1,
+        diff="cards per hand",
+        note="cards to each player (= tricks in a hand)",
+        attr="hand_size",
+    ),
+    Option(
+        "deal.kitty",
+        int,
+        3,
+        "deal.packets",
+        "Kitty size",
+        "Cards in the kitty / widow (3; T also 5 or 6). Default 3.",
+        minimum=0,
+        diff="kitty size",
+        note="deck size = players x hand_size + kitty",
+        attr="kitty",
+        schema={"examples": [3, 5, 6]},
+    ),
+    Option(
+        "deal.dead_hand",
+        int,
+        0,
+        "deal.packets",
+        "Dead hand",
+        "Cards of a hand that is dealt but nobody plays (the two-handed game). Default 0.",
+        minimum=0,
+        diff="dead hand",
+        attr="dead_hand",
+        note="cards of a hand nobody plays",
+    ),
+    Option(
+        "auction.procedure",
+        Procedure,
+        "rounds",
+        "auction.end",
+        "Procedure",
+        (
+            "`rounds` (Australian, G, T): bidding goes round until all but one have passed after "
+            "a bid; a player who passed may not bid again. `single-round` (American, T; three-"
+            "handed, P): each player bids or passes once. Default `rounds`."
+        ),
+        diff="bidding procedure",
+        note="rounds, or single-round (one call each)",
+        attr="procedure",
+    ),
+    Option(
+        "auction.raise_own_bid",
+        bool,
+        False,
+        "auction.raise-own-bid",
+        "Raise own bid",
+        (
+            "With `rounds`: the highest bidder may raise his own bid after all the others have "
+            'passed (T option; G lists "no raising" as a variation). Default false.'
+        ),
+        diff="last bidder may raise his own bid",
+        note="raise one's own bid after the others pass",
+        attr="raise_own_bid",
+    ),
+    Option(
+        "auction.all_pass",
+        AllPass,
+        "throw-in",
+        "auction.all-pass",
+        "When all pass",
+        (
+            "`throw-in`: the hand is thrown in and the next dealer deals (G, T, P). `no-trumps`: "
+            "the hand is played at no trumps without the kitty and each player scores "
+            "`all_pass_per_trick` a trick (a house rule). Default `throw-in`."
+        ),
+        diff="when all pass",
+        note="throw-in, or no-trumps (play it out)",
+        attr="all_pass",
+    ),
+    Option(
+        "auction.all_pass_per_trick",
+        int,
+        10,
+        "auction.all-pass",
+        "All-pass points per trick",
+        (
+            "With `all_pass: no-trumps`: the points each player scores for each trick he takes "
+            "(§13: 10). Default 10."
+        ),
+        minimum=0,
+        diff="points per trick when all pass",
+        attr="all_pass_per_trick",
+        note="with no-trumps: points a trick",
+    ),
+    Option(
+        "auction.inkles",
+        None,
+        None,
+        "auction.inkles",
+        "Inkles",
+        (
+            "American inkles (T): bids at `level` by the first `bidders` players to speak only "
+            "show a suit to the partner and cannot win the auction; the later bidders must start "
+            "above that level. `null`: no inkles. Default null."
+        ),
+        tables=None,
+        schema={
+            "type": ["object", "null"],
+            "additionalProperties": False,
+            "examples": [None, {"bidders": 2, "level": 6}],
+        },
+        note="American inkles {bidders, level}, or null",
+    ),
+    Option(
+        "auction.inkles.bidders",
+        int,
+        2,
+        "auction.inkles",
+        "Inkle bidders",
+        "How many players, from the dealer's left, bid inkles (T: 2). Default 2.",
+        minimum=1,
+        maximum=5,
+        tables=None,
+        note="how many first callers bid inkles",
+    ),
+    Option(
+        "auction.inkles.level",
+        int,
+        6,
+        "auction.inkles",
+        "Inkle level",
+        "The level of the inkle bids (T: 6). Default 6.",
+        minimum=1,
+        maximum=13,
+        tables=None,
+        note="the level of the inkle bids",
+    ),
+    Option(
+        "auction.sans_kitty",
+        None,
+        None,
+        "kitty.take",
+        "Sans kitty",
+        (
+            'A contract may be declared "sans kitty": played without taking the kitty (G). The '
+            "sources give no value for it; the variant sets `bonus` and explains it under "
+            "`choices`. `null`: no sans-kitty bids. Default null."
+        ),
+        tables=None,
+        schema={"type": ["object", "null"], "additionalProperties": False, "required": ["bonus"]},
+        note="play without the kitty: {bonus: N}, or null",
+    ),
+    Option(
+        "auction.sans_kitty.bonus",
+        int,
+        NO_DEFAULT,
+        "kitty.take",
+        "Bonus",
+        (
+            "Points added to the contract's value when it is played sans kitty (scored if made, "
+            "lost if failed)."
+        ),
+        minimum=0,
+        tables=None,
+        schema={"examples": [0, 50]},
+        note="points added to a sans-kitty contract",
+    ),
+    Option(
+        "auction.ladder.levels.from",
+        int,
+        6,
+        "auction.ladder",
+        "Lowest level",
+        "The lowest bid level. Default 6.",
+        minimum=1,
+        maximum=13,
+        tables=None,
+        note="the lowest bid level",
+    ),
+    Option(
+        "auction.ladder.levels.to",
+        int,
+        10,
+        "auction.ladder",
+        "Highest level",
+        "The highest bid level. Default 10.",
+        minimum=1,
+        maximum=13,
+        tables=None,
+        note="the highest bid level",
+    ),
+    Option(
+        "auction.ladder.strains",
+        None,
+        ["S", "C", "D", "H", "NT"],
+        "auction.ladder",
+        "Strains",
+        (
+            "The strains one may bid, always ranked spades < clubs < diamonds < hearts < no "
+            "trumps (G, P) whatever order they are listed in. Default all five."
+        ),
+        tables=None,
+        schema={
+            "type": "array",
+            "items": {
+                "title": "Strain",
+                "description": "`S` spades, `C` clubs, `D` diamonds, `H` hearts, `NT` no trumps.",
+                "enum": ["S", "C", "D", "H", "NT"],
+            },
+            "uniqueItems": True,
+            "minItems": 1,
+        },
+        note="the strains one may bid",
+    ),
+    Option(
+        "kitty.take",
+        bool,
+        True,
+        "kitty.take",
+        "Take the kitty",
+        (
+            "The contractor takes the kitty without showing it and discards as many cards, kitty "
+            "cards allowed (G, T, P). false: the kitty stays out of play. Default true."
+        ),
+        diff="contractor takes the kitty",
+        note="the contractor takes it and discards",
+        attr="kitty_take",
+    ),
+    Option(
+        "play.misere_partner",
+        MiserePartner,
+        "sits-out",
+        "play.misere-partner",
+        "Misère partner",
+        (
+            "In the misères: `sits-out`: the contractor's partner lays his cards face down and "
+            "does not play (G, T). `both-hands`: the contractor plays his own hand and his "
+            "partner's, the partner's face up (T option). Default `sits-out`."
+        ),
+        diff="misère partner",
+        note="sits-out, or both-hands (played face up)",
+        attr="misere_partner",
+    ),
+    Option(
+        "play.misere_ends_when_lost",
+        bool,
+        True,
+        "play.misere-ends",
+        "Stop a lost misère",
+        (
+            "Play stops as soon as the misère contractor takes a trick (the sources are silent; "
+            "nothing later changes the score). false: the hand is played out. Default true."
+        ),
+        diff="a lost misère stops at once",
+        note="stop a misère at its first trick taken",
+        attr="misere_ends_when_lost",
+    ),
+    Option(
+        "play.joker.no_trumps.nominate",
+        Nominate,
+        "none",
+        "joker.no-trumps.nominate",
+        "Nominate its suit",
+        (
+            "`contractor`: the contractor holding the joker may name its suit after the discard "
+            "and before the opening lead; it is then the highest card of that suit (G). `none`: "
+            "no nomination (T, P). Default `none`."
+        ),
+        diff="joker's suit nominated by",
+        note="contractor may name its suit, or none",
+        tables="play.joker_no_trumps.nominate",
+        attr="joker_nominate",
+    ),
+    Option(
+        "play.joker.no_trumps.lead",
+        JokerLead,
+        "name-any-suit",
+        "joker.no-trumps.lead",
+        "Leading it",
+        (
+            "The leader of a suitless joker names the suit the others must follow. `name-any-"
+            "suit`: any suit (T, P). `name-unled-suit`: a suit not yet led in the hand; once all "
+            "four have been led, the joker may be played only to the last trick (G). Default "
+            "`name-any-suit`."
+        ),
+        diff="leading the joker at no trumps",
+        note="name-any-suit, or name-unled-suit",
+        tables="play.joker_no_trumps.lead",
+        attr="joker_lead",
+    ),
+    Option(
+        "play.joker.no_trumps.void_must_play",
+        VoidMustPlay,
+        "never",
+        "joker.no-trumps.misere-void",
+        "Void must play it",
+        (
+            "Whether a player void in the led suit must play the suitless joker. `never` (T, P); "
+            "`misere`: in the misères but not at no trumps (G); `always`. Default `never`."
+        ),
+        diff="void player must play the joker",
+        note="void must play it: never, misere, always",
+        tables="play.joker_no_trumps.void_must_play",
+        attr="joker_void_must_play",
+    ),
+    Option(
+        "play.joker.no_trumps.lead_only_last_trick",
+        bool,
+        False,
+        "joker.no-trumps.lead-last-only",
+        "Lead only to the last trick",
+        (
+            "The joker may be led only to the last trick, or by a player who holds no other card "
+            "(G lists it among its variations, after its rules for the joker in no trumps and "
+            "misères). It applies in no trumps and misères, to a joker whose suit the contractor "
+            "has nominated too; in a trump contract the joker is the highest trump and may be led"
+            " at any time. Default false."
+        ),
+        diff="joker led only to the last trick",
+        note="lead it only to the last trick",
+        tables="play.joker_no_trumps.lead_only_last_trick",
+        attr="joker_lead_only_last_trick",
+    ),
+    Option(
+        "scoring.overtricks",
+        int,
+        0,
+        "score.made",
+        "Overtricks",
+        (
+            "Points per trick taken above the contract. 0: none, a made contract scores its value"
+            " only (P: bid 8D, take 9: 280). Default 0."
+        ),
+        minimum=0,
+        diff="points per overtrick",
+        attr="overtricks",
+        note="points per trick above the bid, or 0",
+    ),
+    Option(
+        "scoring.slam.value",
+        int,
+        0,
+        "score.slam",
+        "Slam value",
+        "What a slam scores. 0 = no slam rule.",
+        minimum=0,
+        diff="slam value",
+        attr="slam_value",
+        note="all tricks score this (0: no slam)",
+    ),
+    Option(
+        "scoring.slam.below",
+        int,
+        0,
+        "score.slam",
+        "Bids worth less than",
+        "The slam rule applies to bids worth less than this.",
+        minimum=0,
+        diff="slam applies below",
+        attr="slam_below",
+        note="... on bids worth less than this",
+    ),
+    Option(
+        "scoring.failed",
+        Failed,
+        "minus-value",
+        "score.failed",
+        "Failed contract",
+        (
+            "`minus-value`: the contractor's side loses the bid's value; scores may go negative "
+            "(G, P, T). Default `minus-value`."
+        ),
+        diff="failed contract",
+        attr="failed",
+        note="minus-value: the bid is lost",
+    ),
+    Option(
+        "scoring.opponents_per_trick",
+        int,
+        10,
+        "score.opponents",
+        "Opponents per trick",
+        (
+            "Points the contractor's opponents score for each trick they take, made or not (G, T:"
+            " 10). Default 10."
+        ),
+        minimum=0,
+        diff="opponents' points per trick",
+        note="opponents' points per trick taken",
+        attr="opponents_per_trick",
+    ),
+    Option(
+        "scoring.opponents_against_misere",
+        int,
+        0,
+        "score.misere",
+        "Opponents per trick against a misère",
+        "Points per trick the opponents of a misère contractor score (G: nothing, 0). Default 0.",
+        minimum=0,
+        diff="opponents' points per trick against misère",
+        attr="opponents_against_misere",
+        note="opponents' points a trick against misère",
+    ),
+    Option(
+        "scoring.opponents_freeze_at",
+        int | None,
+        None,
+        "score.freeze",
+        "Opponents' points stop at",
+        (
+            "Trick points scored as the contractor's opponents stop at this total: they never "
+            'take a side above it (T with "must bid to win": 490; G variation: 490 or 480). null:'
+            " no limit. Default null."
+        ),
+        diff="opponents' trick points stop at",
+        note="their points stop here (T: 490), or null",
+        attr="opponents_freeze_at",
+        schema={"examples": [490, 480, None]},
+    ),
+    Option(
+        "scoring.opponent_tricks",
+        OpponentTricks,
+        "pooled",
+        "score.opponents",
+        "Opponents' tricks",
+        (
+            "With more than one opponent scoring alone (teams `none`): `pooled`: each opponent "
+            "scores for all the tricks his side took against the contractor; `own`: each scores "
+            "his own tricks only (P). Partnerships score their side's tricks either way. Default "
+            "`pooled`."
+        ),
+        diff="opponents' tricks",
+        attr="opponent_tricks",
+        note="pooled, or own (players alone)",
+    ),
+    Option(
+        "end.target",
+        int,
+        500,
+        "end.target",
+        "Target",
+        "A side that reaches this score wins (G, T, P: 500). Default 500.",
+        minimum=1,
+        diff="target",
+        note="a side reaching this score wins",
+        attr="target",
+    ),
+    Option(
+        "end.lose_at",
+        int | None,
+        None,
+        "end.lose",
+        "Lose at",
+        (
+            'A side at or below this score has "gone out backwards" (G, T, P: -500); what follows'
+            " is `out_backwards`. null: no such rule. Default null."
+        ),
+        maximum=0,
+        diff="a side loses at",
+        note="out backwards at or below this, or null",
+        attr="lose_at",
+        schema={"examples": [-500]},
+    ),
+    Option(
+        "end.out_backwards",
+        OutBackwards,
+        "game-over",
+        "end.lose",
+        "Going out backwards",
+        (
+            "Added by this schema (P's rule is not otherwise expressible). `game-over`: the game "
+            "ends; that side loses and the highest other side wins (G, T). `cannot-win`: the "
+            "player plays on until an opponent wins; if he later reaches the target, the game "
+            "ends with no winner (P). Default `game-over`."
+        ),
+        diff="a side out backwards",
+        attr="out_backwards",
+        note="game-over, or cannot-win (P)",
+    ),
+    Option(
+        "end.must_bid_to_win",
+        bool,
+        True,
+        "end.must-bid-to-win",
+        "Must bid to win",
+        (
+            "true: only a side's own successful contract can take it to the target; opponents' "
+            "trick points alone do not win, play goes on (G; T default Australian). false: "
+            "reaching the target by any points wins (T default American, P). Default true."
+        ),
+        diff="must bid to win",
+        note="only one's own contract reaches the target",
+        attr="must_bid_to_win",
+    ),
+    Option(
+        "end.both_out",
+        BothOut,
+        "contractor",
+        "end.both-out",
+        "More than one side out",
+        (
+            "Who wins when more than one side reaches the target on the same hand. `contractor`: "
+            'the contractor\'s side if it is among them (§13 "bidder goes out"; P), otherwise the '
+            "one that reached the target first, trick by trick (P). `highest`: the highest total "
+            "(T), the contractor's side on a tie. `first-by-trick`: the one that reached the "
+            "target first, trick by trick; trick points count as each trick is won, a contract's "
+            "value after the last trick. Default `contractor`."
+        ),
+        diff="when several sides reach the target",
+        attr="both_out",
+        note="several out: contractor, highest, first-by-trick",
+    ),
+    Option(
+        "end.line",
+        EndLine,
+        "reach",
+        "end.target",
+        "Reach or exceed",
+        (
+            "Whether the target and the losing line count when a score reaches them or only "
+            "when it passes them. `reach`: a side with 500 or more wins, one with -500 or less "
+            'has gone out backwards (G: "reach 500"; P: "500 or more"). `exceed`: a side needs '
+            'more than 500 and goes out backwards below -500 (T: "a team has more than 500 '
+            'points", "less than -500"). Default `reach`.'
+        ),
+        diff="target and losing line",
+        note="reach, or exceed (pass) the target and lose_at",
+        show=True,
+    ),
 )

@@ -35,7 +35,7 @@ from ..bots.registry import BOTS, Bot, BotSpecError, make_bot
 from ..engine.codes import NT, STRAINS
 from ..engine.errors import FiveHundredError
 from ..engine.fingerprint import rules_fingerprint
-from ..engine.game import NO_WINNER, Match
+from ..engine.game import NO_WINNER, Match, gone_out, reaches
 from ..engine.rules import Rules
 from .reached import EVENTS, hand_events
 from .simulate import check_hand
@@ -241,14 +241,14 @@ def play_game(
 def _end_events(rules: Rules, before: list[int], match: Match, events: set[str]) -> None:
     """The ``end.*`` clauses that the hand just scored decided something by."""
     scores = match.scores
-    target = rules.target
-    at_target = [s for s in range(rules.n_sides) if scores[s] >= target]
+    at_target = [s for s in range(rules.n_sides) if reaches(rules, scores[s])]
     if rules.must_bid_to_win and any(s != match.winner for s in at_target):
         events.add("end.must-bid-to-win")
     if match.winner is not None and len(at_target) > 1:
         events.add("end.both-out")
-    lose_at = rules.lose_at
-    if lose_at is not None and any(scores[s] <= lose_at < before[s] for s in range(rules.n_sides)):
+    if any(
+        gone_out(rules, scores[s]) and not gone_out(rules, before[s]) for s in range(rules.n_sides)
+    ):
         events.add("end.lose")
 
 

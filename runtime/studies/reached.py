@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from ..engine.codes import NT, SUITLESS
 from ..engine.hand import HandState
+from ..engine.scoring import score_hand
 
 __all__ = ["EVENTS", "hand_events"]
 
@@ -107,37 +108,13 @@ def _auction_events(st: HandState, out: set[str]) -> None:
 
 
 def _score_events(st: HandState, out: set[str]) -> None:
-    r = st.rules
+    """The scoring rules that decided the hand (slam, overtricks, a freeze that cut points),
+    as :func:`~fivehundred.runtime.engine.scoring.score_hand` tells."""
     res = st.result
     assert res is not None
-    contract = res.contract
-    taken = sum(st.tricks_won[s] for s in res.allies)
-    if st.misere or not res.made:
-        pass
-    else:
-        level = r.bid_level[contract]
-        value = r.bid_value[contract] + (r.sans_kitty_bonus or 0) * res.sans
-        if taken == r.hand_size and r.slam_value and value < r.slam_below:
-            out.add("score.slam")
-        elif r.overtricks and taken > level:
-            out.add("score.overtricks")
-    freeze = r.opponents_freeze_at
-    if freeze is None:
-        return
-    per = r.opponents_against_misere if st.misere else r.opponents_per_trick
-    sides = r.side_of_seat
-    ally_sides = {sides[s] for s in res.allies}
-    won_by_side = [0] * r.n_sides
-    for seat, won in enumerate(st.tricks_won):
-        if seat not in res.allies:
-            won_by_side[sides[seat]] += won
-    pooled = sum(won_by_side)
-    for side in range(r.n_sides):
-        if side in ally_sides:
-            continue
-        won = pooled if r.pool_opponents else won_by_side[side]
-        if res.points[side] < per * won:
-            out.add("score.freeze")
+    allies = sum(1 << s for s in res.allies)
+    score = score_hand(st.rules, res.contract, allies, st.tricks_won, st.scores, res.sans)
+    out.update(score.clauses)
 
 
 def _play_events(st: HandState, out: set[str]) -> None:

@@ -129,29 +129,8 @@ def check_hand(state: HandState) -> None:
         raise InvariantError("tricks won do not add up")
     if res.complete and len(state.tricks) != r.hand_size:
         raise InvariantError("a complete hand has the wrong number of tricks")
-    if res.contract < 0:
-        want_all = [r.all_pass_per_trick * t for t in res.tricks_by_side]
-        if list(res.points) != want_all:
-            raise InvariantError(f"all passed: points {res.points}, tricks say {want_all}")
-        return
-    # The contractor's side scores what the ladder and scoring rules say (score.*).
-    taken = sum(state.tricks_won[s] for s in res.allies)
-    level = r.bid_level[res.contract]
-    value = r.bid_value[res.contract] + (r.sans_kitty_bonus or 0) * res.sans
-    if r.bid_kind[res.contract] == "misere":
-        want = value if taken == 0 else -value
-    elif taken < level:
-        want = -value
-    elif taken == r.hand_size and value < r.slam_below:
-        want = r.slam_value
-    else:
-        want = value + r.overtricks * (taken - level)
-    for seat in res.allies:
-        got = res.points[r.side_of_seat[seat]]
-        if got != want:
-            raise InvariantError(f"contractor's side scored {got}, the rules say {want}")
-    if (res.made is True) != (want > 0 if r.bid_kind[res.contract] != "misere" else taken == 0):
-        raise InvariantError("made/failed disagrees with the tricks")
+    # The points are score_hand's (runtime/engine/scoring.py); tests/test_scoring.py re-derives
+    # them independently from the rules.
 
 
 def _bots(names: list[str] | None, players: int) -> list[Bot]:
