@@ -1,0 +1,393 @@
+"""Generated engine module. Do not edit: `fivehundred build` writes it from the variant's tables.
+
+The variant's random playout as code, every option of its rules resolved at generation (the
+template is ``generator/templates/engine.py.j2``): the deal in its packet order, its auction,
+kitty, partners, play and score. ``fivehundred.runtime.engine.fast`` loads it; it makes exactly
+the choices of the engine's checked path (``runtime/engine/hand.py``) from the same random
+stream: ``tests/test_engines.py`` compares every action, trick winner and point.
+"""
+
+# fmt: off
+VARIANT = 'australian-45'
+FINGERPRINT = '3650b9bf42aff1f2'
+
+PLAYERS = 4
+N_CARDS = 45
+HAND_SIZE = 10
+NT = 4
+# Action numbering (runtime/engine/rules.py).
+JOKER_LEAD = 45
+PASS = 49
+BID = 50
+NOMINATE = 78
+TAKE = 82
+SANS = 83
+PARTNER = 84
+CALL = 88
+DISCARD = 133
+
+NEXT_SEAT = (1, 2, 3, 0)
+FOLLOWERS = range(3)
+SIDE_OF_SEAT = (0, 1, 0, 1)
+ZEROS = (0, 0)
+THROWN_IN = (-1, -1, None, ZEROS, ZEROS, True, (), False)
+
+# The ladder, by bid index.
+LEVEL = (6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 0, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 10, 10, 10, 0, 0, 10, 10)
+STRAIN = (0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 4, 4, 3, 4)
+VALUE = (40, 60, 80, 100, 120, 140, 160, 180, 200, 220, 250, 240, 260, 280, 300, 320, 340, 360, 380, 400,
+ 420, 440, 460, 480, 500, 500, 500, 520)
+MISERE = (False, False, False, False, False, False, False, False, False, False, True, False, False, False,
+ False, False, False, False, False, False, False, False, False, False, True, True, False, False)
+SITS_OUT = (False, False, False, False, False, False, False, False, False, False, True, False, False, False,
+ False, False, False, False, False, False, False, False, False, False, True, True, False, False)
+#: The contractor's side, by seat (seats.teams).
+TEAM_OF_SEAT = (5, 10, 5, 10)
+
+# Per-trump tables, by strain (S C D H NT): the suit of each card (4: a joker without one) and
+# the masks of the cards of each suit; KEYS[strain][led][card] is what the card counts in a
+# trick led in that suit (trump.order, play.trick-winner): its power, or 0 when it cannot win.
+SUIT_OF = ((0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0),
+ (0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1),
+ (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+  3, 3, 3, 3, 3, 3, 3, 2, 3, 3, 3, 2),
+ (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3, 2, 2, 2,
+  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3),
+ (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4))
+SUIT_MASKS = ((17592186308607, 3930112, 8585740288, 17583596109824, 0),
+ (1919, 17592190236800, 8585740288, 17583596109824, 0),
+ (2047, 4192256, 18700283412480, 16484084482048, 0), (2047, 4192256, 8048869376, 35176319025152, 0),
+ (2047, 4192256, 8585740288, 17583596109824, 17592186044416))
+KEYS = (((101, 102, 103, 104, 105, 106, 107, 112, 108, 109, 110, 0, 0, 0, 0, 0, 0, 0, 111, 0, 0, 0, 0, 0,
+   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 113),
+  (101, 102, 103, 104, 105, 106, 107, 112, 108, 109, 110, 3, 4, 5, 6, 7, 8, 9, 111, 14, 15, 16, 0,
+   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 113),
+  (101, 102, 103, 104, 105, 106, 107, 112, 108, 109, 110, 0, 0, 0, 0, 0, 0, 0, 111, 0, 0, 0, 3, 4,
+   5, 6, 7, 8, 9, 13, 14, 15, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 113),
+  (101, 102, 103, 104, 105, 106, 107, 112, 108, 109, 110, 0, 0, 0, 0, 0, 0, 0, 111, 0, 0, 0, 0, 0,
+   0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 4, 5, 6, 7, 8, 9, 13, 14, 15, 16, 113),
+  (101, 102, 103, 104, 105, 106, 107, 112, 108, 109, 110, 0, 0, 0, 0, 0, 0, 0, 111, 0, 0, 0, 0, 0,
+   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 113)),
+ ((3, 4, 5, 6, 7, 8, 9, 111, 14, 15, 16, 101, 102, 103, 104, 105, 106, 107, 112, 108, 109, 110, 0,
+   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 113),
+  (0, 0, 0, 0, 0, 0, 0, 111, 0, 0, 0, 101, 102, 103, 104, 105, 106, 107, 112, 108, 109, 110, 0, 0,
+   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 113),
+  (0, 0, 0, 0, 0, 0, 0, 111, 0, 0, 0, 101, 102, 103, 104, 105, 106, 107, 112, 108, 109, 110, 3, 4,
+   5, 6, 7, 8, 9, 13, 14, 15, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 113),
+  (0, 0, 0, 0, 0, 0, 0, 111, 0, 0, 0, 101, 102, 103, 104, 105, 106, 107, 112, 108, 109, 110, 0, 0,
+   0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 4, 5, 6, 7, 8, 9, 13, 14, 15, 16, 113),
+  (0, 0, 0, 0, 0, 0, 0, 111, 0, 0, 0, 101, 102, 103, 104, 105, 106, 107, 112, 108, 109, 110, 0, 0,
+   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 113)),
+ ((3, 4, 5, 6, 7, 8, 9, 13, 14, 15, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 101, 102, 103, 104, 105,
+   106, 107, 112, 108, 109, 110, 0, 0, 0, 0, 0, 0, 0, 111, 0, 0, 0, 113),
+  (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 4, 5, 6, 7, 8, 9, 13, 14, 15, 16, 101, 102, 103, 104, 105,
+   106, 107, 112, 108, 109, 110, 0, 0, 0, 0, 0, 0, 0, 111, 0, 0, 0, 113),
+  (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 101, 102, 103, 104, 105, 106,
+   107, 112, 108, 109, 110, 0, 0, 0, 0, 0, 0, 0, 111, 0, 0, 0, 113),
+  (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 101, 102, 103, 104, 105, 106,
+   107, 112, 108, 109, 110, 3, 4, 5, 6, 7, 8, 9, 111, 14, 15, 16, 113),
+  (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 101, 102, 103, 104, 105, 106,
+   107, 112, 108, 109, 110, 0, 0, 0, 0, 0, 0, 0, 111, 0, 0, 0, 113)),
+ ((3, 4, 5, 6, 7, 8, 9, 13, 14, 15, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 111,
+   0, 0, 0, 101, 102, 103, 104, 105, 106, 107, 112, 108, 109, 110, 113),
+  (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 4, 5, 6, 7, 8, 9, 13, 14, 15, 16, 0, 0, 0, 0, 0, 0, 0, 111,
+   0, 0, 0, 101, 102, 103, 104, 105, 106, 107, 112, 108, 109, 110, 113),
+  (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 4, 5, 6, 7, 8, 9, 111, 14,
+   15, 16, 101, 102, 103, 104, 105, 106, 107, 112, 108, 109, 110, 113),
+  (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 111, 0, 0,
+   0, 101, 102, 103, 104, 105, 106, 107, 112, 108, 109, 110, 113),
+  (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 111, 0, 0,
+   0, 101, 102, 103, 104, 105, 106, 107, 112, 108, 109, 110, 113)),
+ ((3, 4, 5, 6, 7, 8, 9, 13, 14, 15, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 201),
+  (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 4, 5, 6, 7, 8, 9, 13, 14, 15, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 201),
+  (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 4, 5, 6, 7, 8, 9, 13, 14,
+   15, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 201),
+  (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+   0, 3, 4, 5, 6, 7, 8, 9, 13, 14, 15, 16, 201),
+  (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 201)))
+JOKER_CARDS = (44,)
+JOKER_MASK = 17592186044416
+
+
+def playout(dealer, random, scores=None, contract=None):
+    """Deal a hand from ``dealer`` and play it out at random: every decision picks the k-th of
+    the legal actions in ascending order, ``k = int(random() * count)``. ``contract`` (seat,
+    bid index) ends the auction at once with that contract, as ``HandState.end_auction_with``.
+
+    Returns (contract, contractor, made, tricks by side, points, complete, allies, sans, trick
+    winners, actions, (hands, kitty, dead hand as dealt)).
+    """
+    acts = []
+    hands, kitty, dead = deal(dealer, random)
+    dealt = (tuple(hands), kitty, dead)
+    if contract is None:
+        high, contractor = auction(dealer, random, acts)
+    else:
+        contractor, high = contract
+    if high < 0:
+        # auction.all-pass: the hand is thrown in
+        return (*THROWN_IN, (), acts, dealt)
+    misere = MISERE[high]
+    allies = TEAM_OF_SEAT[contractor]
+    sans = False
+    hands[contractor] = take_kitty_and_discard(hands[contractor] | kitty, random, acts)
+    won, winners = play_tricks(hands, contractor, high, contractor, allies, misere, random, acts)
+    points = score(high, contractor, allies, misere, sans, won, len(winners), scores or ZEROS)
+    return (*points, tuple(winners), acts, dealt)
+
+
+def deal(dealer, random):
+    """deal.packets, deal.rotation: shuffle (Fisher-Yates on ``random()``, as the engine's
+    ``shuffled``) and deal the packets from the dealer's left: hands by seat, kitty, dead hand."""
+    c = list(range(N_CARDS))
+    for i in range(N_CARDS - 1, 0, -1):
+        j = int(random() * (i + 1))
+        c[i], c[j] = c[j], c[i]
+    by_offset = [
+        1 << c[9] | 1 << c[10] | 1 << c[11] | 1 << c[26] | 1 << c[27] | 1 << c[28] | 1 << c[29] | 1 << c[41] | 1 << c[42] | 1 << c[43],
+        1 << c[0] | 1 << c[1] | 1 << c[2] | 1 << c[14] | 1 << c[15] | 1 << c[16] | 1 << c[17] | 1 << c[32] | 1 << c[33] | 1 << c[34],
+        1 << c[3] | 1 << c[4] | 1 << c[5] | 1 << c[18] | 1 << c[19] | 1 << c[20] | 1 << c[21] | 1 << c[35] | 1 << c[36] | 1 << c[37],
+        1 << c[6] | 1 << c[7] | 1 << c[8] | 1 << c[22] | 1 << c[23] | 1 << c[24] | 1 << c[25] | 1 << c[38] | 1 << c[39] | 1 << c[40],
+    ]
+    kitty = 1 << c[12] | 1 << c[13] | 1 << c[30] | 1 << c[31] | 1 << c[44]
+    dead = 0
+    return by_offset[-dealer:] + by_offset[:-dealer], kitty, dead
+
+
+def auction(dealer, random, acts):
+    """The auction: (high bid index, its seat), (-1, -1) when nobody bid.
+
+    auction.order: from the dealer's left each player passes or bids; auction.higher: a bid is
+    higher than the high bid. auction.pass-final: a pass is final; auction.end: over
+    when all but one have passed after a bid.
+    """
+    seat = NEXT_SEAT[dealer]
+    high = high_seat = -1
+    passed = 0
+    called = 0
+    max_level = 0
+    while True:
+        # auction.misere: only after a 7 was bid
+        barred10 = high < 10 and (max_level < 7)
+        # auction.blind-misere: a blind bid is one's first call
+        barred25 = high < 25 and (called >> seat & 1)
+        k = int(random() * (28 - high - barred10 - barred25))
+        if k == 0:
+            acts.append(PASS)
+            passed |= 1 << seat
+        else:
+            i = high + k
+            if barred10 and i >= 10:
+                i += 1
+            if barred25 and i >= 25:
+                i += 1
+            acts.append(BID + i)
+            high = i
+            high_seat = seat
+            if LEVEL[i] > max_level:
+                max_level = LEVEL[i]
+        called |= 1 << seat
+        unpassed = 15 & ~passed
+        if not unpassed:
+            return high, high_seat
+        if high >= 0 and unpassed == 1 << high_seat:
+            return high, high_seat
+        seat = NEXT_SEAT[seat]
+        while passed >> seat & 1:
+            seat = NEXT_SEAT[seat]
+
+
+def take_kitty_and_discard(hand, random, acts):
+    """kitty.take: the contractor takes the kitty and discards 5 cards, one per action."""
+    for _ in range(5):
+        legal = hand
+        for _ in range(int(random() * legal.bit_count())):
+            legal &= legal - 1
+        bit = legal & -legal
+        acts.append(DISCARD - 1 + bit.bit_length())
+        hand ^= bit
+    return hand
+
+
+def play_tricks(hands, leader, contract, contractor, allies, misere, random, acts):
+    """The tricks: tricks won by seat and the winner of each trick.
+
+    play.opening-lead: the contractor leads; play.next-lead: the winner of a trick
+    leads the next; play.follow-suit: one who holds the led suit plays it; play.trick-winner:
+    the highest card of the led suit wins, or the highest trump.
+    """
+    strain = STRAIN[contract]
+    suit_of = SUIT_OF[strain]
+    masks = SUIT_MASKS[strain]
+    keys = KEYS[strain]
+    next_seat = NEXT_SEAT
+    followers = FOLLOWERS
+    if contract >= 0 and SITS_OUT[contract]:
+        # play.misere-partner: the contractor's partner sits the misère out
+        out = allies & ~(1 << contractor)
+        next_seat = seats_after(out)
+        followers = range(PLAYERS - 1 - out.bit_count())
+    suitless = masks[4]
+    nominated = -1
+    suits_led = 0
+    won = [0] * PLAYERS
+    winners = []
+    seat = leader
+    while True:
+        hand = hands[seat]
+        if hand & suitless:
+            legal = joker_leads(hand, suitless, len(winners) == HAND_SIZE - 1,
+suits_led, nominated)
+            if not winners and seat == contractor and nominated < 0:
+                # joker.no-trumps.nominate: before the opening lead the contractor may nominate
+                # the suit of his joker
+                legal |= 4533471823554859405148160
+            for _ in range(int(random() * legal.bit_count())):
+                legal &= legal - 1
+            action = (legal & -legal).bit_length() - 1
+            acts.append(action)
+            if action >= NOMINATE:
+                nominated = action - NOMINATE
+                suit_of, masks, keys = nominate_joker(suit_of, masks, keys, hand, nominated)
+                suitless = masks[4]
+                continue
+            if action >= JOKER_LEAD:
+                # joker.no-trumps.lead: leading the joker names the suit to follow
+                j, led = divmod(action - JOKER_LEAD, 4)
+                card = JOKER_CARDS[j]
+            else:
+                card = action
+                led = suit_of[card]
+        else:
+            legal = hand
+            for _ in range(int(random() * legal.bit_count())):
+                legal &= legal - 1
+            card = (legal & -legal).bit_length() - 1
+            acts.append(card)
+            led = suit_of[card]
+        hands[seat] = hand ^ 1 << card
+        suits_led |= 1 << led
+        led_keys = keys[led]
+        follow = masks[led]
+        best_key = led_keys[card]
+        best = s = seat
+        for _ in followers:
+            s = next_seat[s]
+            hand = hands[s]
+            legal = hand & follow
+            if not legal:
+                legal = hand
+                if misere and hand & suitless:
+                    # joker.no-trumps.misere-void: void in the led suit in a misère, the joker
+                    # must be played
+                    legal = hand & suitless
+            for _ in range(int(random() * legal.bit_count())):
+                legal &= legal - 1
+            card = (legal & -legal).bit_length() - 1
+            acts.append(card)
+            hands[s] = hand ^ 1 << card
+            key = led_keys[card]
+            if key > best_key:
+                best_key = key
+                best = s
+        won[best] += 1
+        winners.append(best)
+        # play.misere-ends: a misère ends when the contractor's side takes a trick
+        if len(winners) == HAND_SIZE or (misere and allies >> best & 1):
+            return won, winners
+        seat = best
+
+
+def seats_after(out):
+    """The next seat after each seat, skipping the seats in ``out`` (who sit the hand out)."""
+    nxt = []
+    for seat in range(PLAYERS):
+        s = (seat + 1) % PLAYERS
+        while out >> s & 1:
+            s = (s + 1) % PLAYERS
+        nxt.append(s)
+    return tuple(nxt)
+
+
+def joker_leads(hand, suitless, last, suits_led, nominated):
+    """The leads open to a hand holding a joker without a suit: its cards and the
+    joker leads ``JOKER_LEAD + 4 * j + suit``."""
+    cards = hand
+    free = hand & suitless
+    if not free:
+        return cards
+    cards &= ~free
+    # joker.no-trumps.lead: the named suit has not been led before; joker.no-trumps.last-trick:
+    # once all four have been, the joker is led only to the last trick (naming any suit)
+    suits = 15
+    unled = 15 & ~suits_led
+    if unled or (hand & ~free and not last):
+        suits = unled
+    if free >> 44 & 1:
+        cards |= suits << 45
+    return cards
+
+
+def nominate_joker(suit_of, masks, keys, hand, suit):
+    """joker.no-trumps.nominate: the contractor's joker takes the nominated suit for the hand, as its
+    highest card."""
+    suit_of = list(suit_of)
+    masks = list(masks)
+    keys = [list(row) for row in keys]
+    held = hand & masks[4]
+    if held >> 44 & 1:
+        suit_of[44] = suit
+        masks[4] &= ~17592186044416
+        masks[suit] |= 17592186044416
+        for led in range(5):
+            keys[led][44] = 99 if led == suit else 0
+    return suit_of, masks, [tuple(row) for row in keys]
+
+
+def score(contract, contractor, allies, misere, sans, won, n_tricks, scores):
+    """The hand's score: (contract, contractor, made, tricks by side, points, complete, allies,
+    sans)."""
+    by_side = (won[0] + won[2], won[1] + won[3])
+    taken = 0
+    opponents = [0] * 2
+    for seat in range(PLAYERS):
+        if allies >> seat & 1:
+            taken += won[seat]
+        else:
+            opponents[SIDE_OF_SEAT[seat]] += won[seat]
+    value = VALUE[contract]
+    if misere:
+        # score.misere: made when the contractor's side takes no trick
+        made = taken == 0
+        gain = value if made else -value
+        per_trick = 0
+    else:
+        level = LEVEL[contract]
+        made = taken >= level
+        if not made:
+            gain = -value  # score.failed
+        elif taken == HAND_SIZE and value < 250:
+            gain = 250  # score.slam
+        else:
+            gain = value + 0 * (taken - level)  # score.made
+        per_trick = 10
+    ally_sides = 0
+    for seat in range(PLAYERS):
+        if allies >> seat & 1:
+            ally_sides |= 1 << SIDE_OF_SEAT[seat]
+    points = []
+    for side in range(2):
+        if ally_sides >> side & 1:
+            points.append(gain)
+            continue
+        # score.opponents: each side scores its own tricks
+        earned = per_trick * opponents[side]
+        points.append(earned)
+    seats = tuple(seat for seat in range(PLAYERS) if allies >> seat & 1)
+    return (contract, contractor, made, by_side, tuple(points), n_tricks == HAND_SIZE, seats, sans)
