@@ -133,15 +133,14 @@ def check_options(tables: Tables) -> None:
                 )
 
 
-def _rotations(tables: Tables) -> list[list[int]]:
-    """For each seat offset from the dealer (0 = the dealer), the positions in the shuffled
-    deck of its cards; then the kitty's and the dead hand's. The deal must turn with the
-    dealer (the first card to the dealer's left), which the generator checks here."""
+def _receiver_of(tables: Tables) -> list[str]:
+    """Who receives each position of the shuffled deck, by offset from the dealer: ``h0`` the
+    dealer, ``h1`` his left, ..., ``kitty``, ``dead``. The deal must turn with the dealer (the
+    first card to the dealer's left), which the generator checks here."""
     n = tables["players"]
     order = tables["derived"]["deal_order"]
-    out: list[list[int]] = [[] for _ in range(n + 2)]
-    for k, to in enumerate(order[0]):
-        out[to].append(k)
+    names = [*(f"h{k}" for k in range(n)), "kitty", "dead"]
+    out = [names[to] for to in order[0]]
     for dealer, rows in enumerate(order):
         for k, to in enumerate(rows):
             turned = to if to >= n else (to - dealer) % n
@@ -213,8 +212,12 @@ def engine_context(tables: Tables) -> dict[str, Any]:
     teams = tables["teams"]
     n_sides = len(teams)
     misere = [b["kind"] == "misere" for b in ladder]
-    sits_out = [b["partner"] == "sits-out" for b in ladder]
     partner_call = tables["partner"]["call"]
+    # Where partners are chosen or called, a misère has none: nobody sits out.
+    sits_out = [
+        b["partner"] == "sits-out" and (partner_call == "none" or b["kind"] != "misere")
+        for b in ladder
+    ]
     kitty_phase = tables["kitty"]["take"] and deal["kitty"] > 0 and tables["kitty"]["discard"] > 0
     sans = auction["sans_kitty"]
     n_bids = len(ladder)
@@ -227,10 +230,10 @@ def engine_context(tables: Tables) -> dict[str, Any]:
         "players": n,
         "n_cards": n_cards,
         "hand_size": deal["hand_size"],
-        "deal_exprs": [
-            " | ".join(f"1 << c[{k}]" for k in positions) or "0" for positions in _rotations(tables)
-        ],
+        "receivers": [*(f"h{k}" for k in range(n)), "kitty", "dead"],
+        "receiver_of": _receiver_of(tables),
         "next_seat": tuple((s + 1) % n for s in range(n)),
+        "followers": tuple(tuple((s + k) % n for k in range(1, n)) for s in range(n)),
         "by_side_expr": _by_side(teams),
         "has_kitty_cards": deal["kitty"] > 0,
         "has_dead": deal["dead_hand"] > 0,

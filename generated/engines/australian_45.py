@@ -27,7 +27,9 @@ CALL = 88
 DISCARD = 133
 
 NEXT_SEAT = (1, 2, 3, 0)
-FOLLOWERS = range(3)
+#: The seats that follow a lead by each seat, in order.
+FOLLOWERS = ((1, 2, 3), (2, 3, 0), (3, 0, 1), (0, 1, 2))
+CARD_BITS = tuple(1 << c for c in range(N_CARDS))
 SIDE_OF_SEAT = (0, 1, 0, 1)
 ZEROS = (0, 0)
 THROWN_IN = (-1, -1, None, ZEROS, ZEROS, True, (), False)
@@ -144,19 +146,146 @@ def playout(dealer, random, scores=None, contract=None):
 
 def deal(dealer, random):
     """deal.packets, deal.rotation: shuffle (Fisher-Yates on ``random()``, as the engine's
-    ``shuffled``) and deal the packets from the dealer's left: hands by seat, kitty, dead hand."""
-    c = list(range(N_CARDS))
-    for i in range(N_CARDS - 1, 0, -1):
-        j = int(random() * (i + 1))
-        c[i], c[j] = c[j], c[i]
-    by_offset = [
-        1 << c[9] | 1 << c[10] | 1 << c[11] | 1 << c[26] | 1 << c[27] | 1 << c[28] | 1 << c[29] | 1 << c[41] | 1 << c[42] | 1 << c[43],
-        1 << c[0] | 1 << c[1] | 1 << c[2] | 1 << c[14] | 1 << c[15] | 1 << c[16] | 1 << c[17] | 1 << c[32] | 1 << c[33] | 1 << c[34],
-        1 << c[3] | 1 << c[4] | 1 << c[5] | 1 << c[18] | 1 << c[19] | 1 << c[20] | 1 << c[21] | 1 << c[35] | 1 << c[36] | 1 << c[37],
-        1 << c[6] | 1 << c[7] | 1 << c[8] | 1 << c[22] | 1 << c[23] | 1 << c[24] | 1 << c[25] | 1 << c[38] | 1 << c[39] | 1 << c[40],
-    ]
-    kitty = 1 << c[12] | 1 << c[13] | 1 << c[30] | 1 << c[31] | 1 << c[44]
-    dead = 0
+    ``shuffled``) and deal the packets from the dealer's left: hands by seat, kitty, dead hand.
+    Each position of the deck is final once the shuffle has passed it, and goes to its
+    receiver at once: ``h1`` is the dealer's left, ``h0`` the dealer. ``c`` holds the cards
+    as bits (card index c as ``1 << c``)."""
+    c = list(CARD_BITS)
+    h0 = h1 = h2 = h3 = kitty = dead = 0
+    j = int(random() * 45)
+    kitty |= c[j]
+    c[j] = c[44]
+    j = int(random() * 44)
+    h0 |= c[j]
+    c[j] = c[43]
+    j = int(random() * 43)
+    h0 |= c[j]
+    c[j] = c[42]
+    j = int(random() * 42)
+    h0 |= c[j]
+    c[j] = c[41]
+    j = int(random() * 41)
+    h3 |= c[j]
+    c[j] = c[40]
+    j = int(random() * 40)
+    h3 |= c[j]
+    c[j] = c[39]
+    j = int(random() * 39)
+    h3 |= c[j]
+    c[j] = c[38]
+    j = int(random() * 38)
+    h2 |= c[j]
+    c[j] = c[37]
+    j = int(random() * 37)
+    h2 |= c[j]
+    c[j] = c[36]
+    j = int(random() * 36)
+    h2 |= c[j]
+    c[j] = c[35]
+    j = int(random() * 35)
+    h1 |= c[j]
+    c[j] = c[34]
+    j = int(random() * 34)
+    h1 |= c[j]
+    c[j] = c[33]
+    j = int(random() * 33)
+    h1 |= c[j]
+    c[j] = c[32]
+    j = int(random() * 32)
+    kitty |= c[j]
+    c[j] = c[31]
+    j = int(random() * 31)
+    kitty |= c[j]
+    c[j] = c[30]
+    j = int(random() * 30)
+    h0 |= c[j]
+    c[j] = c[29]
+    j = int(random() * 29)
+    h0 |= c[j]
+    c[j] = c[28]
+    j = int(random() * 28)
+    h0 |= c[j]
+    c[j] = c[27]
+    j = int(random() * 27)
+    h0 |= c[j]
+    c[j] = c[26]
+    j = int(random() * 26)
+    h3 |= c[j]
+    c[j] = c[25]
+    j = int(random() * 25)
+    h3 |= c[j]
+    c[j] = c[24]
+    j = int(random() * 24)
+    h3 |= c[j]
+    c[j] = c[23]
+    j = int(random() * 23)
+    h3 |= c[j]
+    c[j] = c[22]
+    j = int(random() * 22)
+    h2 |= c[j]
+    c[j] = c[21]
+    j = int(random() * 21)
+    h2 |= c[j]
+    c[j] = c[20]
+    j = int(random() * 20)
+    h2 |= c[j]
+    c[j] = c[19]
+    j = int(random() * 19)
+    h2 |= c[j]
+    c[j] = c[18]
+    j = int(random() * 18)
+    h1 |= c[j]
+    c[j] = c[17]
+    j = int(random() * 17)
+    h1 |= c[j]
+    c[j] = c[16]
+    j = int(random() * 16)
+    h1 |= c[j]
+    c[j] = c[15]
+    j = int(random() * 15)
+    h1 |= c[j]
+    c[j] = c[14]
+    j = int(random() * 14)
+    kitty |= c[j]
+    c[j] = c[13]
+    j = int(random() * 13)
+    kitty |= c[j]
+    c[j] = c[12]
+    j = int(random() * 12)
+    h0 |= c[j]
+    c[j] = c[11]
+    j = int(random() * 11)
+    h0 |= c[j]
+    c[j] = c[10]
+    j = int(random() * 10)
+    h0 |= c[j]
+    c[j] = c[9]
+    j = int(random() * 9)
+    h3 |= c[j]
+    c[j] = c[8]
+    j = int(random() * 8)
+    h3 |= c[j]
+    c[j] = c[7]
+    j = int(random() * 7)
+    h3 |= c[j]
+    c[j] = c[6]
+    j = int(random() * 6)
+    h2 |= c[j]
+    c[j] = c[5]
+    j = int(random() * 5)
+    h2 |= c[j]
+    c[j] = c[4]
+    j = int(random() * 4)
+    h2 |= c[j]
+    c[j] = c[3]
+    j = int(random() * 3)
+    h1 |= c[j]
+    c[j] = c[2]
+    j = int(random() * 2)
+    h1 |= c[j]
+    c[j] = c[1]
+    h1 |= c[0]
+    by_offset = [h0, h1, h2, h3]
     return by_offset[-dealer:] + by_offset[:-dealer], kitty, dead
 
 
@@ -207,8 +336,10 @@ def take_kitty_and_discard(hand, random, acts):
     """kitty.take: the contractor takes the kitty and discards 5 cards, one per action."""
     for _ in range(5):
         legal = hand
-        for _ in range(int(random() * legal.bit_count())):
+        k = int(random() * legal.bit_count())
+        while k:
             legal &= legal - 1
+            k -= 1
         bit = legal & -legal
         acts.append(DISCARD - 1 + bit.bit_length())
         hand ^= bit
@@ -226,32 +357,33 @@ def play_tricks(hands, leader, contract, contractor, allies, misere, random, act
     suit_of = SUIT_OF[strain]
     masks = SUIT_MASKS[strain]
     keys = KEYS[strain]
-    next_seat = NEXT_SEAT
     followers = FOLLOWERS
     if contract >= 0 and SITS_OUT[contract]:
         # play.misere-partner: the contractor's partner sits the misère out
-        out = allies & ~(1 << contractor)
-        next_seat = seats_after(out)
-        followers = range(PLAYERS - 1 - out.bit_count())
+        followers = followers_without(allies & ~(1 << contractor))
     suitless = masks[4]
     nominated = -1
     suits_led = 0
     won = [0] * PLAYERS
     winners = []
+    append = acts.append
+    n_tricks = 0
     seat = leader
     while True:
         hand = hands[seat]
         if hand & suitless:
-            legal = joker_leads(hand, suitless, len(winners) == HAND_SIZE - 1,
+            legal = joker_leads(hand, suitless, n_tricks == HAND_SIZE - 1,
 suits_led, nominated)
-            if not winners and seat == contractor and nominated < 0:
+            if not n_tricks and seat == contractor and nominated < 0:
                 # joker.no-trumps.nominate: before the opening lead the contractor may nominate
                 # the suit of his joker
                 legal |= 4533471823554859405148160
-            for _ in range(int(random() * legal.bit_count())):
+            k = int(random() * legal.bit_count())
+            while k:
                 legal &= legal - 1
+                k -= 1
             action = (legal & -legal).bit_length() - 1
-            acts.append(action)
+            append(action)
             if action >= NOMINATE:
                 nominated = action - NOMINATE
                 suit_of, masks, keys = nominate_joker(suit_of, masks, keys, hand, nominated)
@@ -266,19 +398,20 @@ suits_led, nominated)
                 led = suit_of[card]
         else:
             legal = hand
-            for _ in range(int(random() * legal.bit_count())):
+            k = int(random() * legal.bit_count())
+            while k:
                 legal &= legal - 1
+                k -= 1
             card = (legal & -legal).bit_length() - 1
-            acts.append(card)
+            append(card)
             led = suit_of[card]
         hands[seat] = hand ^ 1 << card
         suits_led |= 1 << led
         led_keys = keys[led]
         follow = masks[led]
         best_key = led_keys[card]
-        best = s = seat
-        for _ in followers:
-            s = next_seat[s]
+        best = seat
+        for s in followers[seat]:
             hand = hands[s]
             legal = hand & follow
             if not legal:
@@ -287,10 +420,12 @@ suits_led, nominated)
                     # joker.no-trumps.misere-void: void in the led suit in a misère, the joker
                     # must be played
                     legal = hand & suitless
-            for _ in range(int(random() * legal.bit_count())):
+            k = int(random() * legal.bit_count())
+            while k:
                 legal &= legal - 1
+                k -= 1
             card = (legal & -legal).bit_length() - 1
-            acts.append(card)
+            append(card)
             hands[s] = hand ^ 1 << card
             key = led_keys[card]
             if key > best_key:
@@ -298,21 +433,17 @@ suits_led, nominated)
                 best = s
         won[best] += 1
         winners.append(best)
+        n_tricks += 1
         # play.misere-ends: a misère ends when the contractor's side takes a trick
-        if len(winners) == HAND_SIZE or (misere and allies >> best & 1):
+        if n_tricks == HAND_SIZE or (misere and allies >> best & 1):
             return won, winners
         seat = best
 
 
-def seats_after(out):
-    """The next seat after each seat, skipping the seats in ``out`` (who sit the hand out)."""
-    nxt = []
-    for seat in range(PLAYERS):
-        s = (seat + 1) % PLAYERS
-        while out >> s & 1:
-            s = (s + 1) % PLAYERS
-        nxt.append(s)
-    return tuple(nxt)
+def followers_without(out):
+    """The seats that follow a lead by each seat, without the seats in ``out`` (who sit the
+    hand out)."""
+    return tuple(tuple(s for s in seats if not out >> s & 1) for seats in FOLLOWERS)
 
 
 def joker_leads(hand, suitless, last, suits_led, nominated):

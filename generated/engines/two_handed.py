@@ -27,7 +27,9 @@ CALL = 71
 DISCARD = 104
 
 NEXT_SEAT = (1, 0)
-FOLLOWERS = range(1)
+#: The seats that follow a lead by each seat, in order.
+FOLLOWERS = ((1,), (0,))
+CARD_BITS = tuple(1 << c for c in range(N_CARDS))
 SIDE_OF_SEAT = (0, 1)
 ZEROS = (0, 0)
 THROWN_IN = (-1, -1, None, ZEROS, ZEROS, True, (), False)
@@ -139,17 +141,110 @@ def playout(dealer, random, scores=None, contract=None):
 
 def deal(dealer, random):
     """deal.packets, deal.rotation: shuffle (Fisher-Yates on ``random()``, as the engine's
-    ``shuffled``) and deal the packets from the dealer's left: hands by seat, kitty, dead hand."""
-    c = list(range(N_CARDS))
-    for i in range(N_CARDS - 1, 0, -1):
-        j = int(random() * (i + 1))
-        c[i], c[j] = c[j], c[i]
-    by_offset = [
-        1 << c[3] | 1 << c[4] | 1 << c[5] | 1 << c[16] | 1 << c[17] | 1 << c[18] | 1 << c[19] | 1 << c[27] | 1 << c[28] | 1 << c[29],
-        1 << c[0] | 1 << c[1] | 1 << c[2] | 1 << c[12] | 1 << c[13] | 1 << c[14] | 1 << c[15] | 1 << c[24] | 1 << c[25] | 1 << c[26],
-    ]
-    kitty = 1 << c[9] | 1 << c[10] | 1 << c[11]
-    dead = 1 << c[6] | 1 << c[7] | 1 << c[8] | 1 << c[20] | 1 << c[21] | 1 << c[22] | 1 << c[23] | 1 << c[30] | 1 << c[31] | 1 << c[32]
+    ``shuffled``) and deal the packets from the dealer's left: hands by seat, kitty, dead hand.
+    Each position of the deck is final once the shuffle has passed it, and goes to its
+    receiver at once: ``h1`` is the dealer's left, ``h0`` the dealer. ``c`` holds the cards
+    as bits (card index c as ``1 << c``)."""
+    c = list(CARD_BITS)
+    h0 = h1 = kitty = dead = 0
+    j = int(random() * 33)
+    dead |= c[j]
+    c[j] = c[32]
+    j = int(random() * 32)
+    dead |= c[j]
+    c[j] = c[31]
+    j = int(random() * 31)
+    dead |= c[j]
+    c[j] = c[30]
+    j = int(random() * 30)
+    h0 |= c[j]
+    c[j] = c[29]
+    j = int(random() * 29)
+    h0 |= c[j]
+    c[j] = c[28]
+    j = int(random() * 28)
+    h0 |= c[j]
+    c[j] = c[27]
+    j = int(random() * 27)
+    h1 |= c[j]
+    c[j] = c[26]
+    j = int(random() * 26)
+    h1 |= c[j]
+    c[j] = c[25]
+    j = int(random() * 25)
+    h1 |= c[j]
+    c[j] = c[24]
+    j = int(random() * 24)
+    dead |= c[j]
+    c[j] = c[23]
+    j = int(random() * 23)
+    dead |= c[j]
+    c[j] = c[22]
+    j = int(random() * 22)
+    dead |= c[j]
+    c[j] = c[21]
+    j = int(random() * 21)
+    dead |= c[j]
+    c[j] = c[20]
+    j = int(random() * 20)
+    h0 |= c[j]
+    c[j] = c[19]
+    j = int(random() * 19)
+    h0 |= c[j]
+    c[j] = c[18]
+    j = int(random() * 18)
+    h0 |= c[j]
+    c[j] = c[17]
+    j = int(random() * 17)
+    h0 |= c[j]
+    c[j] = c[16]
+    j = int(random() * 16)
+    h1 |= c[j]
+    c[j] = c[15]
+    j = int(random() * 15)
+    h1 |= c[j]
+    c[j] = c[14]
+    j = int(random() * 14)
+    h1 |= c[j]
+    c[j] = c[13]
+    j = int(random() * 13)
+    h1 |= c[j]
+    c[j] = c[12]
+    j = int(random() * 12)
+    kitty |= c[j]
+    c[j] = c[11]
+    j = int(random() * 11)
+    kitty |= c[j]
+    c[j] = c[10]
+    j = int(random() * 10)
+    kitty |= c[j]
+    c[j] = c[9]
+    j = int(random() * 9)
+    dead |= c[j]
+    c[j] = c[8]
+    j = int(random() * 8)
+    dead |= c[j]
+    c[j] = c[7]
+    j = int(random() * 7)
+    dead |= c[j]
+    c[j] = c[6]
+    j = int(random() * 6)
+    h0 |= c[j]
+    c[j] = c[5]
+    j = int(random() * 5)
+    h0 |= c[j]
+    c[j] = c[4]
+    j = int(random() * 4)
+    h0 |= c[j]
+    c[j] = c[3]
+    j = int(random() * 3)
+    h1 |= c[j]
+    c[j] = c[2]
+    j = int(random() * 2)
+    h1 |= c[j]
+    c[j] = c[1]
+    h1 |= c[0]
+    by_offset = [h0, h1]
     return by_offset[-dealer:] + by_offset[:-dealer], kitty, dead
 
 
@@ -181,8 +276,10 @@ def take_kitty_and_discard(hand, random, acts):
     """kitty.take: the contractor takes the kitty and discards 3 cards, one per action."""
     for _ in range(3):
         legal = hand
-        for _ in range(int(random() * legal.bit_count())):
+        k = int(random() * legal.bit_count())
+        while k:
             legal &= legal - 1
+            k -= 1
         bit = legal & -legal
         acts.append(DISCARD - 1 + bit.bit_length())
         hand ^= bit
@@ -200,22 +297,25 @@ def play_tricks(hands, leader, contract, contractor, allies, misere, random, act
     suit_of = SUIT_OF[strain]
     masks = SUIT_MASKS[strain]
     keys = KEYS[strain]
-    next_seat = NEXT_SEAT
     followers = FOLLOWERS
     suitless = masks[4]
     nominated = -1
     won = [0] * PLAYERS
     winners = []
+    append = acts.append
+    n_tricks = 0
     seat = leader
     while True:
         hand = hands[seat]
         if hand & suitless:
-            legal = joker_leads(hand, suitless, len(winners) == HAND_SIZE - 1,
+            legal = joker_leads(hand, suitless, n_tricks == HAND_SIZE - 1,
 0, nominated)
-            for _ in range(int(random() * legal.bit_count())):
+            k = int(random() * legal.bit_count())
+            while k:
                 legal &= legal - 1
+                k -= 1
             action = (legal & -legal).bit_length() - 1
-            acts.append(action)
+            append(action)
             if action >= JOKER_LEAD:
                 # joker.no-trumps.lead: leading the joker names the suit to follow
                 j, led = divmod(action - JOKER_LEAD, 4)
@@ -225,26 +325,27 @@ def play_tricks(hands, leader, contract, contractor, allies, misere, random, act
                 led = suit_of[card]
         else:
             legal = hand
-            for _ in range(int(random() * legal.bit_count())):
+            k = int(random() * legal.bit_count())
+            while k:
                 legal &= legal - 1
+                k -= 1
             card = (legal & -legal).bit_length() - 1
-            acts.append(card)
+            append(card)
             led = suit_of[card]
         hands[seat] = hand ^ 1 << card
         led_keys = keys[led]
         follow = masks[led]
         best_key = led_keys[card]
-        best = s = seat
-        for _ in followers:
-            s = next_seat[s]
+        best = seat
+        for s in followers[seat]:
             hand = hands[s]
-            legal = hand & follow
-            if not legal:
-                legal = hand
-            for _ in range(int(random() * legal.bit_count())):
+            legal = hand & follow or hand
+            k = int(random() * legal.bit_count())
+            while k:
                 legal &= legal - 1
+                k -= 1
             card = (legal & -legal).bit_length() - 1
-            acts.append(card)
+            append(card)
             hands[s] = hand ^ 1 << card
             key = led_keys[card]
             if key > best_key:
@@ -252,7 +353,8 @@ def play_tricks(hands, leader, contract, contractor, allies, misere, random, act
                 best = s
         won[best] += 1
         winners.append(best)
-        if len(winners) == HAND_SIZE:
+        n_tricks += 1
+        if n_tricks == HAND_SIZE:
             return won, winners
         seat = best
 
