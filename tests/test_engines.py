@@ -210,3 +210,28 @@ def test_fast_match_plays_the_games_match_plays() -> None:
                 match.hands_played,
                 match.winner,
             )
+
+
+@pytest.mark.parametrize(
+    "variant", ["australian", "three-handed", "five-handed-call", "sans-kitty"]
+)
+def test_simulate_is_the_same_on_either_engine(variant: str, monkeypatch: Any) -> None:
+    """simulate with random bots runs the fast path; with it taken away (the bots then play
+    through the checked engine) every count, every win and every record is the same."""
+    import io
+
+    from fivehundred.runtime.studies import simulate as sim
+
+    rules = load_builtin(variant)
+
+    def run(**kw: Any) -> tuple[dict[str, Any], str]:
+        out = io.StringIO()
+        summary = sim.simulate(rules, seed=5, records=out, check_every=7, **kw).as_json()
+        del summary["seconds"], summary["hands_per_second"], summary["decisions_per_second"]
+        return summary, out.getvalue()
+
+    fast = [run(hands=120), run(games=3, max_hands=40)]
+    monkeypatch.setattr(sim, "fast_engine", lambda rules: None)
+    checked = [run(hands=120), run(games=3, max_hands=40)]
+    assert fast == checked
+    assert fast[0][0]["invariant_checks"] > 0 and fast[1][0]["games"] == 3
