@@ -103,7 +103,7 @@ class FastEngine:
         res = state.result
         assert res is not None
         winners = tuple(winner for _, _, winner in state.tricks)
-        return Playout(*_result_fields(res), winners, actions, state.dealt)
+        return Playout._make((*_result_fields(res), winners, actions, state.dealt))
 
     def replay(self, playout: Playout, dealer: int, scores: list[int] | None = None) -> HandState:
         """The hand of ``playout`` replayed through the checked engine (for records and
