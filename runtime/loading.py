@@ -2,7 +2,9 @@
 
 The engine (:mod:`fivehundred.runtime.engine`) imports nothing of the generator and plays only
 tables; a rule file is compiled here, in memory, into exactly the tables a generated module would
-hold. The adapters, the studies and the command line load variants through :func:`load_rules`.
+hold, and its engine module (``generated/engines/``) is rendered and compiled in memory for the
+engine's fast path (:mod:`fivehundred.runtime.engine.fast`). The adapters, the studies and the
+command line load variants through :func:`load_rules`.
 """
 
 from __future__ import annotations
