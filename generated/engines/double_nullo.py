@@ -43,8 +43,9 @@ MISERE = (False, False, False, False, False, False, False, False, False, False, 
  False, False, False, False, False, False, False, False, False, False, False, True, True, False)
 SITS_OUT = (False, False, False, False, False, False, False, False, False, False, True, False, False, False,
  False, False, False, False, False, False, False, False, False, False, False, True, False, False)
-#: The contractor's side, by seat (seats.teams).
+#: The contractor's side, by seat, as a mask of seats (seats.teams); the seats of each side.
 TEAM_OF_SEAT = (5, 10, 5, 10)
+TEAMS = ((0, 2), (1, 3))
 
 # Per-trump tables, by strain (S C D H NT): the suit of each card (4: a joker without one) and
 # the masks of the cards of each suit; KEYS[strain][led][card] is what the card counts in a
@@ -445,13 +446,10 @@ def score(contract, contractor, allies, misere, sans, won, n_tricks, scores):
     """The hand's score: (contract, contractor, made, tricks by side, points, complete, allies,
     sans)."""
     by_side = (won[0] + won[2], won[1] + won[3])
-    taken = 0
-    opponents = [0] * 2
-    for seat in range(PLAYERS):
-        if allies >> seat & 1:
-            taken += won[seat]
-        else:
-            opponents[SIDE_OF_SEAT[seat]] += won[seat]
+    # seats.teams: the contractor's side is his team
+    own = SIDE_OF_SEAT[contractor]
+    taken = by_side[own]
+    opponents = by_side
     value = VALUE[contract]
     if misere:
         # score.misere: made when the contractor's side takes no trick
@@ -468,10 +466,7 @@ def score(contract, contractor, allies, misere, sans, won, n_tricks, scores):
         else:
             gain = value + 0 * (taken - level)  # score.made
         per_trick = 10
-    ally_sides = 0
-    for seat in range(PLAYERS):
-        if allies >> seat & 1:
-            ally_sides |= 1 << SIDE_OF_SEAT[seat]
+    ally_sides = 1 << own
     points = []
     for side in range(2):
         if ally_sides >> side & 1:
@@ -480,5 +475,5 @@ def score(contract, contractor, allies, misere, sans, won, n_tricks, scores):
         # score.opponents: each side scores its own tricks
         earned = per_trick * opponents[side]
         points.append(earned)
-    seats = tuple(seat for seat in range(PLAYERS) if allies >> seat & 1)
+    seats = TEAMS[own]
     return (contract, contractor, made, by_side, tuple(points), n_tricks == HAND_SIZE, seats, sans)

@@ -39,8 +39,9 @@ LEVEL = (6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 10, 10, 10,
 STRAIN = (0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4)
 VALUE = (40, 60, 80, 100, 120, 140, 160, 180, 200, 220, 240, 260, 280, 300, 320, 340, 360, 380, 400, 420,
  440, 460, 480, 500, 520)
-#: The contractor's side, by seat (seats.teams).
+#: The contractor's side, by seat, as a mask of seats (seats.teams); the seats of each side.
 TEAM_OF_SEAT = (1, 2)
+TEAMS = ((0,), (1,))
 
 # Per-trump tables, by strain (S C D H NT): the suit of each card (4: a joker without one) and
 # the masks of the cards of each suit; KEYS[strain][led][card] is what the card counts in a
@@ -378,13 +379,10 @@ def score(contract, contractor, allies, misere, sans, won, n_tricks, scores):
     """The hand's score: (contract, contractor, made, tricks by side, points, complete, allies,
     sans)."""
     by_side = (won[0], won[1])
-    taken = 0
-    opponents = [0] * 2
-    for seat in range(PLAYERS):
-        if allies >> seat & 1:
-            taken += won[seat]
-        else:
-            opponents[SIDE_OF_SEAT[seat]] += won[seat]
+    # seats.teams: the contractor's side is his team
+    own = SIDE_OF_SEAT[contractor]
+    taken = by_side[own]
+    opponents = by_side
     value = VALUE[contract]
     level = LEVEL[contract]
     made = taken >= level
@@ -395,10 +393,7 @@ def score(contract, contractor, allies, misere, sans, won, n_tricks, scores):
     else:
         gain = value + 0 * (taken - level)  # score.made
     per_trick = 10
-    ally_sides = 0
-    for seat in range(PLAYERS):
-        if allies >> seat & 1:
-            ally_sides |= 1 << SIDE_OF_SEAT[seat]
+    ally_sides = 1 << own
     points = []
     for side in range(2):
         if ally_sides >> side & 1:
@@ -407,5 +402,5 @@ def score(contract, contractor, allies, misere, sans, won, n_tricks, scores):
         # score.opponents: each side scores its own tricks
         earned = per_trick * opponents[side]
         points.append(earned)
-    seats = tuple(seat for seat in range(PLAYERS) if allies >> seat & 1)
+    seats = TEAMS[own]
     return (contract, contractor, made, by_side, tuple(points), n_tricks == HAND_SIZE, seats, sans)
