@@ -235,3 +235,20 @@ def test_simulate_is_the_same_on_either_engine(variant: str, monkeypatch: Any) -
     checked = [run(hands=120), run(games=3, max_hands=40)]
     assert fast == checked
     assert fast[0][0]["invariant_checks"] > 0 and fast[1][0]["games"] == 3
+
+
+def test_rule_author_text_reaches_the_engine_only_as_a_literal() -> None:
+    """Rule-author text never becomes code: the engine module holds the variant id as an
+    escaped literal and none of the prose (name, summary, choices) at all."""
+    tables = importlib.import_module("fivehundred.generated.rulesets.australian").TABLES
+    hostile = 'x"""\nimport os; os.system("boom")  # \u202e\x1b[2J'
+    bad = _with(tables, ("variant",), hostile)
+    bad["name"] = bad["summary"] = hostile + " NAME-TEXT"
+    source = render_engine(bad)
+    assert "NAME-TEXT" not in source and "\u202e" not in source and "\x1b" not in source
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "<engine>", "exec"), namespace)
+    assert namespace["VARIANT"] == hostile
+    assert "os" not in namespace
+    hand = namespace["playout"](0, Random(3).random)
+    assert len(hand) == 11
