@@ -47,6 +47,7 @@ from .docs import (
     use_bytecode_cache,
     use_compiled,
 )
+from .engine import render_engine
 from .i18n import Gap, gaps, languages, load_translations, po_path
 from .model import Ruleset
 from .parallel import Background, jobs, run_all
@@ -202,7 +203,7 @@ Messages = tuple[tuple[str | None, str], ...]
 
 
 #: Files made without the rule-book templates (what the build makes while they compile).
-_NO_TEMPLATES = ("json/", "conformance/", "rulesets/")
+_NO_TEMPLATES = ("json/", "conformance/", "rulesets/", "engines/")
 #: The templates a worker is compiling for the build under way (see build()).
 _COMPILING: list[Background[dict[str, dict[str, bytes]]]] = []
 
@@ -237,6 +238,11 @@ def plan_outputs(
         '"""Generated ruleset modules, one per built-in variant. Do not edit."""\n\n'
         f"VARIANTS = {tuple(ids)!r}\n",
     )
+    files.add_text(
+        "engines/__init__.py",
+        '"""Generated engine modules: each built-in variant\'s random playout as code '
+        '(generator/templates/engine.py.j2). Do not edit."""\n',
+    )
     files.add_text("json/ruleset.schema.json", render_ruleset_schema())
     code = code_digest()
     key_of = {variant: digest(code, repr(rulesets[variant][1])) for variant in ids}
@@ -247,6 +253,11 @@ def plan_outputs(
             f"rulesets/{module_name(variant)}.py",
             digest(key_of[variant], "module", source),
             partial(render_module, rs, source),
+        )
+        files.add(
+            f"engines/{module_name(variant)}.py",
+            digest(key_of[variant], "engine"),
+            partial(render_engine, rs.tables),
         )
         files.add(f"json/{variant}.json", digest(key_of[variant], "json"), partial(render_json, rs))
         files.add(

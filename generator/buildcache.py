@@ -52,7 +52,7 @@ CACHE_DIR_NAME = ".fivehundred-cache"
 _MANIFEST = "build.json"
 _FORMAT = 1
 #: Sub-folders of generated/ that the build owns; files there that it does not produce are stale.
-OWNED = ("rulesets", "json", "docs", "conformance")
+OWNED = ("rulesets", "engines", "json", "docs", "conformance")
 #: The folder that holds generator/, runtime/, specs/ and generated/: the checkout, or the
 #: installed package.
 _HOME = Path(__file__).resolve().parent.parent

@@ -2,7 +2,9 @@
 
 The engine (:mod:`fivehundred.runtime.engine`) imports nothing of the generator and plays only
 tables; a rule file is compiled here, in memory, into exactly the tables a generated module would
-hold. The adapters, the studies and the command line load variants through :func:`load_rules`.
+hold, and its engine module (``generated/engines/``) is rendered and compiled in memory for the
+engine's fast path (:mod:`fivehundred.runtime.engine.fast`). The adapters, the studies and the
+command line load variants through :func:`load_rules`.
 """
 
 from __future__ import annotations
@@ -10,8 +12,10 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import ModuleType
 
 from .engine.errors import ArgumentError, RecordError
+from .engine.fast import register
 from .engine.game import load_builtin
 from .engine.messages import N_
 from .engine.rules import Rules
@@ -43,7 +47,24 @@ def load_rules(name: str | os.PathLike[str]) -> Rules:
     # module would hold.
     from ..generator.pipeline import compile_spec, find_spec
 
-    return Rules(compile_spec(find_spec(name)).tables)
+    rules = Rules(compile_spec(find_spec(name)).tables)
+    _compile_engine(rules)
+    return rules
+
+
+def _compile_engine(rules: Rules) -> None:
+    """Render and compile a rule file's engine module in memory and make it the fast path of
+    its rules (:mod:`fivehundred.runtime.engine.fast`). A rule file with an option the engine
+    generator does not know yet keeps the checked path, which plays every option."""
+    from ..generator.engine import EngineOptionError, render_engine
+
+    try:
+        source = render_engine(rules.tables)
+    except EngineOptionError:
+        return
+    module = ModuleType(f"fivehundred.generated.engines.{rules.variant.replace('-', '_')}")
+    exec(compile(source, f"<engine of {rules.variant!r}>", "exec"), module.__dict__)
+    register(module)
 
 
 def record_loader(rule_files: Sequence[str] = ()) -> Callable[[str], Rules]:

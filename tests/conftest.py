@@ -262,6 +262,7 @@ GROUPS: dict[str, str] = {
     "test_bots.py": "runtime",
     "test_balance.py": "runtime",
     "test_conformance.py": "runtime",
+    "test_engines.py": "runtime",
     "test_openspiel.py": "runtime",
     "test_pettingzoo.py": "runtime",
     "test_cli.py": "e2e",
@@ -277,6 +278,7 @@ GROUPS: dict[str, str] = {
 SLOW_MODULES = {"test_option_matrix.py"}
 #: Single slow tests (every parametrisation of them), by module and function.
 SLOW_TESTS = {
+    ("test_engines.py", "test_generated_engine_agrees_over_thousands_of_hands"),
     ("test_hostile.py", "test_hostile_text_reaches_generated_python_only_as_literals"),
     ("test_hostile.py", "test_hostile_text_is_escaped_in_the_rule_book"),
     ("test_hostile.py", "test_hostile_text_survives_a_rule_file"),

@@ -40,6 +40,7 @@ from fivehundred.runtime.engine.errors import ArgumentError
 
 RENDERERS = (
     "render_module",
+    "render_engine",
     "render_json",
     "_conformance",
     "render_markdown",
@@ -105,7 +106,7 @@ def test_an_unchanged_build_renders_nothing(
 ) -> None:
     first = build(root=tree, cache=True)
     assert not first.changed
-    assert sum(renders.values()) == len(full_plan) - 2  # all but the two written as text
+    assert sum(renders.values()) == len(full_plan) - 3  # all but the three written as text
     assert (tree.parent / CACHE_DIR_NAME / "build.json").is_file()
     renders.clear()
     again = build(root=tree, cache=True)
@@ -146,6 +147,7 @@ def test_a_changed_rule_file_renders_only_its_files(
     assert all("sans-kitty" in variants for variants in report.incomplete.values())
     assert renders == Counter(
         render_module=1,
+        render_engine=1,  # rendered again, the same (a name is no rule): not written
         render_json=1,
         _conformance=1,
         render_markdown=langs + 1,
@@ -243,7 +245,7 @@ def test_a_damaged_cache_is_ignored(
     assert cached(tree) is None
     renders.clear()
     assert not build(root=tree, cache=True).changed
-    assert sum(renders.values()) == len(full_plan) - 2
+    assert sum(renders.values()) == len(full_plan) - 3
     assert BuildCache(tree).entries  # written afresh
 
 
@@ -278,7 +280,7 @@ def test_without_the_cache_nothing_is_read_or_written(
 ) -> None:
     assert not build(root=tree).changed  # a root other than generated/: no cache by default
     assert not (tree.parent / CACHE_DIR_NAME).exists()
-    assert sum(renders.values()) == len(full_plan) - 2
+    assert sum(renders.values()) == len(full_plan) - 3
 
 
 def test_a_new_balance_summary_renders_only_that_variants_books(
@@ -298,6 +300,7 @@ def test_a_new_balance_summary_renders_only_that_variants_books(
     books = {rel for rel in report.written}
     assert books and all(rel.startswith("docs/") and "/american." in rel for rel in books)
     assert renders["render_module"] == renders["render_json"] == renders["_conformance"] == 0
+    assert renders["render_engine"] == 0
     assert renders["render_markdown"] + renders["render_html"] == len(
         list((tree / "docs").glob("*/american.*"))
     )

@@ -217,11 +217,28 @@ def test_simulate_checks_a_sample_by_default(capsys):
 
 
 def test_bench_prints_a_ratio(capsys):
-    code, out, _ = run(capsys, "bench", "--hands", "200", "--rounds", "1", "--json")
+    code, out, _ = run(
+        capsys,
+        "bench",
+        "--hands",
+        "200",
+        "--rounds",
+        "1",
+        "--json",
+        "--variants",
+        "two-handed,sans-kitty",
+    )
     assert code == 0
     data = json.loads(out)
     assert data["ratio_engine_to_reference"] > 0
     assert data["hands"] == 200
+    # Per variant: the generated engine's speed, as ratios to the checked engine and the reference.
+    assert list(data["variants"]) == ["two-handed", "sans-kitty"]
+    for row in data["variants"].values():
+        assert row["generated"] is True
+        assert row["ratio_to_checked_engine"] > 0 and row["ratio_to_reference_decisions"] > 0
+    code, _, err = run(capsys, "bench", "--hands", "10", "--variants", "australian,nope")
+    assert code == 2 and "'nope' is not a built-in variant" in err
     # Beside the ratio: the primitives of search, from positions of play.
     assert data["positions"] == 20
     assert data["clones_per_second"] > 0 and data["playouts_per_second"] > 0

@@ -618,18 +618,39 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """Time the engine's fast path against the hand-written reference in the same run."""
+    from ..engine.game import load_builtin
     from ..studies.benchmark import run_benchmark
 
     if args.hands < 1 or args.rounds < 1:
         raise ArgumentError(
             f"bench needs --hands and --rounds of at least 1, got {args.hands} and {args.rounds}"
         )
-    result = run_benchmark(args.hands, args.seed, args.rounds)
+    variants = None
+    if args.variants is not None:
+        variants = [v for v in args.variants.split(",") if v]
+        for variant in variants:
+            try:
+                load_builtin(variant)
+            except KeyError:
+                raise ArgumentError(
+                    f"bench --variants: {variant!r} is not a built-in variant (fivehundred list)"
+                ) from None
+    result = run_benchmark(args.hands, args.seed, args.rounds, variants)
     if args.json:
         print(json.dumps(result))
-    else:
-        for key, value in result.items():
+        return 0
+    for key, value in result.items():
+        if key != "variants":
             print(f"{key}: {value}")
+    print(
+        f"{'variant':<22} {'hands/s':>9} {'decisions/s':>12} {'x checked':>9} {'x reference':>11}"
+    )
+    for variant, row in result["variants"].items():
+        print(
+            f"{variant:<22} {row['hands_per_second']:>9,.0f} {row['decisions_per_second']:>12,.0f}"
+            f" {row['ratio_to_checked_engine']:>9.2f} {row['ratio_to_reference_decisions']:>11.2f}"
+            + ("" if row["generated"] else "  (checked path: no generated engine)")
+        )
     return 0
 
 
@@ -826,6 +847,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--hands", type=int, default=20000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--rounds", type=int, default=3, help="best of this many timings each")
+    p.add_argument(
+        "--variants",
+        metavar="VARIANT[,VARIANT...]",
+        help="the built-in variants to time one by one (default: all; a tenth of --hands each)",
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench)
     return parser

@@ -7,6 +7,7 @@ end-of-game rules.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from random import Random
 
@@ -82,6 +83,7 @@ def game_winner(
     result: HandResult,
     state: HandState | None = None,
     barred: frozenset[int] = frozenset(),
+    winners: Sequence[int] | None = None,
 ) -> int | None:
     """The side that has won after a hand with ``result`` left ``scores``, or None.
 
@@ -92,7 +94,8 @@ def game_winner(
     - A side at ``lose_at`` or below (``end.lose``): the game is over and it has lost (G, T), or it
       plays on but can no longer win (P, ``barred``); if it later reaches the target, or every
       side is barred, the game is over and nobody wins: :data:`NO_WINNER`.
-    ``state`` (the finished hand) is needed only to rank sides trick by trick.
+    ``state`` (the finished hand), or the ``winners`` of its tricks in order, is needed only
+    to rank sides trick by trick.
     """
     n = rules.n_sides
     cside = rules.side_of_seat[result.contractor] if result.contractor >= 0 else -1
@@ -119,7 +122,9 @@ def game_winner(
             return cside if cside in top else top[0]
         if rules.both_out == "contractor" and cside in reached:
             return cside
-        return _first_by_trick(rules, scores, result, state, reached)
+        if winners is None and state is not None:
+            winners = [winner for _, _, winner in state.tricks]
+        return _first_by_trick(rules, scores, result, winners, reached)
     if rules.lose_at is not None and rules.out_backwards == "game-over":
         sunk = [s for s in range(n) if gone_out(rules, scores[s])]
         if sunk:
@@ -133,7 +138,7 @@ def _first_by_trick(
     rules: Rules,
     scores: list[int],
     result: HandResult,
-    state: HandState | None,
+    winners: Sequence[int] | None,
     reached: list[int],
 ) -> int:
     """Of several sides at the target, the one that got there first, trick by trick (P).
@@ -141,7 +146,7 @@ def _first_by_trick(
     Trick points are earned as each trick is won; a contract's value counts after the last trick.
     Without the hand's tricks, the highest total wins.
     """
-    if state is None:
+    if winners is None:
         return max(reached, key=lambda s: scores[s])
     sides = rules.side_of_seat
     allies = {sides[s] for s in result.allies}
@@ -149,7 +154,7 @@ def _first_by_trick(
         allies = {sides[result.contractor]}
     per = trick_points(rules, result.contract)
     running = [scores[s] - result.points[s] for s in range(rules.n_sides)]
-    for _, _, winner in state.tricks:
+    for winner in winners:
         side = sides[winner]
         if side in allies:
             continue

@@ -14,14 +14,18 @@ of play finished by ``HandState.playout``). Wall-clock numbers are never asserte
 
 from __future__ import annotations
 
+import importlib
 import time
+from collections.abc import Callable, Sequence
 from random import Random
 from typing import Any
 
+from ..engine.fast import fast_engine
+from ..engine.game import load_builtin
 from ..engine.hand import PLAY, HandState, shuffled
 from ..engine.rules import Rules
 
-__all__ = ["engine_hand", "reference_hand", "run_benchmark"]
+__all__ = ["checked_hand", "engine_hand", "reference_hand", "run_benchmark"]
 
 # -- the reference: Australian 500 written out by hand -----------------------------------------
 
@@ -231,12 +235,16 @@ def reference_hand(dealer: int, rng: Random) -> tuple[int, int, tuple[int, int],
 def engine_hand(
     rules: Rules, dealer: int, rng: Random
 ) -> tuple[int, int, tuple[int, ...], tuple[int, ...]]:
-    """One random hand through the engine's fast path, in :func:`reference_hand`'s terms."""
-    state = HandState.new(rules, dealer, rng)
-    decisions = state.playout(rng)
-    res = state.result
-    assert res is not None
-    return res.contract, decisions, res.tricks_by_side, res.points
+    """One random hand through the engine's fast path (the variant's generated engine), in
+    :func:`reference_hand`'s terms."""
+    hand = fast_engine(rules).playout(dealer, rng)
+    return hand.contract, hand.decisions, hand.tricks_by_side, hand.points
+
+
+def checked_hand(rules: Rules, dealer: int, rng: Random) -> int:
+    """One random hand through the checked engine (``HandState.playout``, the interpreter of
+    the tables that the generated engines replace for playouts): its decisions."""
+    return HandState.new(rules, dealer, rng).playout(rng)
 
 
 def search_positions(rules: Rules, count: int, seed: int) -> list[HandState]:
@@ -280,24 +288,65 @@ def time_search_primitives(
     return n * copies / best_copy, n / best_playout
 
 
-def run_benchmark(hands: int = 20000, seed: int = 1, rounds: int = 3) -> dict[str, Any]:
-    """Time the engine and the reference on the same hands; best of ``rounds`` each. Also the
-    two primitives of search: clones and playouts per second from positions of play."""
-    rules = Rules.builtin("australian")
+def _cpu_seconds(play: Callable[[int, Random], object], hands: int, seed: int) -> float:
+    """CPU seconds of ``hands`` hands (``play(dealer index, rng)``) from ``Random(seed)``."""
+    rng = Random(seed)
+    start = time.process_time()
+    for i in range(hands):
+        play(i, rng)
+    return time.process_time() - start
+
+
+def run_benchmark(
+    hands: int = 20000,
+    seed: int = 1,
+    rounds: int = 3,
+    variants: Sequence[str] | None = None,
+    variant_hands: int | None = None,
+) -> dict[str, Any]:
+    """Time the engine and the reference on the same hands, interleaved, best of ``rounds``
+    each, in CPU seconds (what a core gives, whatever else the machine runs). Then, for every
+    variant (``variants``, default all built-ins) on ``variant_hands`` hands (default a tenth):
+    the fast path's decisions per second, and its ratio to the checked engine on the same
+    variant and to the reference's decisions per second. Also the two primitives of search:
+    clones and playouts per second from positions of play."""
+    rules = load_builtin("australian")
     best_engine = best_reference = float("inf")
-    decisions = 0
+    decisions = sum(engine_hand(rules, i % 4, rng)[1] for i, rng in _stream(hands, seed))
+    ref_decisions = sum(reference_hand(i % 4, rng)[1] for i, rng in _stream(hands, seed))
     for _ in range(rounds):
-        rng = Random(seed)
-        start = time.perf_counter()
-        decisions = 0
-        for i in range(hands):
-            decisions += engine_hand(rules, i % 4, rng)[1]
-        best_engine = min(best_engine, time.perf_counter() - start)
-        rng = Random(seed)
-        start = time.perf_counter()
-        for i in range(hands):
-            reference_hand(i % 4, rng)
-        best_reference = min(best_reference, time.perf_counter() - start)
+        best_engine = min(
+            best_engine, _cpu_seconds(lambda i, rng: engine_hand(rules, i % 4, rng), hands, seed)
+        )
+        best_reference = min(
+            best_reference, _cpu_seconds(lambda i, rng: reference_hand(i % 4, rng), hands, seed)
+        )
+    reference_dps = ref_decisions / best_reference
+    per_variant = {}
+    n = variant_hands or max(100, hands // 10)
+    if variants is None:
+        variants = importlib.import_module("fivehundred.generated.rulesets").VARIANTS
+    for variant in variants:
+        vr = load_builtin(variant)
+
+        def fast_hand(i: int, rng: Random, vr: Rules = vr) -> object:
+            return engine_hand(vr, i % vr.players, rng)
+
+        def slow_hand(i: int, rng: Random, vr: Rules = vr) -> object:
+            return checked_hand(vr, i % vr.players, rng)
+
+        total = sum(engine_hand(vr, i % vr.players, rng)[1] for i, rng in _stream(n, seed))
+        fast = checked = float("inf")
+        for _ in range(rounds):
+            fast = min(fast, _cpu_seconds(fast_hand, n, seed))
+            checked = min(checked, _cpu_seconds(slow_hand, n, seed))
+        per_variant[variant] = {
+            "generated": fast_engine(vr).generated,
+            "hands_per_second": round(n / fast, 1),
+            "decisions_per_second": round(total / fast, 1),
+            "ratio_to_checked_engine": round(checked / fast, 3),
+            "ratio_to_reference_decisions": round(total / fast / reference_dps, 3),
+        }
     positions = search_positions(rules, max(20, min(2000, hands // 10)), seed)
     clones, playouts = time_search_primitives(rules, positions, seed, rounds)
     return {
@@ -311,4 +360,11 @@ def run_benchmark(hands: int = 20000, seed: int = 1, rounds: int = 3) -> dict[st
         "positions": len(positions),
         "clones_per_second": round(clones, 1),
         "playouts_per_second": round(playouts, 1),
+        "variants": per_variant,
     }
+
+
+def _stream(hands: int, seed: int) -> list[tuple[int, Random]]:
+    """``hands`` pairs (index, one shared ``Random(seed)``): the hands a timing plays."""
+    rng = Random(seed)
+    return [(i, rng) for i in range(hands)]

@@ -22,6 +22,7 @@ from random import Random
 from typing import IO, Any
 
 from ..bots.registry import Bot, RandomBot, make_bot
+from ..engine.fast import FastEngine, FastMatch, Playout, fast_engine
 from ..engine.game import Match
 from ..engine.hand import HandState
 from ..engine.records import record_of
@@ -172,20 +173,27 @@ def simulate(
     total = hands or games
     every = max(1, total // 100)
     start = time.perf_counter()
+    # Random bots only: the engine's fast path plays the hands (the same choices, faster).
+    fast = fast_engine(rules) if all(isinstance(bot, RandomBot) for bot in players) else None
+    check_every = check_every if check else 0
     for i in range(total):
-        if hands:
+        if hands and fast is not None:
+            dealer = i % rules.players
+            _count(fast, fast.playout(dealer, rng), dealer, None, summary, records, check_every)
+        elif hands:
             state = HandState.new(rules, i % rules.players, rng)
-            _play(state, players, rng, summary, records, check, check_every)
+            _play(state, players, rng, summary, records, check_every)
         else:
-            match = Match(rules, rng)
-            while match.winner is None and match.hands_played < max_hands:
-                _play(match.hand, players, rng, summary, records, check, check_every)
-                match.finish_hand()
+            winner = (
+                _fast_game(fast, rng, summary, records, check_every, max_hands)
+                if fast is not None
+                else _game(rules, players, rng, summary, records, check_every, max_hands)
+            )
             summary.games += 1
-            if match.winner is None:
+            if winner is None:
                 summary.cut_off += 1
-            elif match.winner >= 0:
-                summary.wins_by_side[match.winner] += 1
+            elif winner >= 0:
+                summary.wins_by_side[winner] += 1
             else:
                 summary.no_winner += 1
         if progress is not None and (i + 1) % every == 0:
@@ -194,20 +202,75 @@ def simulate(
     return summary
 
 
+def _game(
+    rules: Rules,
+    players: list[Bot],
+    rng: Random,
+    summary: Summary,
+    records: IO[str] | None,
+    check_every: int,
+    max_hands: int,
+) -> int | None:
+    """One whole game by the bots: the winner (None when cut off after ``max_hands``)."""
+    match = Match(rules, rng)
+    while match.winner is None and match.hands_played < max_hands:
+        _play(match.hand, players, rng, summary, records, check_every)
+        match.finish_hand()
+    return match.winner
+
+
+def _fast_game(
+    fast: FastEngine,
+    rng: Random,
+    summary: Summary,
+    records: IO[str] | None,
+    check_every: int,
+    max_hands: int,
+) -> int | None:
+    """One whole game of random hands through the fast path, as :func:`_game` plays it."""
+    match = FastMatch(fast, rng)
+    while match.winner is None and match.hands_played < max_hands:
+        hand, dealer, before = match.play_hand()
+        _count(fast, hand, dealer, before, summary, records, check_every)
+    if match.winner is None:
+        match.cut_off()
+    return match.winner
+
+
+def _checked_now(summary: Summary, check_every: int) -> bool:
+    """Whether the hand just counted is one to check (``check_every`` 0: none)."""
+    index = summary.hands - 1
+    return bool(check_every) and (
+        check_every == 1 or index < check_every or index % check_every == 0
+    )
+
+
+def _tally(
+    summary: Summary, rules: Rules, decisions: int, contract: int, made: bool | None
+) -> None:
+    summary.decisions += decisions
+    summary.hands += 1
+    if contract < 0:
+        summary.thrown_in += 1
+    else:
+        code = rules.bid_codes[contract]
+        summary.contracts[code] = summary.contracts.get(code, 0) + 1
+        if made:
+            summary.made += 1
+        else:
+            summary.failed += 1
+
+
 def _play(
     state: HandState,
     players: list[Bot],
     rng: Random,
     summary: Summary,
     records: IO[str] | None,
-    check: bool,
     check_every: int,
 ) -> None:
-    r = state.rules
     actions: list[int] | None = [] if records is not None else None
     n = 0
-    if all(isinstance(bot, RandomBot) for bot in players):
-        n = state.playout(rng, actions)  # the fast path: the same choices, no lists
     while state.result is None:
         seat = state.controller(state.to_move)
         action = players[seat].choose(state, rng)
@@ -215,24 +278,38 @@ def _play(
         n += 1
         if actions is not None:
             actions.append(action)
-    summary.decisions += n
-    summary.hands += 1
     res = state.result
-    if res.contract < 0:
-        summary.thrown_in += 1
-    else:
-        code = r.bid_codes[res.contract]
-        summary.contracts[code] = summary.contracts.get(code, 0) + 1
-        if res.made:
-            summary.made += 1
-        else:
-            summary.failed += 1
-    index = summary.hands - 1
-    if check and (check_every == 1 or index < check_every or index % check_every == 0):
+    _tally(summary, state.rules, n, res.contract, res.made)
+    if _checked_now(summary, check_every):
         check_hand(state)
         summary.invariant_checks += 1
     if records is not None and actions is not None:
         records.write(json.dumps(record_of(state, actions)) + "\n")
+
+
+def _count(
+    fast: FastEngine,
+    hand: Playout,
+    dealer: int,
+    scores: list[int] | None,
+    summary: Summary,
+    records: IO[str] | None,
+    check_every: int,
+) -> None:
+    """Count a hand of the fast path; replay it through the checked engine when it is checked
+    (which also checks that the two engines scored it alike) or recorded."""
+    _tally(summary, fast.rules, hand.decisions, hand.contract, hand.made)
+    checked = _checked_now(summary, check_every)
+    if not checked and records is None:
+        return
+    state = fast.replay(hand, dealer, scores)
+    if checked:
+        if state.result != hand.result():
+            raise InvariantError(f"the fast path scored {hand.result()}, the engine {state.result}")
+        check_hand(state)
+        summary.invariant_checks += 1
+    if records is not None:
+        records.write(json.dumps(record_of(state, hand.actions)) + "\n")
 
 
 def progress_bar(stream: IO[str] | None = None, unit: str = "hands") -> Callable[[int, int], None]:

@@ -1,0 +1,313 @@
+"""Generated engine module. Do not edit: `fivehundred build` writes it from the variant's tables.
+
+The variant's random playout as code, every option of its rules resolved at generation (the
+template is ``generator/templates/engine.py.j2``): the deal in its packet order, its auction,
+kitty, partners, play and score. ``fivehundred.runtime.engine.fast`` loads it; it makes exactly
+the choices of the engine's checked path (``runtime/engine/hand.py``) from the same random
+stream: ``tests/test_engines.py`` compares every action, trick winner and point.
+"""
+
+# fmt: off
+VARIANT = 'two-handed-24'
+FINGERPRINT = '35ae5a92f12f837b'
+
+PLAYERS = 2
+N_CARDS = 24
+HAND_SIZE = 10
+NT = 4
+# Action numbering (runtime/engine/rules.py).
+JOKER_LEAD = 24
+PASS = 24
+BID = 25
+NOMINATE = 50
+TAKE = 54
+SANS = 55
+PARTNER = 56
+CALL = 58
+DISCARD = 82
+
+NEXT_SEAT = (1, 0)
+#: The seats that follow a lead by each seat, in order.
+FOLLOWERS = ((1,), (0,))
+CARD_BITS = tuple(1 << c for c in range(N_CARDS))
+SIDE_OF_SEAT = (0, 1)
+ZEROS = (0, 0)
+THROWN_IN = (-1, -1, None, ZEROS, ZEROS, True, (), False)
+
+# The ladder, by bid index.
+LEVEL = (6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 10, 10, 10, 10, 10)
+STRAIN = (0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4)
+VALUE = (40, 60, 80, 100, 120, 140, 160, 180, 200, 220, 240, 260, 280, 300, 320, 340, 360, 380, 400, 420,
+ 440, 460, 480, 500, 520)
+#: The contractor's side, by seat, as a mask of seats (seats.teams); the seats of each side.
+TEAM_OF_SEAT = (1, 2)
+TEAMS = ((0,), (1,))
+
+# Per-trump tables, by strain (S C D H NT): the suit of each card (4: a joker without one) and
+# the masks of the cards of each suit; KEYS[strain][led][card] is what the card counts in a
+# trick led in that suit (trump.order, play.trick-winner): its power, or 0 when it cannot win.
+SUIT_OF = ((0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3),
+ (0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3),
+ (0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 2, 3, 3, 3),
+ (0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 3, 2, 2, 2, 3, 3, 3, 3, 3, 3),
+ (0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3))
+SUIT_MASKS = ((319, 3776, 258048, 16515072, 0), (59, 4036, 258048, 16515072, 0),
+ (63, 4032, 1306624, 15466496, 0), (63, 4032, 241664, 16531456, 0),
+ (63, 4032, 258048, 16515072, 0))
+KEYS = (((101, 102, 107, 103, 104, 105, 0, 0, 106, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+  (101, 102, 107, 103, 104, 105, 8, 9, 106, 14, 15, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+  (101, 102, 107, 103, 104, 105, 0, 0, 106, 0, 0, 0, 8, 9, 13, 14, 15, 16, 0, 0, 0, 0, 0, 0),
+  (101, 102, 107, 103, 104, 105, 0, 0, 106, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 9, 13, 14, 15, 16),
+  (101, 102, 107, 103, 104, 105, 0, 0, 106, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+ ((8, 9, 106, 14, 15, 16, 101, 102, 107, 103, 104, 105, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+  (0, 0, 106, 0, 0, 0, 101, 102, 107, 103, 104, 105, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+  (0, 0, 106, 0, 0, 0, 101, 102, 107, 103, 104, 105, 8, 9, 13, 14, 15, 16, 0, 0, 0, 0, 0, 0),
+  (0, 0, 106, 0, 0, 0, 101, 102, 107, 103, 104, 105, 0, 0, 0, 0, 0, 0, 8, 9, 13, 14, 15, 16),
+  (0, 0, 106, 0, 0, 0, 101, 102, 107, 103, 104, 105, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+ ((8, 9, 13, 14, 15, 16, 0, 0, 0, 0, 0, 0, 101, 102, 107, 103, 104, 105, 0, 0, 106, 0, 0, 0),
+  (0, 0, 0, 0, 0, 0, 8, 9, 13, 14, 15, 16, 101, 102, 107, 103, 104, 105, 0, 0, 106, 0, 0, 0),
+  (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 101, 102, 107, 103, 104, 105, 0, 0, 106, 0, 0, 0),
+  (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 101, 102, 107, 103, 104, 105, 8, 9, 106, 14, 15, 16),
+  (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 101, 102, 107, 103, 104, 105, 0, 0, 106, 0, 0, 0)),
+ ((8, 9, 13, 14, 15, 16, 0, 0, 0, 0, 0, 0, 0, 0, 106, 0, 0, 0, 101, 102, 107, 103, 104, 105),
+  (0, 0, 0, 0, 0, 0, 8, 9, 13, 14, 15, 16, 0, 0, 106, 0, 0, 0, 101, 102, 107, 103, 104, 105),
+  (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 9, 106, 14, 15, 16, 101, 102, 107, 103, 104, 105),
+  (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 106, 0, 0, 0, 101, 102, 107, 103, 104, 105),
+  (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 106, 0, 0, 0, 101, 102, 107, 103, 104, 105)),
+ ((8, 9, 13, 14, 15, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+  (0, 0, 0, 0, 0, 0, 8, 9, 13, 14, 15, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+  (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 9, 13, 14, 15, 16, 0, 0, 0, 0, 0, 0),
+  (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 9, 13, 14, 15, 16),
+  (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+
+
+def playout(dealer, random, scores=None, contract=None):
+    """Deal a hand from ``dealer`` and play it out at random: every decision picks the k-th of
+    the legal actions in ascending order, ``k = int(random() * count)``. ``contract`` (seat,
+    bid index) ends the auction at once with that contract, as ``HandState.end_auction_with``.
+
+    Returns (contract, contractor, made, tricks by side, points, complete, allies, sans, trick
+    winners, actions, (hands, kitty, dead hand as dealt)).
+    """
+    acts = []
+    hands, kitty, dead = deal(dealer, random)
+    dealt = (tuple(hands), kitty, dead)
+    if contract is None:
+        high, contractor = auction(dealer, random, acts)
+    else:
+        contractor, high = contract
+    if high < 0:
+        # auction.all-pass: the hand is thrown in
+        return (*THROWN_IN, (), acts, dealt)
+    misere = False
+    allies = TEAM_OF_SEAT[contractor]
+    sans = False
+    hands[contractor] = take_kitty_and_discard(hands[contractor] | kitty, random, acts)
+    won, winners = play_tricks(hands, contractor, high, contractor, allies, misere, random, acts)
+    points = score(high, contractor, allies, misere, sans, won, len(winners), scores or ZEROS)
+    return (*points, tuple(winners), acts, dealt)
+
+
+def deal(dealer, random):
+    """deal.packets, deal.rotation: shuffle (Fisher-Yates on ``random()``, as the engine's
+    ``shuffled``) and deal the packets from the dealer's left: hands by seat, kitty, dead hand.
+    Each position of the deck is final once the shuffle has passed it, and goes to its
+    receiver at once: ``h1`` is the dealer's left, ``h0`` the dealer. ``c`` holds the cards
+    as bits (card index c as ``1 << c``)."""
+    c = list(CARD_BITS)
+    h0 = h1 = kitty = dead = 0
+    j = int(random() * 24)
+    h0 |= c[j]
+    c[j] = c[23]
+    j = int(random() * 23)
+    h0 |= c[j]
+    c[j] = c[22]
+    j = int(random() * 22)
+    h0 |= c[j]
+    c[j] = c[21]
+    j = int(random() * 21)
+    h1 |= c[j]
+    c[j] = c[20]
+    j = int(random() * 20)
+    h1 |= c[j]
+    c[j] = c[19]
+    j = int(random() * 19)
+    h1 |= c[j]
+    c[j] = c[18]
+    j = int(random() * 18)
+    h0 |= c[j]
+    c[j] = c[17]
+    j = int(random() * 17)
+    h0 |= c[j]
+    c[j] = c[16]
+    j = int(random() * 16)
+    h0 |= c[j]
+    c[j] = c[15]
+    j = int(random() * 15)
+    h0 |= c[j]
+    c[j] = c[14]
+    j = int(random() * 14)
+    h1 |= c[j]
+    c[j] = c[13]
+    j = int(random() * 13)
+    h1 |= c[j]
+    c[j] = c[12]
+    j = int(random() * 12)
+    h1 |= c[j]
+    c[j] = c[11]
+    j = int(random() * 11)
+    h1 |= c[j]
+    c[j] = c[10]
+    j = int(random() * 10)
+    kitty |= c[j]
+    c[j] = c[9]
+    j = int(random() * 9)
+    kitty |= c[j]
+    c[j] = c[8]
+    j = int(random() * 8)
+    kitty |= c[j]
+    c[j] = c[7]
+    j = int(random() * 7)
+    kitty |= c[j]
+    c[j] = c[6]
+    j = int(random() * 6)
+    h0 |= c[j]
+    c[j] = c[5]
+    j = int(random() * 5)
+    h0 |= c[j]
+    c[j] = c[4]
+    j = int(random() * 4)
+    h0 |= c[j]
+    c[j] = c[3]
+    j = int(random() * 3)
+    h1 |= c[j]
+    c[j] = c[2]
+    j = int(random() * 2)
+    h1 |= c[j]
+    c[j] = c[1]
+    h1 |= c[0]
+    by_offset = [h0, h1]
+    return by_offset[-dealer:] + by_offset[:-dealer], kitty, dead
+
+
+def auction(dealer, random, acts):
+    """The auction: (high bid index, its seat), (-1, -1) when nobody bid.
+
+    auction.order: from the dealer's left each player passes or bids; auction.higher: a bid is
+    higher than the high bid. auction.single-round: one call each.
+    """
+    seat = NEXT_SEAT[dealer]
+    high = high_seat = -1
+    ncalls = 0
+    while True:
+        k = int(random() * (25 - high))
+        if k == 0:
+            acts.append(PASS)
+        else:
+            i = high + k
+            acts.append(BID + i)
+            high = i
+            high_seat = seat
+        ncalls += 1
+        if ncalls == PLAYERS:
+            return high, high_seat
+        seat = NEXT_SEAT[seat]
+
+
+def take_kitty_and_discard(hand, random, acts):
+    """kitty.take: the contractor takes the kitty and discards 4 cards, one per action."""
+    for _ in range(4):
+        legal = hand
+        k = int(random() * legal.bit_count())
+        while k:
+            legal &= legal - 1
+            k -= 1
+        bit = legal & -legal
+        acts.append(DISCARD - 1 + bit.bit_length())
+        hand ^= bit
+    return hand
+
+
+def play_tricks(hands, leader, contract, contractor, allies, misere, random, acts):
+    """The tricks: tricks won by seat and the winner of each trick.
+
+    play.opening-lead: the contractor leads; play.next-lead: the winner of a trick
+    leads the next; play.follow-suit: one who holds the led suit plays it; play.trick-winner:
+    the highest card of the led suit wins, or the highest trump.
+    """
+    strain = STRAIN[contract]
+    suit_of = SUIT_OF[strain]
+    masks = SUIT_MASKS[strain]
+    keys = KEYS[strain]
+    followers = FOLLOWERS
+    won = [0] * PLAYERS
+    winners = []
+    append = acts.append
+    n_tricks = 0
+    seat = leader
+    while True:
+        hand = hands[seat]
+        legal = hand
+        k = int(random() * legal.bit_count())
+        while k:
+            legal &= legal - 1
+            k -= 1
+        card = (legal & -legal).bit_length() - 1
+        append(card)
+        led = suit_of[card]
+        hands[seat] = hand ^ 1 << card
+        led_keys = keys[led]
+        follow = masks[led]
+        best_key = led_keys[card]
+        best = seat
+        for s in followers[seat]:
+            hand = hands[s]
+            legal = hand & follow or hand
+            k = int(random() * legal.bit_count())
+            while k:
+                legal &= legal - 1
+                k -= 1
+            card = (legal & -legal).bit_length() - 1
+            append(card)
+            hands[s] = hand ^ 1 << card
+            key = led_keys[card]
+            if key > best_key:
+                best_key = key
+                best = s
+        won[best] += 1
+        winners.append(best)
+        n_tricks += 1
+        if n_tricks == HAND_SIZE:
+            return won, winners
+        seat = best
+
+
+def score(contract, contractor, allies, misere, sans, won, n_tricks, scores):
+    """The hand's score: (contract, contractor, made, tricks by side, points, complete, allies,
+    sans)."""
+    by_side = (won[0], won[1])
+    # seats.teams: the contractor's side is his team
+    own = SIDE_OF_SEAT[contractor]
+    taken = by_side[own]
+    opponents = by_side
+    value = VALUE[contract]
+    level = LEVEL[contract]
+    made = taken >= level
+    if not made:
+        gain = -value  # score.failed
+    elif taken == HAND_SIZE and value < 250:
+        gain = 250  # score.slam
+    else:
+        gain = value + 0 * (taken - level)  # score.made
+    per_trick = 10
+    ally_sides = 1 << own
+    points = []
+    for side in range(2):
+        if ally_sides >> side & 1:
+            points.append(gain)
+            continue
+        # score.opponents: each side scores its own tricks
+        earned = per_trick * opponents[side]
+        points.append(earned)
+    seats = TEAMS[own]
+    return (contract, contractor, made, by_side, tuple(points), n_tricks == HAND_SIZE, seats, sans)

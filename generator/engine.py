@@ -1,0 +1,315 @@
+"""Render a variant's engine: its rules as specialised Python code (``generated/engines/``).
+
+The ruleset module holds the rules as tables; this module turns the same tables into the code of
+one variant's random playout (template ``templates/engine.py.j2``): the deal in the variant's
+packet order, the auction with its own ladder and procedure, kitty and discard, partners, the
+play with its joker rules and per-trump tables, and the score. Every option is resolved here, at
+generation: the code has no branch for an option the variant does not have, and its constants
+are folded in. The engine's checked path (``runtime/engine/hand.py``) reads the same tables;
+``tests/test_engines.py`` drives both from one random stream and compares every action.
+
+An option this generator does not know (a new key or a new value in the tables) is a build
+error (:class:`EngineOptionError`), never silently wrong code: teach :data:`_OPTIONS` and the
+template the option, and the agreement test checks it.
+
+Rule-author text never becomes code: the only text of the tables in the module is the variant
+id, written by :func:`~fivehundred.generator.render.pyliteral`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..runtime.engine.codes import NT, SUITLESS
+from ..runtime.engine.errors import FiveHundredError
+from ..runtime.engine.fingerprint import rules_fingerprint
+from ..runtime.engine.tableformat import Tables
+from .render import pyliteral, template_env
+
+__all__ = ["EngineOptionError", "engine_context", "render_engine"]
+
+
+class EngineOptionError(FiveHundredError):
+    """The tables hold an option (a key or a value) the engine generator does not know."""
+
+
+#: Every key path of the tables the generator reads or knowingly ignores, with the values it
+#: generates code for (None: any value of the key's type; the code uses the value as data).
+#: ``ladder[]`` and ``strains[]`` are the keys of each entry of those lists.
+_ANY = None
+_OPTIONS: dict[str, frozenset[Any] | None] = {
+    # prose and provenance: not rules
+    **dict.fromkeys(("$schema", "format", "variant", "extends", "name", "summary"), _ANY),
+    "sources": _ANY,
+    **dict.fromkeys(("terms.joker", "terms.kitty", "terms.misere", "clauses", "choices"), _ANY),
+    # the deck and the seats: data
+    **dict.fromkeys(("players", "teams", "side_of_seat", "deck", "card_suit", "card_rank"), _ANY),
+    "jokers": _ANY,
+    # deal
+    "deal.first_dealer": frozenset({"random", "draw"}),  # the game's, not the hand's
+    **dict.fromkeys(("deal.hand_size", "deal.kitty", "deal.dead_hand", "deal.packets"), _ANY),
+    # auction
+    "auction.procedure": frozenset({"rounds", "single-round"}),
+    "auction.raise_own_bid": frozenset({False, True}),
+    "auction.all_pass": frozenset({"throw-in", "no-trumps"}),
+    "auction.all_pass_per_trick": _ANY,
+    "auction.inkles": _ANY,
+    "auction.inkles.bidders": _ANY,
+    "auction.inkles.level": _ANY,
+    "auction.sans_kitty": _ANY,
+    "auction.sans_kitty.bonus": _ANY,
+    "partner.call": frozenset({"none", "choose", "card"}),
+    "partner.second_partner_at": _ANY,
+    # the ladder
+    **dict.fromkeys(("ladder[].code", "ladder[].level", "ladder[].strain"), _ANY),
+    **dict.fromkeys(("ladder[].value", "ladder[].after_bid_of", "ladder[].clause"), _ANY),
+    "ladder[].kind": frozenset({"suit", "misere"}),
+    "ladder[].open": frozenset({"no", "from-start", "after-first-trick"}),  # a view, not play
+    "ladder[].blind": frozenset({False, True}),
+    "ladder[].partner": frozenset({"plays", "sits-out", "both-hands"}),
+    # kitty
+    "kitty.take": frozenset({True, False}),
+    "kitty.discard": _ANY,
+    # play
+    "play.misere_partner": frozenset({"sits-out", "both-hands"}),  # read through ladder[].partner
+    "play.misere_ends_when_lost": frozenset({True, False}),
+    "play.joker_no_trumps.nominate": frozenset({"contractor", "none"}),
+    "play.joker_no_trumps.lead": frozenset({"name-unled-suit", "name-any-suit"}),
+    "play.joker_no_trumps.void_must_play": frozenset({"misere", "never", "always"}),
+    "play.joker_no_trumps.lead_only_last_trick": frozenset({False, True}),
+    **dict.fromkeys(("strains[].code", "strains[].trump", "strains[].suit_of"), _ANY),
+    **dict.fromkeys(("strains[].power", "strains[].order"), _ANY),
+    # scoring
+    "scoring.slam.value": _ANY,
+    "scoring.slam.below": _ANY,
+    "scoring.overtricks": _ANY,
+    "scoring.failed": frozenset({"minus-value"}),
+    "scoring.opponents_per_trick": _ANY,
+    "scoring.opponents_against_misere": _ANY,
+    "scoring.opponents_freeze_at": _ANY,
+    "scoring.opponent_tricks": frozenset({"own", "pooled"}),  # read through pool_opponents
+    # the end of the game: Match's (runtime/engine/game.py), not the hand's
+    **dict.fromkeys(("end.target", "end.lose_at", "end.must_bid_to_win"), _ANY),
+    "end.both_out": frozenset({"contractor", "highest", "first"}),
+    "end.out_backwards": frozenset({"game-over", "cannot-win"}),
+    # derived
+    **dict.fromkeys(("derived.deal_order", "derived.suit_masks", "derived.joker_cards"), _ANY),
+    **dict.fromkeys(("derived.joker_mask", "derived.nominated_power"), _ANY),
+    **dict.fromkeys(("derived.restricted_bids", "derived.pool_opponents"), _ANY),
+}
+
+
+def _paths(value: Any, path: str, out: dict[str, list[Any]]) -> None:
+    """Every key path of ``value`` with the values found there; the entries of the ladder and
+    of the strains are ``ladder[].key`` and ``strains[].key``."""
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            _paths(item, f"{path}.{key}" if path else key, out)
+    elif path in ("ladder", "strains"):
+        for entry in value:
+            for key, item in entry.items():
+                out.setdefault(f"{path}[].{key}", []).append(item)
+    else:
+        out.setdefault(path, []).append(value)
+
+
+def check_options(tables: Tables) -> None:
+    """Raise :class:`EngineOptionError` for a key or a value the generator does not know."""
+    found: dict[str, list[Any]] = {}
+    _paths(tables, "", found)
+    for path, values in found.items():
+        if path not in _OPTIONS:
+            raise EngineOptionError(
+                f"{tables['variant']}: the engine generator does not know the option {path!r} "
+                "(teach generator/engine.py and templates/engine.py.j2 what it does)"
+            )
+        known = _OPTIONS[path]
+        for value in values:
+            if known is not None and value not in known:
+                raise EngineOptionError(
+                    f"{tables['variant']}: the engine generator does not know {path} = "
+                    f"{value!r} (it knows {', '.join(sorted(map(repr, known)))})"
+                )
+
+
+def _receiver_of(tables: Tables) -> list[str]:
+    """Who receives each position of the shuffled deck, by offset from the dealer: ``h0`` the
+    dealer, ``h1`` his left, ..., ``kitty``, ``dead``. The deal must turn with the dealer (the
+    first card to the dealer's left), which the generator checks here."""
+    n = tables["players"]
+    order = tables["derived"]["deal_order"]
+    names = [*(f"h{k}" for k in range(n)), "kitty", "dead"]
+    out = [names[to] for to in order[0]]
+    for dealer, rows in enumerate(order):
+        for k, to in enumerate(rows):
+            turned = to if to >= n else (to - dealer) % n
+            if order[0][k] != turned:
+                raise EngineOptionError(
+                    f"{tables['variant']}: the deal order of dealer {dealer} is not dealer 0's "
+                    "turned by one seat per dealer; the engine generator deals by offsets"
+                )
+    return out
+
+
+def _by_side(teams: list[list[int]]) -> str:
+    """The expression of the tricks by side from ``won`` (tricks by seat)."""
+    sums = [" + ".join(f"won[{seat}]" for seat in team) for team in teams]
+    return "(" + ", ".join(sums) + ("," if len(sums) == 1 else "") + ")"
+
+
+def engine_context(tables: Tables) -> dict[str, Any]:
+    """What the template needs: the variant's options resolved, its constants as literals."""
+    check_options(tables)
+    if NT != SUITLESS:
+        raise EngineOptionError("the generated play needs NT == SUITLESS (trumpish == strain)")
+    n = tables["players"]
+    deal = tables["deal"]
+    auction = tables["auction"]
+    derived = tables["derived"]
+    ladder = tables["ladder"]
+    play = tables["play"]
+    jnt = play["joker_no_trumps"]
+    scoring = tables["scoring"]
+    n_cards = len(tables["deck"])
+    jokers = derived["joker_cards"]
+    masks = derived["suit_masks"]
+    for strain in range(NT):
+        if masks[strain][SUITLESS]:
+            raise EngineOptionError(
+                f"{tables['variant']}: a card without a suit in a trump contract; the engine "
+                "generator plays jokers as cards of the trump suit there"
+            )
+    strains = tables["strains"]
+    suit_of = [s["suit_of"] for s in strains]
+    power = [s["power"] for s in strains]
+    keys = [
+        [
+            [power[t][c] if suit_of[t][c] in (led, t) else 0 for c in range(n_cards)]
+            for led in range(5)
+        ]
+        for t in range(5)
+    ]
+    inkles = auction["inkles"]
+    restricted = []
+    for i in derived["restricted_bids"]:
+        bid = ladder[i]
+        conditions = []
+        clauses = []
+        if bid["after_bid_of"]:
+            conditions.append(f"max_level < {int(bid['after_bid_of'])}")
+            clauses.append(f"{bid['clause']}: only after a {int(bid['after_bid_of'])} was bid")
+        if bid["blind"]:
+            conditions.append("called >> seat & 1")
+            clauses.append("auction.blind-misere: a blind bid is one's first call")
+        if inkles is not None and bid["level"] == inkles["level"]:
+            conditions.append(f"ncalls >= {int(inkles['bidders'])}")
+            clauses.append("auction.inkles: the inkle level is open to the first bidders only")
+        if conditions:
+            restricted.append(
+                {"index": int(i), "condition": " or ".join(conditions), "clauses": clauses}
+            )
+    teams = tables["teams"]
+    n_sides = len(teams)
+    misere = [b["kind"] == "misere" for b in ladder]
+    partner_call = tables["partner"]["call"]
+    # Where partners are chosen or called, a misère has none: nobody sits out.
+    sits_out = [
+        b["partner"] == "sits-out" and (partner_call == "none" or b["kind"] != "misere")
+        for b in ladder
+    ]
+    kitty_phase = tables["kitty"]["take"] and deal["kitty"] > 0 and tables["kitty"]["discard"] > 0
+    sans = auction["sans_kitty"]
+    n_bids = len(ladder)
+    pass_action = n_cards + 4 * len(jokers)
+    nominate = pass_action + 1 + n_bids
+    lead_only_last = jnt["lead_only_last_trick"]
+    return {
+        "variant": tables["variant"],
+        "fingerprint": rules_fingerprint(tables),
+        "players": n,
+        "n_cards": n_cards,
+        "hand_size": deal["hand_size"],
+        "receivers": [*(f"h{k}" for k in range(n)), "kitty", "dead"],
+        "receiver_of": _receiver_of(tables),
+        "next_seat": tuple((s + 1) % n for s in range(n)),
+        "followers": tuple(tuple((s + k) % n for k in range(1, n)) for s in range(n)),
+        "by_side_expr": _by_side(teams),
+        "has_kitty_cards": deal["kitty"] > 0,
+        "has_dead": deal["dead_hand"] > 0,
+        "n_sides": n_sides,
+        "side_of_seat": tables["side_of_seat"],
+        "teams": teams,
+        "team_of_seat": [
+            sum(1 << s for s in teams[tables["side_of_seat"][seat]]) for seat in range(n)
+        ],
+        "singles": all(len(t) == 1 for t in teams),
+        # actions
+        "joker_lead": n_cards,
+        "pass_action": pass_action,
+        "bid": pass_action + 1,
+        "nominate": nominate,
+        "take": nominate + 4,
+        "sans": nominate + 5,
+        "partner": nominate + 6,
+        "call": nominate + 6 + n,
+        "discard": nominate + 6 + n + n_cards,
+        # auction
+        "n_bids": n_bids,
+        "single_round": auction["procedure"] == "single-round",
+        "raise_own_bid": auction["raise_own_bid"],
+        "all_pass_no_trumps": auction["all_pass"] == "no-trumps",
+        "all_pass_per_trick": auction["all_pass_per_trick"],
+        "inkles": None if inkles is None else (int(inkles["bidders"]), int(inkles["level"])),
+        "restricted": restricted,
+        "needs_max_level": any(b["after_bid_of"] for b in ladder),
+        "needs_called": any(b["blind"] for b in ladder),
+        "level": [b["level"] for b in ladder],
+        "strain": [b["strain"] for b in ladder],
+        "value": [b["value"] for b in ladder],
+        "misere": misere,
+        "any_misere": any(misere),
+        "sits_out": sits_out,
+        "any_sits_out": any(sits_out),
+        # kitty and partners
+        "kitty_phase": kitty_phase,
+        "discard_count": tables["kitty"]["discard"],
+        "sans_bonus": None if sans is None else sans["bonus"],
+        "partner_call": partner_call,
+        "second_partner_at": tables["partner"]["second_partner_at"],
+        # play
+        "jokers": jokers,
+        "joker_mask": derived["joker_mask"],
+        "nominated_power": derived["nominated_power"],
+        "nominates": bool(jokers) and jnt["nominate"] == "contractor",
+        "name_unled": jnt["lead"] == "name-unled-suit",
+        "void_must_play": jnt["void_must_play"] if jokers else "never",
+        "lead_only_last": lead_only_last,
+        "misere_ends_when_lost": play["misere_ends_when_lost"] and any(misere),
+        "suit_of": suit_of,
+        "power": power,
+        "masks": masks,
+        "keys": keys,
+        # scoring
+        "slam_value": scoring["slam"]["value"],
+        "slam_below": scoring["slam"]["below"],
+        "overtricks": scoring["overtricks"],
+        "per_trick": scoring["opponents_per_trick"],
+        "against_misere": scoring["opponents_against_misere"],
+        "freeze_at": scoring["opponents_freeze_at"],
+        "pool_opponents": derived["pool_opponents"],
+    }
+
+
+def _frozen(value: Any) -> Any:
+    """Lists as tuples, all the way down: the module's tables are immutable."""
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(item) for item in value)
+    return value
+
+
+def render_engine(tables: Tables) -> str:
+    """The text of ``generated/engines/<variant>.py`` for a variant's tables."""
+    template = template_env().get_template("engine.py.j2")
+    context = engine_context(tables)
+    return template.render(lit=lambda value: pyliteral(_frozen(value)), **context)
