@@ -259,6 +259,7 @@ GROUPS: dict[str, str] = {
     "test_tensors.py": "runtime",
     "test_bots.py": "runtime",
     "test_solver.py": "runtime",
+    "test_search.py": "runtime",
     "test_balance.py": "runtime",
     "test_conformance.py": "runtime",
     "test_openspiel.py": "runtime",

@@ -10,7 +10,7 @@ Bidding
     least half of them (5% more per level above the lowest; 75% for a misère, 90% for an open
     one), with the heuristic bot's auction rules (:func:`~.heuristic.choose_bid`).
 Play
-    When at most ``horizon`` (5) tricks are left, it tries every distinct legal card (cards
+    When at most ``horizon`` (4) tricks are left, it tries every distinct legal card (cards
     adjacent in rank with nothing unseen between them count once) in every deal and plays the
     one with the best average score for its side. With at most ``endgame`` (3) tricks left each
     card is valued by the double-dummy :class:`~.solver.Solver` (best play by every seat in that
@@ -61,7 +61,7 @@ class SearchSettings:
     #: A time budget per play decision in milliseconds (None: none).
     ms: float | None = None
     #: Search the play when at most this many tricks are left.
-    horizon: int = 5
+    horizon: int = 4
     #: Value the cards by the double-dummy solver when at most this many tricks are left.
     endgame: int = 3
     #: Points per hand by which a card must beat the heuristic's choice in the deals.
