@@ -179,3 +179,15 @@ def test_search_bots_play_legal_hands_to_the_end(spec, variant):
         a = bot.choose(state, rng)
         assert state.is_legal(a)
         state.apply_fast(a)
+
+
+def test_bot_lists_keep_the_commas_of_search_settings(capsys):
+    """--bots splits on commas, except inside one bot's name=value settings."""
+    from fivehundred.runtime.bots.registry import split_bots
+    from fivehundred.runtime.cli.main import main
+
+    assert split_bots("search:samples=2,ms=50,heuristic") == ["search:samples=2,ms=50", "heuristic"]
+    assert split_bots("random,heuristic") == ["random", "heuristic"]
+    argv = ["simulate", "australian", "--hands", "1", "--seed", "1",
+            "--bots", "search:samples=2,horizon=2,heuristic,search:2,random"]  # fmt: skip
+    assert main(argv) == 0

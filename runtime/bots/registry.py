@@ -11,7 +11,16 @@ from typing import Protocol
 
 from ..engine.hand import HandState
 
-__all__ = ["BOTS", "Bot", "BotSpecError", "HeuristicBot", "RandomBot", "SearchBot", "make_bot"]
+__all__ = [
+    "BOTS",
+    "Bot",
+    "BotSpecError",
+    "HeuristicBot",
+    "RandomBot",
+    "SearchBot",
+    "make_bot",
+    "split_bots",
+]
 
 
 class Bot(Protocol):
@@ -79,6 +88,20 @@ def make_bot(spec: str) -> Bot:
     if len(parts) > 2 or samples < 1 or (seconds is not None and not seconds > 0):
         raise BotSpecError(spec, usage)
     return SearchBotV1(samples, seconds)
+
+
+def split_bots(text: str) -> list[str]:
+    """The bot specs of a comma-separated ``--bots`` list: a piece ``name=value`` with no bot
+    name before it continues the spec before it (``search:samples=16,ms=50,heuristic`` is two
+    bots)."""
+    out: list[str] = []
+    for piece in text.split(","):
+        head = piece.strip().partition(":")[0]
+        if out and "=" in head and out[-1].partition(":")[2]:
+            out[-1] += "," + piece.strip()
+        else:
+            out.append(piece.strip())
+    return out
 
 
 class BotSpecError(ValueError):

@@ -224,12 +224,12 @@ def _auction_shows(
         if r.bid_kind[i] == "suit" and (seat not in best or r.bid_level[i] > best[seat][1]):
             best[seat] = (r.bid_strain[i], r.bid_level[i])
         high = max(high, i)
-    bids = []
+    bids: list[tuple[int, int, float]] = []
     for seat, (strain, level) in best.items():
         if seat == view.seat or view.faced[seat]:
             continue
         bids.append((seat, strain, level - allowance(r, level) - 1.0))
-    passes = []
+    passes: list[tuple[int, float]] = []
     for seat, a in view.calls:
         if seat == view.seat or view.faced[seat] or seat in best or a != r.PASS:
             continue

@@ -448,8 +448,7 @@ def _margin(state: HandState, taken: int, side: int) -> float:
     sides = r.side_of_seat
     n = r.hand_size
     if state.contract < 0:  # all passed, played at no trumps: every side scores its tricks
-        mine = r.all_pass_per_trick * taken
-        return float(mine - r.all_pass_per_trick * (n - taken))
+        return float(r.all_pass_per_trick * (2 * taken - n))
     contract = state.contract
     value = r.bid_value[contract] + (r.sans_kitty_bonus or 0) * state.sans
     if state.misere:
@@ -469,12 +468,12 @@ def _margin(state: HandState, taken: int, side: int) -> float:
     ally_sides = {sides[s] for s in bits(counted)}
     others = [t for t in range(r.n_sides) if t not in ally_sides]
     points = [0.0] * r.n_sides
-    share = opp if r.pool_opponents or not others else opp / len(others)
+    share: float = opp if r.pool_opponents or not others else opp / len(others)
     for t in range(r.n_sides):
         if t in ally_sides:
             points[t] = gain
             continue
-        earned = per_trick * share
+        earned: float = per_trick * share
         if r.opponents_freeze_at is not None:
             earned = max(0.0, min(earned, r.opponents_freeze_at - state.scores[t]))
         points[t] = earned
