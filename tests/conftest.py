@@ -260,6 +260,8 @@ GROUPS: dict[str, str] = {
     "test_api.py": "runtime",
     "test_tensors.py": "runtime",
     "test_bots.py": "runtime",
+    "test_solver.py": "runtime",
+    "test_search.py": "runtime",
     "test_balance.py": "runtime",
     "test_conformance.py": "runtime",
     "test_engines.py": "runtime",

@@ -11,7 +11,16 @@ from typing import Protocol
 
 from ..engine.hand import HandState
 
-__all__ = ["BOTS", "Bot", "BotSpecError", "HeuristicBot", "RandomBot", "SearchBot", "make_bot"]
+__all__ = [
+    "BOTS",
+    "Bot",
+    "BotSpecError",
+    "HeuristicBot",
+    "RandomBot",
+    "SearchBot",
+    "make_bot",
+    "split_bots",
+]
 
 
 class Bot(Protocol):
@@ -36,19 +45,24 @@ class RandomBot:
 
 
 from .heuristic import HeuristicBot  # noqa: E402  (the registry below needs it)
-from .search import SearchBot  # noqa: E402
+from .search import SearchBot, parse_settings  # noqa: E402
+from .search1 import SearchBotV1  # noqa: E402
 
 #: Bots by the name ``--bots`` uses: each class can be built with no arguments.
 BOTS: dict[str, type[Bot]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
     "search": SearchBot,
+    "search-1": SearchBotV1,
 }
 
 
 def make_bot(spec: str) -> Bot:
-    """A bot from its ``--bots`` name: ``random``, ``heuristic``, ``search``, ``search:N`` (N
-    sampled deals per decision) or ``search:N:S`` (and at most S seconds per decision).
+    """A bot from its ``--bots`` name: ``random``, ``heuristic``, ``search`` with settings
+    (``search:samples=16,ms=50``, any field of :class:`~.search.SearchSettings`; or the older
+    ``search:N``, N sampled deals per decision, and ``search:N:S``, at most S seconds per
+    decision), and ``search-1`` (the search bot before the solver, the reference it is
+    measured against; ``search-1:N[:S]``).
 
     Raises :class:`BotSpecError` (a ValueError quoting ``spec``) for anything else.
     """
@@ -57,17 +71,37 @@ def make_bot(spec: str) -> Bot:
         raise BotSpecError(spec, f"unknown bot; bots: {', '.join(BOTS)}")
     if not args:
         return BOTS[name]()
-    if name != "search":
+    if name == "search":
+        try:
+            return SearchBot(settings=parse_settings(args))
+        except ValueError as exc:
+            raise BotSpecError(spec, str(exc)) from None
+    if name != "search-1":
         raise BotSpecError(spec, f"the {name} bot takes no settings")
     parts = args.split(":")
+    usage = "settings are search-1:SAMPLES or search-1:SAMPLES:SECONDS"
     try:
         samples = int(parts[0])
         seconds = float(parts[1]) if len(parts) > 1 else None
     except ValueError:
-        raise BotSpecError(spec, "settings are search:SAMPLES or search:SAMPLES:SECONDS") from None
+        raise BotSpecError(spec, usage) from None
     if len(parts) > 2 or samples < 1 or (seconds is not None and not seconds > 0):
-        raise BotSpecError(spec, "settings are search:SAMPLES or search:SAMPLES:SECONDS")
-    return SearchBot(samples, seconds)
+        raise BotSpecError(spec, usage)
+    return SearchBotV1(samples, seconds)
+
+
+def split_bots(text: str) -> list[str]:
+    """The bot specs of a comma-separated ``--bots`` list: a piece ``name=value`` with no bot
+    name before it continues the spec before it (``search:samples=16,ms=50,heuristic`` is two
+    bots)."""
+    out: list[str] = []
+    for piece in text.split(","):
+        head = piece.strip().partition(":")[0]
+        if out and "=" in head and out[-1].partition(":")[2]:
+            out[-1] += "," + piece.strip()
+        else:
+            out.append(piece.strip())
+    return out
 
 
 class BotSpecError(ValueError):

@@ -28,7 +28,9 @@ def progress_for(stream: IO[str]) -> Progress:
 def _bots(text: str | None) -> tuple[str, ...] | None:
     if text is None:
         return None
-    names = tuple(n.strip() for n in text.split(","))
+    from ..bots.registry import split_bots
+
+    names = tuple(split_bots(text))
     if not all(names):
         raise BalanceError(f"--bots {text!r}: an empty bot name")
     return names

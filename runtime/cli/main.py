@@ -448,7 +448,7 @@ MAX_TIMEOUT = 604_800
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Play many hands or games with bots; print a summary."""
-    from ..bots.registry import BotSpecError, make_bot
+    from ..bots.registry import BotSpecError, make_bot, split_bots
     from ..loading import load_rules
     from ..studies.simulate import CHECK_SAMPLE, MAX_HANDS, progress_bar, simulate
 
@@ -463,7 +463,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if max_hands < 1:
         raise SpecError([_diag("--max-hands", f"must be at least 1, not {max_hands}")])
     rules = load_rules(args.variant)
-    bots = args.bots.split(",") if args.bots else None
+    bots = split_bots(args.bots) if args.bots else None
     for bot in bots or []:
         try:
             make_bot(bot)
@@ -518,14 +518,14 @@ def cmd_balance(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Play a game against bots at the terminal."""
-    from ..bots.registry import BotSpecError, make_bot
+    from ..bots.registry import BotSpecError, make_bot, split_bots
     from ..loading import load_rules
     from .play import play_match
 
     rules = load_rules(args.variant)
     if not 0 <= args.seat < rules.players:
         raise SpecError([_diag("--seat", f"a seat is 0..{rules.players - 1}")])
-    bots = args.bots.split(",") if args.bots else ["heuristic"]
+    bots = split_bots(args.bots) if args.bots else ["heuristic"]
     for bot in bots:
         try:
             make_bot(bot)
@@ -733,7 +733,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--bots",
         help="bot names, one or one per seat, comma-separated: random, heuristic, search, "
-        "search:SAMPLES[:SECONDS] (random)",
+        "search:SAMPLES[:SECONDS], search:samples=N,ms=M,... (random)",
     )
     p.add_argument("--records", metavar="OUT.jsonl", help="write every hand's record here")
     p.add_argument("--json", action="store_true", help="print one JSON summary")
@@ -789,7 +789,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--bots",
         help="the other seats' bots: one name, or one per seat (yours ignored), comma-separated: "
-        "random, heuristic, search, search:SAMPLES[:SECONDS] (heuristic)",
+        "random, heuristic, search, search:SAMPLES[:SECONDS], search:samples=N,ms=M,... "
+        "(heuristic)",
     )
     p.set_defaults(run=cmd_play)
 
@@ -797,7 +798,12 @@ def _parser() -> argparse.ArgumentParser:
         "duel", help="two bots play whole games, seats and deals balanced; A's win rate"
     )
     p.add_argument("variant", metavar="VARIANT|FILE")
-    p.add_argument("a", metavar="A", help="bot A (random, heuristic, search[:SAMPLES[:SECONDS]])")
+    p.add_argument(
+        "a",
+        metavar="A",
+        help="bot A (random, heuristic, search[:SAMPLES[:SECONDS]], "
+        "search:samples=N,ms=M,..., search-1)",
+    )
     p.add_argument("b", metavar="B", help="bot B")
     p.add_argument("--games", type=int, default=100, help="games to play (100)")
     p.add_argument("--seed", type=int, default=0)

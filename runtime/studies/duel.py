@@ -47,6 +47,12 @@ class DuelResult:
     a_points: int = 0
     b_points: int = 0
     per_game: list[int] = field(default_factory=list)
+    #: Decisions each bot made and the processor time it took for them (in the same games,
+    #: so the two are measured in one run: compare them as a ratio).
+    a_decisions: int = 0
+    b_decisions: int = 0
+    a_cpu: float = 0.0
+    b_cpu: float = 0.0
 
     def as_json(self) -> dict[str, Any]:
         """The ``--json`` object."""
@@ -67,7 +73,13 @@ class DuelResult:
             "a_points_per_hand": round(self.a_points / self.hands, 2) if self.hands else None,
             "b_points_per_hand": round(self.b_points / self.hands, 2) if self.hands else None,
             "seconds": round(self.seconds, 1),
+            "a_ms_per_decision": _per(self.a_cpu, self.a_decisions),
+            "b_ms_per_decision": _per(self.b_cpu, self.b_decisions),
         }
+
+
+def _per(cpu: float, decisions: int) -> float | None:
+    return round(1000 * cpu / decisions, 3) if decisions else None
 
 
 def duel(
@@ -97,7 +109,17 @@ def duel(
         while match.winner is None and match.hands_played < max_hands:
             hand = match.hand
             while not hand.is_over:
-                hand.apply_fast(bots[hand.controller(hand.to_move)].choose(hand, choices))
+                seat = hand.controller(hand.to_move)
+                t0 = time.process_time()
+                action = bots[seat].choose(hand, choices)
+                spent = time.process_time() - t0
+                if rules.side_of_seat[seat] == a_side:
+                    result.a_decisions += 1
+                    result.a_cpu += spent
+                else:
+                    result.b_decisions += 1
+                    result.b_cpu += spent
+                hand.apply_fast(action)
             if on_hand is not None:
                 on_hand(g, hand)
             res = match.finish_hand()

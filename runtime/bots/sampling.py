@@ -1,0 +1,239 @@
+"""Deals of the cards one seat has not seen, consistent with everything that seat saw.
+
+A :class:`Sampler` is built once per decision from the seat's :class:`~fivehundred.runtime.
+engine.seatview.SeatView` and draws full :class:`~fivehundred.runtime.engine.hand.HandState`
+copies to search in. Hard constraints, always kept:
+
+- the seat's own cards, the cards played (by whoever played them), the hands laid face up (an
+  open misère), the kitty and discard the seat saw as contractor stay where they are;
+- a seat that failed to follow a suit is dealt none of it (its effective suit: a left bower
+  follows trumps); hand sizes are kept, and what is left goes to the kitty / dead hand.
+
+Soft constraints, from the auction, by rejection: a deal is kept with probability
+``exp(-weight * misfit)``, where the misfit adds up, in tricks of the heuristic's hand
+evaluation (:func:`~fivehundred.runtime.bots.heuristic.hand_tricks`), how far each seat's cards
+(the ones it holds in the deal and the ones it played) fall short of its highest bid, and how far
+a seat that passed holds more than the lowest bid it passed over asks. After ``tries`` rejected
+deals the one that fitted best is kept, so a draw never fails.
+"""
+
+from __future__ import annotations
+
+import math
+from random import Random
+
+from ..engine.codes import bits
+from ..engine.hand import OVER, PARTNER, PLAY, HandState
+from ..engine.seatview import SeatView, played_by
+from .heuristic import allowance, hand_tricks
+
+__all__ = ["Sampler"]
+
+#: How strongly a misfit (in tricks) rejects a deal.
+WEIGHT = 1.0
+#: Deals drawn at most for one sample before the best fitting one is kept.
+TRIES = 8
+#: Tricks a seat that passed may hold above the lowest bid it passed over before it misfits
+#: (a pass says less than a bid: hands are passed for many reasons).
+PASS_SLACK = 1.5
+
+
+class Sampler:
+    """Draws deals of ``view.seat``'s unseen cards consistent with its view (module doc)."""
+
+    __slots__ = (
+        "_bids",
+        "_discarded_publicly",
+        "_need",
+        "_passes",
+        "_played",
+        "_state",
+        "_tries",
+        "_unseen",
+        "_weight",
+        "drawn",
+        "view",
+    )
+
+    def __init__(
+        self,
+        state: HandState,
+        view: SeatView,
+        *,
+        bids: bool = True,
+        weight: float = WEIGHT,
+        tries: int = TRIES,
+    ) -> None:
+        r = view.rules
+        self._state = state
+        self.view = view
+        self._weight = weight
+        self._tries = max(1, tries)
+        #: Deals drawn in all (accepted or not), for measuring.
+        self.drawn = 0
+        self._unseen = bits(view.unseen)
+        need: list[tuple[int, int, int]] = []  # (seat, cards it holds, cards it cannot hold)
+        for t in range(r.players):
+            if t == view.seat or view.faced[t]:
+                continue
+            forbid = 0
+            for e in bits(view.voids[t]):
+                forbid |= view.masks[e]
+            need.append((t, view.held[t], forbid))
+        need.sort(key=lambda x: -x[2].bit_count())  # the most constrained seats first
+        self._need = need
+        self._played = [played_by(view, t) for t in range(r.players)]
+        self._discarded_publicly = (
+            state.contract >= 0
+            and state.phase in (PLAY, OVER, PARTNER)
+            and r.kitty_take
+            and bool(r.discard_count)
+            and not state.sans
+        )
+        self._bids, self._passes = _auction_shows(view) if bids else ([], [])
+
+    @property
+    def weight(self) -> float:
+        """How strongly a misfit of one trick rejects a deal (``exp(-weight * misfit)``)."""
+        return self._weight
+
+    def misfit(self, world: HandState) -> float:
+        """How far the hidden hands of ``world`` are from what the auction showed, in tricks."""
+        return self.misfit_of(tuple(world.hands))
+
+    def misfit_of(self, hands: tuple[int, ...]) -> float:
+        """:meth:`misfit` of a deal given by its hands, by seat."""
+        r = self.view.rules
+        gap = 0.0
+        for seat, strain, need in self._bids:
+            got = hand_tricks(r, hands[seat] | self._played[seat], strain)
+            if got < need:
+                gap += need - got
+        masks = r.masks
+        for seat, most in self._passes:
+            held = hands[seat] | self._played[seat]
+            # Its longest suit as trumps (or no trumps), what the hand evaluation bids on.
+            longest = max(range(4), key=lambda s: (held & masks[s][s]).bit_count())
+            got = max(hand_tricks(r, held, longest), hand_tricks(r, held, 4))
+            if got > most:
+                gap += got - most
+        return gap
+
+    def draw(self, rng: Random) -> HandState:
+        """One deal: consistent with the view, kept by how well it fits the auction."""
+        if not self._bids and not self._passes:
+            return self._deal(rng)
+        best: HandState | None = None
+        best_gap = math.inf
+        for _ in range(self._tries):
+            world = self._deal(rng)
+            gap = self.misfit(world)
+            if gap <= 0 or rng.random() < math.exp(-self._weight * gap):
+                return world
+            if gap < best_gap:
+                best, best_gap = world, gap
+        assert best is not None
+        return best
+
+    def _deal(self, rng: Random) -> HandState:
+        """A deal keeping every hard constraint (where the voids allow one: after 20 tries
+        the voids give way, never the cards seen)."""
+        self.drawn += 1
+        view = self.view
+        state = self._state
+        r = view.rules
+        deal: list[tuple[int, int]] = []
+        for _ in range(20):
+            pool = self._unseen[:]
+            rng.shuffle(pool)
+            deal = []
+            for t, count, forbid in self._need:
+                mask = 0
+                got = 0
+                rest = []
+                for c in pool:
+                    if got < count and not forbid >> c & 1:
+                        mask |= 1 << c
+                        got += 1
+                    else:
+                        rest.append(c)
+                if got < count:
+                    break
+                deal.append((t, mask))
+                pool = rest
+            else:
+                break
+        else:
+            pool = self._unseen[:]
+            rng.shuffle(pool)
+            deal = []
+            for t, count, _ in self._need:
+                deal.append((t, sum(1 << c for c in pool[:count])))
+                pool = pool[count:]
+        world = state.copy()
+        for t, mask in deal:
+            world.hands[t] = mask
+        rest = pool
+        if view.kitty_seen:
+            world.kitty = view.kitty_seen
+            world.discarded = view.discarded
+            world.dead = sum(1 << c for c in rest)
+        elif self._discarded_publicly:
+            world.discarded = sum(1 << c for c in rest[: r.discard_count])
+            world.kitty = world.discarded
+            world.dead = sum(1 << c for c in rest[r.discard_count :])
+        else:
+            world.kitty = sum(1 << c for c in rest[: r.kitty])
+            world.discarded = 0
+            world.dead = sum(1 << c for c in rest[r.kitty :])
+        world.dealt = (tuple(world.hands), world.kitty, world.dead)
+        if r.partner_call == "card" and state.contract >= 0 and not view.misere:
+            allies = 1 << state.contractor
+            for t in range(r.players):
+                if (world.hands[t] | self._played[t]) & state.called_cards:
+                    allies |= 1 << t
+            world.allies = allies | view.allies
+        return world
+
+
+def _auction_shows(
+    view: SeatView,
+) -> tuple[list[tuple[int, int, float]], list[tuple[int, float]]]:
+    """What the auction says of the hidden hands.
+
+    Bids: (seat, strain, tricks its cards should be worth): a seat that bid a strain (an inkle
+    too) should hold about what the heuristic would have needed for its highest bid there,
+    less what it counted on from partners and the kitty. Passes: (seat, the most its best strain
+    should be worth): a seat that passed at its first call, over a lowest bid of level L, should
+    hold no more than L less the allowance, plus :data:`PASS_SLACK`.
+    """
+    r = view.rules
+    low = min(
+        (lv for lv, kind in zip(r.bid_level, r.bid_kind, strict=True) if kind == "suit"),
+        default=0,
+    )
+    best: dict[int, tuple[int, int]] = {}
+    first_call: dict[int, int] = {}
+    high = -1
+    for seat, a in view.calls:
+        if seat not in first_call:
+            first_call[seat] = high
+        if a <= r.PASS:
+            continue
+        i = a - r.BID
+        if r.bid_kind[i] == "suit" and (seat not in best or r.bid_level[i] > best[seat][1]):
+            best[seat] = (r.bid_strain[i], r.bid_level[i])
+        high = max(high, i)
+    bids: list[tuple[int, int, float]] = []
+    for seat, (strain, level) in best.items():
+        if seat == view.seat or view.faced[seat]:
+            continue
+        bids.append((seat, strain, level - allowance(r, level) - 1.0))
+    passes: list[tuple[int, float]] = []
+    for seat, a in view.calls:
+        if seat == view.seat or view.faced[seat] or seat in best or a != r.PASS:
+            continue
+        if first_call.get(seat, 0) >= 0 or any(s == seat for s, _ in passes):
+            continue  # only a pass over no bid at all says the hand was weak
+        passes.append((seat, low - allowance(r, low) + PASS_SLACK))
+    return bids, passes

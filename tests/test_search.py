@@ -1,0 +1,193 @@
+"""The search bot's sampler of hidden cards and its settings (runtime/bots/sampling.py,
+runtime/bots/search.py)."""
+
+from __future__ import annotations
+
+from random import Random
+
+import pytest
+
+from fivehundred.runtime.bots.heuristic import HeuristicBot, hand_tricks
+from fivehundred.runtime.bots.registry import BotSpecError, make_bot
+from fivehundred.runtime.bots.sampling import Sampler
+from fivehundred.runtime.bots.search import SearchBot, SearchSettings, parse_settings
+from fivehundred.runtime.engine.hand import AUCTION, OVER, PLAY, HandState
+from fivehundred.runtime.engine.seatview import played_by, view_of
+from fivehundred.runtime.loading import load_rules
+
+
+def _positions(variant: str, count: int, seed: int) -> list[HandState]:
+    """States of heuristic games at random moments of the auction and the play."""
+    rules = load_rules(variant)
+    bot = HeuristicBot()
+    rng = Random(seed)
+    out = []
+    while len(out) < count:
+        state = HandState.new(rules, rng.randrange(rules.players), rng)
+        stop = rng.randrange(8 + rules.hand_size * rules.players)
+        for _ in range(stop):
+            if state.phase == OVER:
+                break
+            state.apply_fast(bot.decide(state).action)
+        if state.phase in (AUCTION, PLAY):
+            out.append(state)
+    return out
+
+
+@pytest.mark.parametrize("variant", ["australian", "three-handed", "six-handed", "american"])
+def test_sampled_deals_keep_everything_the_seat_saw(variant):
+    """Own cards, cards played, face-up hands, the kitty seen, hand sizes, and the suits a
+    seat failed to follow (it is dealt none of them) hold in every deal."""
+    for state in _positions(variant, 25, seed=1):
+        seat = state.controller(state.to_move)
+        view = view_of(state, seat)
+        sampler = Sampler(state, view)
+        rng = Random(2)
+        for _ in range(4):
+            world = sampler.draw(rng)
+            r = state.rules
+            assert world.hands[seat] == state.hands[seat]
+            for t in range(r.players):
+                assert world.hands[t].bit_count() == state.hands[t].bit_count()
+                assert not world.hands[t] & view.played
+                assert not world.hands[t] & played_by(view, t) or t == seat
+                if view.faced[t]:
+                    assert world.hands[t] == state.hands[t]
+                for e in range(5):
+                    if view.voids[t] >> e & 1:
+                        assert not world.hands[t] & view.masks[e], (t, e)
+            if view.kitty_seen:
+                assert world.kitty == state.kitty and world.discarded == state.discarded
+            dealt = 0
+            for h in world.hands:
+                assert not dealt & h  # no card dealt twice
+                dealt |= h
+            everything = dealt | world.kitty | world.dead | world.discarded | view.played
+            assert everything == (1 << r.n_cards) - 1  # and none lost
+
+
+def test_sampled_deals_do_not_depend_on_the_hidden_cards():
+    """Two states that look the same from the seat (the hidden cards dealt differently) give
+    the same deals from the same random stream."""
+    for state in _positions("australian", 20, seed=3):
+        seat = state.controller(state.to_move)
+        view = view_of(state, seat)
+        other = Sampler(state, view).draw(Random(9))  # the same view, other hidden cards
+        assert view_of(other, seat) == view
+        a = Sampler(state, view).draw(Random(4))
+        b = Sampler(other, view_of(other, seat)).draw(Random(4))
+        assert a.hands == b.hands and a.kitty == b.kitty
+
+
+def _bid_hearts(rules, seat_bids: bool) -> HandState:
+    """An auction where seat 1 bid 7H (or passed, with no bid before it), seat 0 to call."""
+    rng = Random(5)
+    state = HandState.new(rules, dealer=3, rng=rng)  # seat 0 calls first
+    state.apply_fast(rules.PASS)  # seat 0
+    state.apply_fast(rules.bid_action("7H") if seat_bids else rules.PASS)  # seat 1
+    state.apply_fast(rules.PASS)  # seat 2
+    return state
+
+
+def test_deals_fit_what_the_bids_showed():
+    """A seat that bid 7H is dealt stronger hearts than the cards alone would give it; a seat
+    that passed before any bid, weaker hands (rejection by the misfit to the auction)."""
+    rules = load_rules("australian")
+    for bid, stronger in ((True, True), (False, False)):
+        state = _bid_hearts(rules, bid)
+        view = view_of(state, state.to_move)
+        weighted = Sampler(state, view)
+        plain = Sampler(state, view, bids=False)
+        rng_a, rng_b = Random(6), Random(6)
+
+        def strength(world: HandState, bid: bool = bid) -> float:
+            hand = world.hands[1]
+            if bid:
+                return hand_tricks(rules, hand, 3)
+            return max(hand_tricks(rules, hand, s) for s in range(5))
+
+        a = sum(strength(weighted.draw(rng_a)) for _ in range(150)) / 150
+        b = sum(strength(plain.draw(rng_b)) for _ in range(150)) / 150
+        assert (a > b + 0.3) if stronger else (a < b - 0.1), (bid, a, b)
+        assert weighted.misfit(weighted.draw(Random(1))) >= 0
+
+
+@pytest.mark.parametrize(
+    ("spec", "settings"),
+    [
+        ("search", SearchSettings()),
+        ("search:16", SearchSettings(samples=16)),
+        ("search:4:0.5", SearchSettings(samples=4, ms=500.0)),
+        ("search:samples=16,ms=50", SearchSettings(samples=16, ms=50.0)),
+        ("search:horizon=3,endgame=2,bids=0", SearchSettings(horizon=3, endgame=2, bids=0)),
+        ("search:prior=0,settle=0", SearchSettings(prior=0.0, settle=0)),
+    ],
+)
+def test_search_specs_set_the_budget(spec, settings):
+    bot = make_bot(spec)
+    assert isinstance(bot, SearchBot) and bot.settings == settings
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("search:sample=3", "unknown setting 'sample'; settings: samples, bids, ms"),
+        ("search:samples=3,samples=4", "give each setting once"),
+        ("search:ms=fast", "ms='fast' is not a number"),
+        ("search:samples=0", "at least 1 sample"),
+        ("search:ms=0", "more than 0 ms"),
+        ("search:horizon=-1", "horizon=-1: it cannot be negative"),
+        ("search:3:0", "search:SAMPLES or search:SAMPLES:SECONDS"),
+        ("search-1:x", "search-1:SAMPLES"),
+    ],
+)
+def test_bad_search_settings_say_which(spec, message):
+    with pytest.raises(BotSpecError) as err:
+        make_bot(spec)
+    assert message in str(err.value) and spec in str(err.value)
+
+
+def test_parse_settings_reads_the_old_forms():
+    assert parse_settings("8") == SearchSettings(samples=8)
+    assert parse_settings("8:2") == SearchSettings(samples=8, ms=2000.0)
+
+
+def test_a_time_budget_stops_the_search_after_two_deals():
+    """ms: once the budget is spent, no more deals (but never fewer than two)."""
+    bot = make_bot("search:samples=50,ms=0.001,settle=0,horizon=10,endgame=0")
+    rng = Random(1)
+    seen = 0
+    for state in _positions("australian", 30, seed=8):
+        if state.phase != PLAY:
+            continue
+        assert isinstance(bot, SearchBot)
+        why = bot.decide(state, rng).reason
+        if "sampled deals" in why:
+            assert "over 2 sampled deals" in why
+            seen += 1
+    assert seen
+
+
+@pytest.mark.parametrize("spec", ["search:samples=2,horizon=10", "search-1:2"])
+@pytest.mark.parametrize("variant", ["australian", "three-handed", "both-hands-misere"])
+def test_search_bots_play_legal_hands_to_the_end(spec, variant):
+    rules = load_rules(variant)
+    bot = make_bot(spec)
+    rng = Random(2)
+    state = HandState.new(rules, 0, rng)
+    while state.phase != OVER:
+        a = bot.choose(state, rng)
+        assert state.is_legal(a)
+        state.apply_fast(a)
+
+
+def test_bot_lists_keep_the_commas_of_search_settings(capsys):
+    """--bots splits on commas, except inside one bot's name=value settings."""
+    from fivehundred.runtime.bots.registry import split_bots
+    from fivehundred.runtime.cli.main import main
+
+    assert split_bots("search:samples=2,ms=50,heuristic") == ["search:samples=2,ms=50", "heuristic"]
+    assert split_bots("random,heuristic") == ["random", "heuristic"]
+    argv = ["simulate", "australian", "--hands", "1", "--seed", "1",
+            "--bots", "search:samples=2,horizon=2,heuristic,search:2,random"]  # fmt: skip
+    assert main(argv) == 0
