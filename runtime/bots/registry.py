@@ -36,12 +36,14 @@ class RandomBot:
 
 
 from .heuristic import HeuristicBot  # noqa: E402  (the registry below needs it)
+from .heuristic1 import HeuristicBotV1  # noqa: E402
 from .search import SearchBot  # noqa: E402
 
 #: Bots by the name ``--bots`` uses: each class can be built with no arguments.
 BOTS: dict[str, type[Bot]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
+    "heuristic-1": HeuristicBotV1,
     "search": SearchBot,
 }
 
