@@ -258,6 +258,7 @@ GROUPS: dict[str, str] = {
     "test_api.py": "runtime",
     "test_tensors.py": "runtime",
     "test_bots.py": "runtime",
+    "test_positions.py": "runtime",
     "test_balance.py": "runtime",
     "test_conformance.py": "runtime",
     "test_openspiel.py": "runtime",

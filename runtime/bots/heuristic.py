@@ -35,6 +35,7 @@ from ..engine.hand import AUCTION, DISCARD, KITTY, PARTNER, PLAY, HandState
 from ..engine.rules import Rules
 from ..engine.seatview import SeatView, view_of
 from .handmodel import HandModel, hand_model, normal_at_least
+from .state import BotState, hand_state
 
 __all__ = [
     "BidJudge",
@@ -248,12 +249,14 @@ class HeuristicBot:
         #: deals themselves (it always takes the kitty and never needs to bid).
         self.fitted = fitted
 
-    def choose(self, state: HandState, rng: Random) -> int:
+    def choose(self, state: BotState, rng: Random) -> int:
         """A legal action of the seat to move."""
         return self.decide(state).action
 
-    def decide(self, state: HandState) -> Decision:
-        """The action and its reason, from what the deciding seat may know."""
+    def decide(self, state: BotState) -> Decision:
+        """The action and its reason, from what the deciding seat may know (``state``: a hand
+        state or the public ``State``)."""
+        state = hand_state(state)
         mover = state.to_move
         seat = state.controller(mover)
         if state.phase == DISCARD:
@@ -407,8 +410,8 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
     for i in range(r.n_bids):
         kind = r.bid_kind[i]
         if kind == "misere":
-            fit = model.misere.get(i)
-            if fit is None:
+            mfit = model.misere.get(i)
+            if mfit is None:
                 chance.append(None)
                 basis.append("")
                 continue
@@ -416,7 +419,7 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
                 chance.append(None)  # judged from the score alone: see _blind_misere
                 basis.append("")
                 continue
-            p = fit.chance(score)
+            p = mfit.chance(score)
             if r.bid_partner[i] != "sits-out" and n_mates and mate_bid:
                 p *= 0.3  # partner plays along and has shown high cards
             chance.append(p)
@@ -546,7 +549,9 @@ def choose_bid(
     """
     r = view.rules
     team = _team_of(r, view.seat)
-    partner_high = view.high >= 0 and view.high_seat != view.seat and team >> view.high_seat & 1
+    partner_high = (
+        view.high >= 0 and view.high_seat != view.seat and bool(team >> view.high_seat & 1)
+    )
     if odds is not None and _first_call(view):
         blind = _blind_misere(view, legal)
         if blind is not None:

@@ -37,6 +37,7 @@ from ..engine.codes import NT, SUITLESS, SUITS, bits
 from ..engine.hand import AUCTION, DISCARD, KITTY, PARTNER, PLAY, HandState
 from ..engine.rules import Rules
 from ..engine.seatview import SeatView, view_of
+from .state import BotState, hand_state
 
 __all__ = [
     "BidJudge",
@@ -244,12 +245,14 @@ class HeuristicBotV1:
         #: Tricks added to every bid's estimate (negative: more cautious).
         self.boldness = boldness
 
-    def choose(self, state: HandState, rng: Random) -> int:
+    def choose(self, state: BotState, rng: Random) -> int:
         """A legal action of the seat to move."""
         return self.decide(state).action
 
-    def decide(self, state: HandState) -> Decision:
-        """The action and its reason, from what the deciding seat may know."""
+    def decide(self, state: BotState) -> Decision:
+        """The action and its reason, from what the deciding seat may know (``state``: a hand
+        state or the public ``State``)."""
+        state = hand_state(state)
         mover = state.to_move
         seat = state.controller(mover)
         if state.phase == DISCARD:

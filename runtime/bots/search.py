@@ -43,6 +43,7 @@ from .heuristic import (
     heuristic_judge,
     misere_danger,
 )
+from .state import BotState, hand_state
 
 __all__ = ["SearchBot", "distinct_actions"]
 
@@ -123,9 +124,9 @@ class SearchBot:
         self._judged = (key, judge)
         return judge
 
-    def choose(self, state: HandState, rng: Random) -> int:
-        """A legal action of the seat to move."""
-        return self.decide(state, rng).action
+    def choose(self, state: BotState, rng: Random) -> int:
+        """A legal action of the seat to move (a hand state or the public ``State``)."""
+        return self.decide(hand_state(state), rng).action
 
     def decide(self, state: HandState, rng: Random) -> Decision:
         """The action and its reason."""
