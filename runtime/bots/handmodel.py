@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from random import Random
 
 from ..engine.codes import NT
+from ..engine.fingerprint import rules_fingerprint
 from ..engine.hand import OVER, PLAY, HandState
 from ..engine.rules import Rules
 
@@ -87,18 +88,27 @@ MisereScore = Callable[[Rules, int], float]
 #: The bot that plays the fitting deals: an action for the seat to move.
 Player = Callable[[HandState], int]
 
-_MODELS: dict[int, tuple[Rules, HandModel]] = {}
+_BY_OBJECT: dict[int, tuple[Rules, HandModel]] = {}
+_BY_TABLES: dict[str, HandModel] = {}
 
 
 def hand_model(rules: Rules, own: Count, misere: MisereScore, player: Player) -> HandModel:
-    """The model of ``rules`` (fitted at the first call, then remembered for these rules)."""
-    hit = _MODELS.get(id(rules))
+    """The model of ``rules`` (fitted at the first call, then remembered for these rules: by
+    the tables' fingerprint, so a process that builds the same rules afresh for every chunk of
+    a study fits them once)."""
+    hit = _BY_OBJECT.get(id(rules))
     if hit is not None and hit[0] is rules:
         return hit[1]
-    model = _fit(rules, own, misere, player)
-    if len(_MODELS) > 64:
-        _MODELS.clear()
-    _MODELS[id(rules)] = (rules, model)
+    key = rules_fingerprint(rules.tables)
+    model = _BY_TABLES.get(key)
+    if model is None:
+        model = _fit(rules, own, misere, player)
+        if len(_BY_TABLES) > 64:
+            _BY_TABLES.clear()
+        _BY_TABLES[key] = model
+    if len(_BY_OBJECT) > 64:
+        _BY_OBJECT.clear()
+    _BY_OBJECT[id(rules)] = (rules, model)
     return model
 
 
