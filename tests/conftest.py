@@ -262,6 +262,7 @@ GROUPS: dict[str, str] = {
     "test_bots.py": "runtime",
     "test_solver.py": "runtime",
     "test_search.py": "runtime",
+    "test_positions.py": "runtime",
     "test_balance.py": "runtime",
     "test_conformance.py": "runtime",
     "test_engines.py": "runtime",

@@ -305,6 +305,41 @@ class Game:
         _, hand, _ = hand_from_record(record, self.rules)
         return State(self, hand)
 
+    def position(
+        self,
+        seat: int,
+        hand: list[str],
+        actions: list[str] | None = None,
+        *,
+        dealer: int = 0,
+        scores: list[int] | None = None,
+        kitty: list[str] | None = None,
+        shown: dict[int, list[str]] | None = None,
+        seed: int = 0,
+    ) -> State:
+        """A position from one seat's view: its cards now (``hand``), the hand's actions so far
+        as a record writes them (another seat's discard left out), the kitty's cards if the
+        seat took it, and by seat the cards of a hand laid face up (``shown``, an open misère).
+        The cards the seat cannot see are dealt from ``seed`` consistently with
+        the plays; a bot asked to decide for ``seat`` reads none of them
+        (:func:`fivehundred.runtime.engine.position.position`). Raises :class:`ArgumentError`
+        or :class:`IllegalActionError` when the position cannot have happened.
+        """
+        from ..engine.position import position
+
+        hand_state = position(
+            self.rules,
+            seat,
+            list(hand),
+            list(actions or []),
+            dealer=dealer,
+            scores=scores,
+            kitty=kitty,
+            shown=shown,
+            seed=seed,
+        )
+        return State(self, hand_state)
+
     def new_match(self, seed: int | None = None, dealer: int | None = None) -> MatchState:
         """A whole game from 0 all: hands are dealt in turn until a side wins."""
         if dealer is not None:
@@ -436,6 +471,27 @@ class State:
             raise IllegalActionError(TERMINAL, str(a), "end.continue", "the hand is over")
         hand.apply(a)
         self._actions.append(a)
+
+    def hint(self, bot: str = "heuristic", seed: int = 0) -> tuple[str, str]:
+        """What ``bot`` (a ``--bots`` name) would do for the seat to move, and why: the action
+        text and the reason (bots that give none say so)."""
+        from ..bots.heuristic import HeuristicBot
+        from ..bots.heuristic1 import HeuristicBotV1
+        from ..bots.registry import make_bot
+        from ..bots.search import SearchBot
+
+        if self.hand.phase == OVER:
+            raise ArgumentError("hint: the hand is over")
+        chosen = make_bot(bot)
+        rules = self.game.rules
+        if isinstance(chosen, HeuristicBot | HeuristicBotV1):
+            d = chosen.decide(self.hand)
+        elif isinstance(chosen, SearchBot):
+            d = chosen.decide(self.hand, Random(seed))
+        else:
+            action = chosen.choose(self.hand, Random(seed))
+            return rules.action_str(action), f"the {bot} bot gives no reason"
+        return rules.action_str(d.action), d.reason
 
     def apply_fast(self, action: int) -> None:
         """Apply an action id known to be legal, unchecked (for search)."""

@@ -34,18 +34,24 @@ from ..engine.codes import NT, SUITLESS, SUITS, bits
 from ..engine.hand import AUCTION, DISCARD, KITTY, PARTNER, PLAY, HandState
 from ..engine.rules import Rules
 from ..engine.seatview import SeatView, view_of
+from .handmodel import HandModel, hand_model, normal_at_least
+from .state import BotState, hand_state
 
 __all__ = [
     "BidJudge",
+    "BidOdds",
     "Decision",
     "HeuristicBot",
     "allowance",
+    "bid_model",
+    "bid_odds",
     "choose_bid",
     "discard_choice",
     "discard_options",
     "hand_tricks",
     "heuristic_judge",
     "misere_danger",
+    "misere_score",
 ]
 
 
@@ -226,10 +232,9 @@ def misere_danger(rules: Rules, hand: int, opponents: int) -> list[tuple[float, 
 # -- the bot -------------------------------------------------------------------------------------
 
 
-#: Tricks the heuristic adds to its estimates when bidding: whole Australian games between
-#: heuristic bots showed the hand evaluation alone bids too little (+0.6 won 57% of 400 games
-#: against +0; +1.0 and +0.3 against +0.6 were within the noise).
-BOLDNESS = 0.5
+#: Tricks the heuristic adds to its estimates when bidding: none, since the model is fitted to
+#: what the bot's own play makes (:mod:`.handmodel`).
+BOLDNESS = 0.0
 
 
 class HeuristicBot:
@@ -237,16 +242,21 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, boldness: float = BOLDNESS) -> None:
+    def __init__(self, boldness: float = BOLDNESS, fitted: bool = True) -> None:
         #: Tricks added to every bid's estimate (negative: more cautious).
         self.boldness = boldness
+        #: Whether to bid and choose sans kitty from the fitted model; False plays the fitting
+        #: deals themselves (it always takes the kitty and never needs to bid).
+        self.fitted = fitted
 
-    def choose(self, state: HandState, rng: Random) -> int:
+    def choose(self, state: BotState, rng: Random) -> int:
         """A legal action of the seat to move."""
         return self.decide(state).action
 
-    def decide(self, state: HandState) -> Decision:
-        """The action and its reason, from what the deciding seat may know."""
+    def decide(self, state: BotState) -> Decision:
+        """The action and its reason, from what the deciding seat may know (``state``: a hand
+        state or the public ``State``)."""
+        state = hand_state(state)
         mover = state.to_move
         seat = state.controller(mover)
         if state.phase == DISCARD:
@@ -256,9 +266,10 @@ class HeuristicBot:
             return Decision(legal[0], "the only legal action")
         view = view_of(state, seat)
         if state.phase == AUCTION:
-            return choose_bid(view, legal, heuristic_judge(view, self.boldness))
+            odds = bid_odds(view, self.boldness)
+            return choose_bid(view, legal, _judge_of(odds, view.rules), odds)
         if state.phase == KITTY:
-            return _take_or_sans(view)
+            return _take_or_sans(view, self.fitted)
         if state.phase == PARTNER:
             return _partner(view, legal)
         if state.phase == PLAY:
@@ -297,71 +308,266 @@ def allowance(rules: Rules, level: int, with_kitty: bool = True) -> float:
 #: for a trick to spare (to outbid one's own partner).
 BidJudge = Callable[[int, bool], "str | None"]
 
+#: The chance of making a contract the bot asks before it bids it, before the score moves it.
+NEED = 0.55
 
-def heuristic_judge(view: SeatView, boldness: float = 0.0) -> BidJudge:
-    """The heuristic bot's judge of bids: hand evaluation plus partners' and kitty allowance
-    (plus ``boldness`` tricks)."""
+
+def misere_score(rules: Rules, hand: int) -> float:
+    """How dangerous ``hand`` is at misère: the danger of its cards (:func:`misere_danger`)
+    left once the kitty's discard has dropped the worst ones."""
+    drops = rules.discard_count if rules.kitty_take else 0
+    danger = misere_danger(rules, hand, _active_opponents_misere(rules))
+    return sum(min(d, 3.0) for d, _ in danger[drops:])
+
+
+def _fitting_player(rules: Rules) -> Callable[[HandState], int]:
+    bot = HeuristicBot(fitted=False)
+
+    def play(state: HandState) -> int:
+        if state.phase == KITTY:
+            return rules.TAKE
+        return bot.decide(state).action
+
+    return play
+
+
+def bid_model(rules: Rules) -> HandModel:
+    """The heuristic's model of what contracts make in ``rules`` (fitted once, by self-play)."""
+    return hand_model(rules, hand_tricks, misere_score, _fitting_player(rules))
+
+
+@dataclass(frozen=True, slots=True)
+class BidOdds:
+    """The chance of making each ladder entry, as the seat to bid sees it."""
+
+    #: By ladder index: the chance of making it (None: not a bid this hand would consider).
+    chance: tuple[float | None, ...]
+    #: By ladder index: what the chance rests on, in words.
+    basis: tuple[str, ...]
+    #: The chance the bot asks before bidding (the score moves it from :data:`NEED`).
+    need: float
+    #: Why ``need`` moved, or "".
+    need_why: str
+
+
+def _side_score(view: SeatView, seat: int) -> int:
+    return view.scores[view.rules.side_of_seat[seat]]
+
+
+def _need(view: SeatView) -> tuple[float, str]:
+    """The chance to ask for: lower when the opponents are about to go out (defend by bidding),
+    higher when failing would put us out backwards."""
     r = view.rules
+    mine = r.side_of_seat[view.seat]
+    others = [sc for side, sc in enumerate(view.scores) if side != mine]
+    cheapest = min(
+        (v for v, k in zip(r.bid_value, r.bid_kind, strict=True) if k == "suit"), default=0
+    )
+    if others and max(others) >= r.target - 2 * max(cheapest, 10 * r.hand_size // 2):
+        return NEED - 0.12, "the opponents are near the target: bid to keep them out"
+    if r.lose_at is not None and view.scores[mine] - 2 * cheapest <= r.lose_at:
+        return NEED + 0.1, "near the losing score: bid only a safe contract"
+    return NEED, ""
+
+
+def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
+    """The chance of making every ladder entry from this seat's hand and the calls so far.
+
+    Suit and no-trump bids: the fitted model (:func:`bid_model`) of the hand's count plus the
+    partners' (the count a partner's bid in the strain shows, else an average partner's), less
+    what the opponents' bids show; no trumps only with every suit stopped, or one open and the
+    joker held. Misère bids: the model's chance for the hand's danger score, a partner who plays
+    along counting against it when he has bid.
+    """
+    r = view.rules
+    model = bid_model(r)
     hand = view.hand
     own = [hand_tricks(r, hand, s) for s in range(5)]
     team = _team_of(r, view.seat)
-    # What partners have shown: their highest bid (or inkle) in each strain.
+    n_mates = max(0, team.bit_count() - 1)
+    per_mate = model.suit.partners_mean / n_mates if n_mates else 0.0
     shown: dict[int, int] = {}
+    mate_bid = False
+    opp_bids = 0
+    opp_seats = 0
     for s, a in view.calls:
-        if s != view.seat and team >> s & 1 and a > r.PASS:
-            i = a - r.BID
+        if s == view.seat or a <= r.PASS:
+            continue
+        i = a - r.BID
+        if team >> s & 1:
             if r.bid_kind[i] == "suit":
                 shown[r.bid_strain[i]] = max(shown.get(r.bid_strain[i], 0), r.bid_level[i])
-
-    def expect(i: int) -> float:
+                mate_bid = True
+        else:
+            opp_bids += 1
+            opp_seats |= 1 << s
+    need, need_why = _need(view)
+    unstopped = _unstopped(r, hand)
+    has_joker = bool(hand & _strain_tables(r, NT).masks[SUITLESS])
+    score = misere_score(r, hand)
+    chance: list[float | None] = []
+    basis: list[str] = []
+    for i in range(r.n_bids):
+        kind = r.bid_kind[i]
+        if kind == "misere":
+            mfit = model.misere.get(i)
+            if mfit is None:
+                chance.append(None)
+                basis.append("")
+                continue
+            if r.bid_blind[i]:
+                chance.append(None)  # judged from the score alone: see _blind_misere
+                basis.append("")
+                continue
+            p = mfit.chance(score)
+            if r.bid_partner[i] != "sits-out" and n_mates and mate_bid:
+                p *= 0.3  # partner plays along and has shown high cards
+            chance.append(p)
+            basis.append(f"a misère hand (danger {score:.1f}): about {p:.0%} to take no trick")
+            continue
         strain, level = r.bid_strain[i], r.bid_level[i]
-        mine = own[strain] + allowance(r, level) + boldness
+        fit = model.nt if strain == NT else model.suit
+        mates: float | None = None
+        why_mates = "with an average partner" if n_mates else "alone against the others"
         if strain in shown:
-            partner = shown[strain] - allowance(r, shown[strain])
-            mine = max(mine, partner + own[strain] + allowance(r, level) - allowance(r, 0, False))
-        return mine
+            lp = shown[strain]
+            # The count a partner's bid at ``lp`` shows: enough to make it with us average.
+            z = 0.13  # the normal quantile of about NEED
+            need_own = (lp - 0.5 + z * fit.sd - fit.a - fit.c * fit.partners_mean) / fit.b
+            mates = (need_own + 0.5) + per_mate * (n_mates - 1)
+            why_mates = f"with partner's {lp} shown"
+        mean = fit.mean(own[strain], mates)
+        if strain in shown and mates is not None:
+            # The same pair seen from partner's side: partner's count as the bidder's.
+            alt = (
+                fit.a
+                + fit.b * (mates - per_mate * (n_mates - 1))
+                + fit.c * (own[strain] + per_mate * (n_mates - 1))
+            )
+            mean = max(mean, alt)
+        mean += boldness - 0.3 * opp_bids
+        if strain == NT and (unstopped > 1 or (unstopped == 1 and not has_joker)):
+            chance.append(None)
+            basis.append("")
+            continue
+        p = normal_at_least(mean, fit.sd, level)
+        name = SUITS[strain] if strain < NT else "no trumps"
+        chance.append(p)
+        basis.append(f"about {mean:.1f} tricks at {name} {why_mates}: {p:.0%} to make {level}")
+    return BidOdds(tuple(chance), tuple(basis), need, need_why)
 
-    danger = misere_danger(r, hand, _active_opponents_misere(r))
-    drops = r.discard_count if r.kitty_take else 0
-    bad = [d for d, _ in danger]
-    # The kitty brings cards too: keep room in the discard for its bad ones.
-    misere_ok = len(bad) <= max(0, drops - 2) and sum(bad) < 3
-    misere_safe = not bad
 
+def _unstopped(rules: Rules, hand: int) -> int:
+    """Suits of ``hand`` with no stopper at no trumps (no ace, no guarded king, ...)."""
+    t = _strain_tables(rules, NT)
+    out = 0
+    for s in range(4):
+        mine = hand & t.masks[s]
+        n = mine.bit_count()
+        top = _desc(t.masks[s], t.power)
+        stopped = False
+        for rank, c in enumerate(top[:4]):
+            if mine >> c & 1 and n > rank:
+                stopped = True
+                break
+        out += not stopped
+    return out
+
+
+def heuristic_judge(view: SeatView, boldness: float = 0.0) -> BidJudge:
+    """The heuristic bot's judge of bids (:func:`bid_odds`): a bid is acceptable when its chance
+    reaches the need; ``strict`` asks for about a trick more."""
+    return _judge_of(bid_odds(view, boldness), view.rules)
+
+
+def _judge_of(odds: BidOdds, r: Rules) -> BidJudge:
     def judge(i: int, strict: bool) -> str | None:
-        if r.bid_kind[i] == "misere":
-            if r.bid_open[i] != "no" or r.bid_partner[i] == "both-hands":
-                return "a hand of low cards: an open misère" if misere_safe else None
-            return "a hand of low cards and a kitty to drop the high ones" if misere_ok else None
-        level = r.bid_level[i]
-        if expect(i) >= level + _margin(r, level) + strict:
-            name = SUITS[r.bid_strain[i]] if r.bid_strain[i] < NT else "no trumps"
-            return f"about {expect(i):.1f} tricks expected at {name} with partner and kitty"
-        return None
+        p = odds.chance[i]
+        if p is None:
+            return None
+        if strict and r.bid_kind[i] != "misere":
+            p = _next_chance(odds, r, i)
+        return odds.basis[i] if p >= odds.need else None
 
     return judge
 
 
-def choose_bid(view: SeatView, legal: list[int], judge: BidJudge) -> Decision:
+def _next_chance(odds: BidOdds, r: Rules, i: int) -> float:
+    """The chance of the same strain a level higher (a trick to spare), 0 if there is none."""
+    for j in range(r.n_bids):
+        if (
+            r.bid_kind[j] == "suit"
+            and r.bid_strain[j] == r.bid_strain[i]
+            and r.bid_level[j] == r.bid_level[i] + 1
+        ):
+            return odds.chance[j] or 0.0
+    return 0.0
+
+
+def _gain(r: Rules, i: int, p: float) -> float:
+    """Expected points of bidding ladder entry ``i`` with chance ``p`` (win or lose its value)."""
+    return (2.0 * p - 1.0) * r.bid_value[i]
+
+
+def _blind_misere(view: SeatView, legal: list[int]) -> Decision | None:
+    """A blind misère, judged without reading the hand: only when the opponents are about to win
+    and making it wins the game."""
+    r = view.rules
+    mine = r.side_of_seat[view.seat]
+    others = [sc for side, sc in enumerate(view.scores) if side != mine]
+    cheapest = min(
+        (v for v, k in zip(r.bid_value, r.bid_kind, strict=True) if k == "suit"), default=0
+    )
+    for a in legal:
+        if a <= r.PASS or not r.bid_blind[a - r.BID]:
+            continue
+        i = a - r.BID
+        if (
+            others
+            and max(others) >= r.target - cheapest
+            and view.scores[mine] + r.bid_value[i] >= r.target
+            and view.scores[mine] <= max(others) - 300
+            and (r.lose_at is None or view.scores[mine] - r.bid_value[i] > r.lose_at)
+        ):
+            return Decision(
+                a, "the opponents are about to win: a blind misère is the bid that wins the game"
+            )
+    return None
+
+
+def choose_bid(
+    view: SeatView, legal: list[int], judge: BidJudge, odds: BidOdds | None = None
+) -> Decision:
     """The call to make, given a judge of ladder entries (see :data:`BidJudge`).
 
-    Rounds: the cheapest acceptable entry in the strain the hand is best at (rising later);
-    one call each: the highest acceptable entry. Never outbids a partner except to raise its
-    strain with a trick to spare (one call each); never bids blind.
+    With ``odds`` (the heuristic's own chances): the strain whose best acceptable bid gains most
+    (its value won or lost, by the chance), bid at its cheapest acceptable level in a rounds
+    auction and at its best in a one-call auction; a partner's strain is raised as far as the
+    pair reaches; one's own bid is raised only when the raise gains more than the bid held.
+    Without: the cheapest acceptable entry in the best strain (rounds), the highest (one call).
+    Never outbids a partner in another strain; never bids blind unless the score calls for it.
     """
     r = view.rules
     team = _team_of(r, view.seat)
-    partner_high = view.high >= 0 and view.high_seat != view.seat and team >> view.high_seat & 1
+    partner_high = (
+        view.high >= 0 and view.high_seat != view.seat and bool(team >> view.high_seat & 1)
+    )
+    if odds is not None and _first_call(view):
+        blind = _blind_misere(view, legal)
+        if blind is not None:
+            return blind
     candidates: list[tuple[int, str]] = []
     for a in legal:
         if a == r.PASS:
             continue
         i = a - r.BID
         if r.bid_blind[i]:
-            continue  # a blind misère is a gamble the bot does not take
+            continue
         why = judge(i, False)
         if why is not None:
             candidates.append((a, why))
+    if odds is not None:
+        return _choose_by_gain(view, legal, candidates, odds, partner_high)
     if not candidates:
         return Decision(r.PASS, "the hand is not worth a higher bid")
     if partner_high:
@@ -387,6 +593,89 @@ def choose_bid(view: SeatView, legal: list[int], judge: BidJudge) -> Decision:
     return Decision(min(same)[0], min(same)[1])
 
 
+def _first_call(view: SeatView) -> bool:
+    return all(s != view.seat for s, _ in view.calls)
+
+
+def _group(r: Rules, i: int) -> int:
+    """Bids compared together: one group per strain, one per misère bid."""
+    return r.bid_strain[i] if r.bid_kind[i] == "suit" else 5 + i
+
+
+def _choose_by_gain(
+    view: SeatView,
+    legal: list[int],
+    candidates: list[tuple[int, str]],
+    odds: BidOdds,
+    partner_high: bool,
+) -> Decision:
+    r = view.rules
+    note = f" ({odds.need_why})" if odds.need_why else ""
+    chance = odds.chance
+    mine = r.side_of_seat[view.seat]
+    if view.high >= 0 and view.high_seat == view.seat:
+        # Raising one's own bid: only for more than the bid held is worth.
+        held = chance[view.high]
+        keep = _gain(r, view.high, held) if held is not None else 0.0
+        better = [
+            (a, why)
+            for a, why in candidates
+            if _group(r, a - r.BID) == _group(r, view.high)
+            and _gain(r, a - r.BID, chance[a - r.BID] or 0.0) > keep + 10
+        ]
+        if not better:
+            return Decision(r.PASS, "keep the bid: a raise would risk more than it adds")
+        a, why = max(better, key=lambda c: _gain(r, c[0] - r.BID, chance[c[0] - r.BID] or 0.0))
+        return Decision(a, "raise my own bid: " + why)
+    if partner_high:
+        strain = r.bid_strain[view.high]
+        held = chance[view.high]
+        keep = _gain(r, view.high, held) if held is not None else 0.0
+        raise_ = [
+            (a, why)
+            for a, why in candidates
+            if r.bid_kind[a - r.BID] == "suit"
+            and r.bid_strain[a - r.BID] == strain
+            and r.bid_kind[view.high] == "suit"
+            and _gain(r, a - r.BID, chance[a - r.BID] or 0.0) > keep + 10
+            and (chance[a - r.BID] or 0.0) >= odds.need + 0.1
+        ]
+        if not raise_:
+            return Decision(r.PASS, "partner holds the bid and the pair reaches no higher")
+        a, why = max(raise_, key=lambda c: _gain(r, c[0] - r.BID, chance[c[0] - r.BID] or 0.0))
+        if r.procedure != "single-round":
+            # Rounds: raise to the cheapest level above partner's that still gains.
+            a, why = min(raise_)
+        return Decision(a, "raise partner's suit: " + why)
+    if not candidates:
+        return Decision(r.PASS, "the hand is not worth a higher bid" + note)
+
+    def gain(c: tuple[int, str]) -> float:
+        i = c[0] - r.BID
+        g = _gain(r, i, chance[i] or 0.0)
+        if view.scores[mine] + r.bid_value[i] >= r.target:
+            g += 50.0 * (chance[i] or 0.0)  # making it wins the game
+        return g
+
+    best = max(candidates, key=gain)
+    group = _group(r, best[0] - r.BID)
+    if r.procedure == "single-round":
+        # One call: enough to win the game if that is in reach, else the best gain.
+        winning = [
+            c
+            for c in candidates
+            if view.scores[mine] + r.bid_value[c[0] - r.BID] >= r.target
+            and r.bid_kind[c[0] - r.BID] == "suit"
+        ]
+        if winning:
+            pick = max(winning, key=lambda c: (chance[c[0] - r.BID] or 0.0, -c[0]))
+            return Decision(pick[0], "one call: just enough to win the game; " + pick[1] + note)
+        return Decision(best[0], "one call: the bid that gains most; " + best[1] + note)
+    same = [c for c in candidates if _group(r, c[0] - r.BID) == group]
+    pick = min(same)
+    return Decision(pick[0], pick[1] + note)
+
+
 def _margin(rules: Rules, level: int) -> float:
     """Tricks to spare before bidding ``level``: high contracts cost more when they fail."""
     low = min(
@@ -402,15 +691,27 @@ def _active_opponents_misere(rules: Rules) -> int:
     return rules.players - 1
 
 
-def _take_or_sans(view: SeatView) -> Decision:
+def _take_or_sans(view: SeatView, fitted: bool = True) -> Decision:
+    """Sans kitty when its bonus outweighs the tricks the kitty would bring (by the model)."""
     r = view.rules
     level = r.bid_level[view.contract]
-    own = hand_tricks(r, view.hand, view.strain) + allowance(r, level, with_kitty=False)
-    if own >= level + 1:
+    own = hand_tricks(r, view.hand, view.strain)
+    if not fitted:
+        return Decision(r.TAKE, "take the kitty to improve the hand")
+    model = bid_model(r)
+    fit = model.nt if view.strain == NT else model.suit
+    mean = fit.mean(own)
+    p_take = normal_at_least(mean, fit.sd, level)
+    p_sans = normal_at_least(mean - fit.b * max(0.0, model.kitty_gain), fit.sd, level)
+    value = r.bid_value[view.contract]
+    bonus = r.sans_kitty_bonus or 0
+    if (2 * p_sans - 1) * (value + bonus) > (2 * p_take - 1) * value:
         return Decision(
-            r.SANS, f"about {own:.1f} tricks without the kitty: play sans for the bonus"
+            r.SANS,
+            f"{p_sans:.0%} to make it without the kitty ({p_take:.0%} with it): "
+            "play sans for the bonus",
         )
-    return Decision(r.TAKE, "take the kitty to improve the hand")
+    return Decision(r.TAKE, f"take the kitty: {p_take:.0%} with it, {p_sans:.0%} without")
 
 
 def _partner(view: SeatView, legal: list[int]) -> Decision:
@@ -559,6 +860,10 @@ class _Context:
                 self.friends = ((1 << self.r.players) - 1) & ~view.allies
         else:
             self.friends = sum(1 << s for s in self.r.teams[self.r.side_of_seat[mover]])
+        #: Why a fellow defender is played against, not with ("" when none is).
+        self.rival_why = ""
+        if view.contract >= 0 and not view.allies >> mover & 1 and not view.misere:
+            self._rivals()
         self.trump = view.trumpish if view.trumpish < SUITLESS else -1
         self.trump_mask = t.masks[self.trump] if self.trump >= 0 else 0
         # The seats still to play to this trick after the mover, in order.
@@ -568,6 +873,41 @@ class _Context:
             after.append(s)
             s = view.next_seat[s]
         self.after = after
+
+    def _rivals(self) -> None:
+        """Defenders who score apart are partners only while the contract is in doubt: once it
+        is made or beaten, or when a fellow defender's tricks would win him the game, he is
+        covered like any opponent."""
+        v = self.v
+        r = self.r
+        if r.pool_opponents or not r.opponents_per_trick:
+            return
+        mine = r.side_of_seat[self.mover]
+        fellows = [
+            s
+            for s in bits(self.friends)
+            if s != self.mover and r.side_of_seat[s] != mine and not v.sitting_out >> s & 1
+        ]
+        if not fellows:
+            return
+        taken = sum(w for s, w in enumerate(v.tricks_won) if v.allies >> s & 1)
+        level = r.bid_level[v.contract]
+        left = r.hand_size - v.n_tricks
+        settled = taken >= level or taken + left < level
+        for s in fellows:
+            side = r.side_of_seat[s]
+            won = sum(w for t, w in enumerate(v.tricks_won) if r.side_of_seat[t] == side)
+            threat = (
+                not r.must_bid_to_win
+                and v.scores[side] + r.opponents_per_trick * (won + 1) >= r.target
+            )
+            if threat or settled:
+                self.friends &= ~(1 << s)
+                self.rival_why = (
+                    "cover the defender about to win the game"
+                    if threat
+                    else "the contract is settled: every defender plays for his own tricks"
+                )
 
     # -- small facts --
 
@@ -662,7 +1002,10 @@ class _Context:
                 why = "cannot win and void in the suit led: discard the least useful card"
             return Decision(self.low_card(cards), why)
         if not self.after:
-            return Decision(self.cheapest(winners), "last to play: win as cheaply as possible")
+            why = "last to play: win as cheaply as possible"
+            if self.rival_why and v.contract >= 0 and not v.allies >> v.best_seat & 1:
+                why = self.rival_why + ": " + why
+            return Decision(self.cheapest(winners), why)
         sure = [a for a in winners if self.holds(self.card(a), led)]
         if sure:
             why = "win cheaply with a card that should hold"
@@ -691,19 +1034,35 @@ class _Context:
             if not self.hand & t.masks[v.led]:
                 return Decision(self.highest(cards), "misère: void, shed the most dangerous card")
             return Decision(self.highest(cards), "misère: cannot duck; play the highest")
-        contractor_played = any(s == v.contractor or v.allies >> s & 1 for s in _seats_played(v))
+        contractor_played = any(v.allies >> s & 1 for s in _seats_played(v))
+        contractor_winning = bool(v.allies >> v.best_seat & 1)
         follows = bool(self.hand & t.masks[v.led])
+        plain = [a for a in cards if t.suit_of[self.card(a)] != SUITLESS] or cards
         if not follows:
+            if contractor_winning or not contractor_played:
+                # Keep the joker: it would take the trick the contractor must win.
+                return Decision(
+                    self.highest(plain),
+                    "against misère: void, shed a high card (not the joker), keep low ones",
+                )
             return Decision(
-                self.highest(cards), "against misère: void, discard a high card, keep low ones"
+                self.highest(plain), "against misère: the bidder is beaten here; shed a high card"
             )
-        if contractor_played and v.allies >> v.best_seat & 1:
+        if contractor_played and contractor_winning:
             if under:
                 return Decision(
                     max(under, key=lambda a: t.power[self.card(a)]),
                     "against misère: stay under the contractor's winning card",
                 )
-            return Decision(self.cheapest(cards), "against misère: cannot get under; play low")
+            return Decision(
+                self.highest(cards),
+                "against misère: cannot get under the bidder; shed my highest card",
+            )
+        if contractor_played:
+            return Decision(
+                self.highest(cards),
+                "against misère: the bidder is beaten in this trick; shed my highest card",
+            )
         return Decision(
             self.cheapest(cards), "against misère: play low to leave the contractor no room"
         )
@@ -810,11 +1169,25 @@ class _Context:
         def pressure(a: int) -> tuple[int, int]:
             c = self.card(a)
             suit = t.suit_of[c]
-            open_suit = any(not v.voids[s] >> suit & 1 for s in contractor)
+            # The face-up hand (open misère) and the voids shown say what the bidder can hold.
+            open_suit = any(self.could_hold(s, t.masks[suit]) for s in contractor)
             under = sum(self.could_hold(s, t.lower[c]).bit_count() for s in contractor)
             return (0 if open_suit else 1, under * 100 + t.power[c])
 
         best = min(plain, key=pressure)
+        c = self.card(best)
+        suit = t.suit_of[c]
+        seen = [s for s in contractor if v.faced[s]]
+        if not any(self.could_hold(s, t.masks[suit]) for s in contractor):
+            return Decision(best, "against misère: the bidder holds none of my suits; lead low")
+        if seen and not any(self.could_hold(s, t.lower[c]) for s in contractor):
+            return Decision(
+                best,
+                "against open misère: the face-up hand has only higher cards in this suit: "
+                "the bidder must win it",
+            )
+        if seen:
+            return Decision(best, "against open misère: lead low in a suit the face-up hand holds")
         return Decision(best, "against misère: lead low in a suit the contractor holds")
 
 

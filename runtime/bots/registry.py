@@ -1,7 +1,10 @@
 """Bots: a bot chooses an action for the seat to move from the state alone.
 
-Bots see the whole state object, but a fair bot reads only ``state.observation(seat)``-level
-facts; :class:`RandomBot` reads nothing but the legal actions.
+Every bot takes the engine's hand state or the public ``State`` (:mod:`.state`), with one
+signature, ``choose(state, rng)``. Bots see the whole state object, but a fair bot reads only
+what the seat to move may know (:mod:`~..engine.seatview`); :class:`RandomBot` reads nothing
+but the legal actions. ``heuristic-1`` is the heuristic as it was before it bid from a fitted
+model, kept to measure the new one against.
 """
 
 from __future__ import annotations
@@ -9,7 +12,7 @@ from __future__ import annotations
 from random import Random
 from typing import Protocol
 
-from ..engine.hand import HandState
+from .state import BotState, hand_state
 
 __all__ = [
     "BOTS",
@@ -26,8 +29,8 @@ __all__ = [
 class Bot(Protocol):
     """Anything that picks a legal action int for the seat to move."""
 
-    def choose(self, state: HandState, rng: Random) -> int:
-        """A legal action of ``state.to_move``."""
+    def choose(self, state: BotState, rng: Random) -> int:
+        """A legal action of the seat to move (``state``: a hand state or the public ``State``)."""
         ...
 
 
@@ -37,14 +40,15 @@ class RandomBot:
 
     name = "random"
 
-    def choose(self, state: HandState, rng: Random) -> int:
+    def choose(self, state: BotState, rng: Random) -> int:
         """A uniformly random legal action."""
-        legal = state.legal_actions()
+        legal = hand_state(state).legal_actions()
         choice: int = legal[int(rng.random() * len(legal))]
         return choice
 
 
 from .heuristic import HeuristicBot  # noqa: E402  (the registry below needs it)
+from .heuristic1 import HeuristicBotV1  # noqa: E402
 from .search import SearchBot, parse_settings  # noqa: E402
 from .search1 import SearchBotV1  # noqa: E402
 
@@ -52,6 +56,7 @@ from .search1 import SearchBotV1  # noqa: E402
 BOTS: dict[str, type[Bot]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
+    "heuristic-1": HeuristicBotV1,
     "search": SearchBot,
     "search-1": SearchBotV1,
 }

@@ -46,6 +46,7 @@ from .heuristic import (
 )
 from .sampling import Sampler
 from .solver import Solver, contract_sides
+from .state import BotState, hand_state
 
 __all__ = ["SearchBot", "SearchSettings", "distinct_actions", "parse_settings"]
 
@@ -149,9 +150,9 @@ class SearchBot:
         self.deals = 0
         self.nodes = 0
 
-    def choose(self, state: HandState, rng: Random) -> int:
-        """A legal action of the seat to move."""
-        return self.decide(state, rng).action
+    def choose(self, state: BotState, rng: Random) -> int:
+        """A legal action of the seat to move (a hand state or the public ``State``)."""
+        return self.decide(hand_state(state), rng).action
 
     def decide(self, state: HandState, rng: Random) -> Decision:
         """The action and its reason."""

@@ -558,6 +558,58 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_hint(args: argparse.Namespace) -> int:
+    """A position from one seat's view; print the bot's action and its reason."""
+    from ..adapters.api import Game
+    from ..bots.registry import BotSpecError, make_bot
+    from ..loading import load_rules
+    from ..terminal import printable
+
+    try:
+        make_bot(args.bot)
+    except BotSpecError as exc:
+        raise SpecError([_diag("--bot", str(exc))]) from None
+    game = Game(load_rules(args.variant))
+    scores: list[int] | None = None
+    if args.scores.strip():
+        try:
+            scores = [int(x) for x in args.scores.split(",")]
+        except ValueError:
+            raise SpecError([_diag("--scores", "whole numbers, comma-separated")]) from None
+        if len(scores) != game.num_sides:
+            raise SpecError([_diag("--scores", f"give {game.num_sides} scores, one per side")])
+    actions = [a.strip() for a in args.actions.split(",") if a.strip()]
+    state = game.position(
+        args.seat,
+        args.hand.split(),
+        actions,
+        dealer=args.dealer,
+        scores=scores,
+        kitty=args.kitty.split() or None,
+    )
+    if state.is_over():
+        raise ArgumentError("hint: the hand is over after those actions")
+    seat = state.hand.controller(state.hand.to_move)
+    if seat != args.seat:
+        raise ArgumentError(f"hint: seat {seat} is to decide after those actions, not {args.seat}")
+    action, reason = state.hint(args.bot)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "seat": seat,
+                    "phase": state.phase,
+                    "action": action,
+                    "reason": reason,
+                    "bot": args.bot,
+                }
+            )
+        )
+    else:
+        print(printable(f"hint: {action} ({reason})"))
+    return 0
+
+
 def cmd_duel(args: argparse.Namespace) -> int:
     """Two bots play whole games against each other; print A's win rate and its interval."""
     from ..bots.registry import BotSpecError, make_bot
@@ -793,6 +845,25 @@ def _parser() -> argparse.ArgumentParser:
         "(heuristic)",
     )
     p.set_defaults(run=cmd_play)
+
+    p = sub.add_parser(
+        "hint", help="a position from one seat's view: what a bot would do there, and why"
+    )
+    p.add_argument("variant", metavar="VARIANT|FILE")
+    p.add_argument("--seat", type=int, required=True, help="the seat to decide for")
+    p.add_argument("--hand", required=True, help="its cards now, e.g. 'JK JH 10H 9S'")
+    p.add_argument(
+        "--actions",
+        default="",
+        help="the hand so far as a record writes it, comma-separated, from the first call "
+        "(another seat's discard left out): '6H,pass,7S,pass,pass,pass,take,discard 4D 5C 6C,AS'",
+    )
+    p.add_argument("--dealer", type=int, default=0, help="the dealer's seat (0)")
+    p.add_argument("--kitty", default="", help="the kitty's cards, if the seat took it")
+    p.add_argument("--scores", default="", help="the sides' scores, comma-separated (0 each)")
+    p.add_argument("--bot", default="heuristic", help="heuristic (default), heuristic-1, search")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=cmd_hint)
 
     p = sub.add_parser(
         "duel", help="two bots play whole games, seats and deals balanced; A's win rate"

@@ -1,0 +1,216 @@
+"""Positions from one seat's view (issue 19 §3): set up from the seat's cards and the public
+actions only, and the heuristic's decision with its reason, named by the principle a good player
+judges the position by. Each position's hidden cards are dealt afresh from several seeds: the
+decision must not change (the bot reads only what the seat may know)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import fivehundred
+from fivehundred.runtime.cli.main import main
+from fivehundred.runtime.engine.errors import ArgumentError, IllegalActionError
+
+AUS = "australian"
+#: Dealer 0: seat 1 bids 7S, seat 2 misère (250, after a 7), all pass; seat 0 sits out.
+MISERE_CALLS = ["7S", "MIS", "pass", "pass", "pass"]
+#: Seat 1 bids open misère (face up after the first trick), all pass; seat 3 sits out.
+OPEN_CALLS = ["OMIS", "pass", "pass", "pass"]
+OPEN_HAND = [
+    "KD",
+    "QD",
+    "4H",
+    "5H",
+    "8H",
+    "6S",
+    "7S",
+    "8S",
+    "JS",
+]  # seat 1's cards after trick 1: no club
+
+
+def hints(variant, seat, hand, actions, bot="heuristic", **kw):
+    """The bot's (action, reason) at this position for three deals of the hidden cards."""
+    game = fivehundred.load(variant)
+    out = set()
+    for seed in (0, 1, 2):
+        state = game.position(seat, hand, actions, seed=seed, **kw)
+        assert state.hand.controller(state.hand.to_move) == seat
+        out.add(state.hint(bot))
+    assert len(out) == 1, out  # the hidden cards never change the decision
+    return out.pop()
+
+
+def test_misere_defence_sheds_the_high_card_once_the_bidder_is_beaten():
+    """Against misère: the bidder led 6H and the other defender's 9H already beats it, so this
+    trick cannot catch him; the defender gets rid of his ace (it could win a later trick where
+    the bidder would have had to win) rather than playing low."""
+    action, why = hints(
+        AUS,
+        1,
+        ["AH", "5H", "AS", "KS", "QS", "AC", "KC", "QC", "AD", "KD"],
+        [*MISERE_CALLS, "6H", "9H"],
+    )
+    assert action == "AH"
+    assert "bidder is beaten" in why
+
+
+def test_misere_defence_void_throws_a_high_card_not_the_joker():
+    """Against misère, void in the suit led, where the joker need not be played (Trickster's
+    rules): the bidder's 6H is still winning, and the joker would take the trick from him; a
+    high card of another suit is shed instead."""
+    hand = ["JK", "AS", "KS", "QS", "10S", "AC", "KC", "QC", "AD", "KD"]
+    game = fivehundred.load("trickster-australian")
+    legal = game.position(1, hand, [*MISERE_CALLS, "6H", "5H"])
+    assert "JK" in [legal.action_name(a) for a in legal.legal_actions()]  # a real choice
+    action, why = hints("trickster-australian", 1, hand, [*MISERE_CALLS, "6H", "5H"])
+    assert action != "JK" and action[-1] in "SCD"
+    assert "not the joker" in why
+
+
+def test_open_misere_lead_reads_the_face_up_hand_not_only_voids_shown():
+    """Against open misère, after the first trick: the face-up hand holds no club (it has not
+    shown out of clubs in play) and only the king and queen of diamonds. Leading the 9D forces
+    the bidder to win; a club lets him discard. heuristic-1 read only voids shown in play and
+    led a club, calling it "a suit the contractor holds"."""
+    hand = ["9D", "6H", "7H", "AC", "KC", "QC", "JC", "10C", "5C"]
+    actions = [*OPEN_CALLS, "5S", "9S", "10S"]
+    action, why = hints(AUS, 0, hand, actions, shown={1: OPEN_HAND})
+    assert action == "9D"
+    assert "face-up hand" in why and "must win" in why
+    old, _ = hints(AUS, 0, hand, actions, bot="heuristic-1", shown={1: OPEN_HAND})
+    assert old.endswith("C")  # the miss this test guards against
+
+
+def test_raising_partner_with_trump_support():
+    """Partner (seat 1) opened 6H; seat 3 holds both bowers, the ace and two more hearts and two
+    side aces: the pair makes more than 6, so seat 3 raises hearts rather than pass because
+    "partner holds the bid"; with a worthless hand it passes."""
+    action, why = hints(
+        AUS, 3, ["JH", "JD", "AH", "9H", "8H", "AS", "KS", "AC", "5D", "6D"], ["6H", "pass"]
+    )
+    assert action == "7H"
+    assert "raise partner's suit" in why and "partner's 6 shown" in why
+    action, why = hints(
+        AUS, 3, ["5H", "9S", "8S", "7S", "5C", "6C", "7C", "5D", "6D", "7D"], ["6H", "pass"]
+    )
+    assert action == "pass"
+
+
+def test_no_trumps_only_with_stoppers_or_the_joker():
+    """A hand of top hearts and the joker but no stopper in two suits is not a no-trump hand
+    however many tricks it counts: the bid is in its suit."""
+    action, why = hints(AUS, 1, ["JK", "AH", "KH", "QH", "10H", "9H", "8H", "AS", "5C", "5D"], [])
+    assert action.endswith("H")
+    assert "no trumps" not in why
+
+
+def test_the_joker_held_counts_toward_the_bid():
+    """The same hearts with the joker bid higher chances than without it (the joker is the top
+    trump): the reason quotes the tricks expected."""
+    with_joker = fivehundred.load(AUS).position(
+        1, ["JK", "JH", "AH", "KH", "9H", "5S", "6S", "5C", "6C", "5D"], []
+    )
+    without = fivehundred.load(AUS).position(
+        1, ["4D", "JH", "AH", "KH", "9H", "5S", "6S", "5C", "6C", "5D"], []
+    )
+    tricks = [float(s.hint()[1].split("about ")[1].split()[0]) for s in (with_joker, without)]
+    assert tricks[0] > tricks[1] + 0.4
+
+
+def test_a_position_that_cannot_have_happened_is_refused_in_a_sentence():
+    """Cards the seat holds cannot have been played; a wrong count of cards is named; an
+    action the position forbids is the engine's illegal action with its clause."""
+    game = fivehundred.load(AUS)
+    with pytest.raises(ArgumentError, match="not a hand of 10"):
+        game.position(1, ["JK", "JH"], ["6H"])
+    with pytest.raises(ArgumentError, match="was played"):
+        game.position(
+            0,
+            ["9D", "6H", "7H", "AC", "KC", "QC", "JC", "10C", "5C"],
+            [*OPEN_CALLS, "5S", "9S", "9D"],
+        )
+    with pytest.raises(IllegalActionError):
+        game.position(1, ["AH", "5H", "AS", "KS", "QS", "AC", "KC", "QC", "AD", "KD"], ["7S", "6H"])
+
+
+def test_hint_verb_prints_the_decision_and_its_reason(capsys):
+    """``fivehundred hint`` sets the position up from the command line."""
+    code = main(
+        [
+            "hint",
+            AUS,
+            "--seat",
+            "3",
+            "--hand",
+            "JH JD AH 9H 8H AS KS AC 5D 6D",
+            "--actions",
+            "6H,pass",
+            "--json",
+        ]
+    )
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["action"] == "7H" and "raise partner's suit" in out["reason"]
+    assert (
+        main(
+            [
+                "hint",
+                AUS,
+                "--seat",
+                "2",
+                "--hand",
+                "JH JD AH 9H 8H AS KS AC 5D 6D",
+                "--actions",
+                "6H,pass",
+            ]
+        )
+        == 2
+    )  # seat 3 is to call, not seat 2
+
+
+@pytest.mark.parametrize("variant", ["australian", "three-handed", "five-handed-call"])
+def test_a_position_rebuilt_from_one_seat_gives_the_decision_of_the_real_hand(variant):
+    """States met in heuristic play, rebuilt from the deciding seat's cards and the public
+    actions only (another seat's discard dropped, the kitty given when the seat took it): the
+    heuristic decides the same, with the same reason."""
+    from random import Random
+
+    from fivehundred.runtime.bots.heuristic import HeuristicBot
+    from fivehundred.runtime.engine.hand import HandState
+    from fivehundred.runtime.engine.records import record_actions
+
+    game = fivehundred.load(variant)
+    r = game.rules
+    bot = HeuristicBot()
+    checked = 0
+    for k in range(16):
+        st = HandState.new(r, dealer=k % r.players, rng=Random(k))
+        acts = []
+        for _ in range(Random(k).randrange(3, 50)):
+            if st.is_over:
+                break
+            a = bot.choose(st, Random(0))
+            acts.append(a)
+            st.apply(a)
+        if st.is_over:
+            continue
+        seat = st.controller(st.to_move)
+        texts = record_actions(r, acts)
+        took = (
+            st.contractor == seat
+            and st.phase_name not in ("auction", "kitty")
+            and r.kitty_take
+            and bool(r.discard_count)
+            and not st.sans
+        )
+        if not took:
+            texts = [t for t in texts if not t.startswith("discard")]
+        kitty = [r.deck[c] for c in range(r.n_cards) if st.kitty >> c & 1] if took else None
+        hand = [r.deck[c] for c in range(r.n_cards) if st.hands[seat] >> c & 1]
+        pos = game.position(seat, hand, texts, dealer=st.dealer, kitty=kitty, seed=k)
+        assert bot.decide(pos) == bot.decide(st), (k, texts)
+        checked += 1
+    assert checked >= 8
