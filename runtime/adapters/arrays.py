@@ -17,7 +17,7 @@ extra; the core never imports it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 
@@ -29,7 +29,8 @@ from .tensors import information_state_layout, observation_layout
 
 __all__ = ["HandArrays"]
 
-Array = np.ndarray[Any, np.dtype[np.float32]]
+#: A numpy float32 array (numpy is an optional extra, so typed loosely).
+Array: TypeAlias = Any
 
 
 class HandArrays:

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..bots.search import _bids_shown, _likely_world
+from ..bots.sampling import Sampler
 from ..engine.codes import bits
 from ..engine.errors import ArgumentError, IllegalActionError, InvalidActionError
 from ..engine.hand import DISCARD, OVER, PARTNER, PLAY, HandState
@@ -299,7 +299,7 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]
         rng = Random(int(float(probability_sampler()) * 2**52))
         hand = node.state.hand
         view = view_of(hand, seat)
-        world = _likely_world(hand, view, _bids_shown(view), rng)
+        world = Sampler(hand, view).draw(rng)  # as the search bot samples: bids included
         _redeal(world, hand, seat)
         o = other._node
         o.state = State(node.fh, world, node.state.history())

@@ -48,6 +48,7 @@ from .heuristic import (
     misere_danger,
 )
 from .search import distinct_actions
+from .state import BotState, hand_state
 
 __all__ = ["SearchBotV1"]
 
@@ -128,9 +129,9 @@ class SearchBotV1:
         self._judged = (key, judge)
         return judge
 
-    def choose(self, state: HandState, rng: Random) -> int:
-        """A legal action of the seat to move."""
-        return self.decide(state, rng).action
+    def choose(self, state: BotState, rng: Random) -> int:
+        """A legal action of the seat to move (a hand state or the public ``State``)."""
+        return self.decide(hand_state(state), rng).action
 
     def decide(self, state: HandState, rng: Random) -> Decision:
         """The action and its reason."""
