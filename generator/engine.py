@@ -93,6 +93,7 @@ _OPTIONS: dict[str, frozenset[Any] | None] = {
     **dict.fromkeys(("end.target", "end.lose_at", "end.must_bid_to_win"), _ANY),
     "end.both_out": frozenset({"contractor", "highest", "first"}),
     "end.out_backwards": frozenset({"game-over", "cannot-win"}),
+    "end.line": frozenset({"reach", "exceed"}),  # read through game.reaches and game.gone_out
     # derived
     **dict.fromkeys(("derived.deal_order", "derived.suit_masks", "derived.joker_cards"), _ANY),
     **dict.fromkeys(("derived.joker_mask", "derived.nominated_power"), _ANY),

@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'american'
-FINGERPRINT = '7bcee678aff47445'
+FINGERPRINT = '7765fc0fc9aa6d1f'
 
 PLAYERS = 4
 N_CARDS = 43

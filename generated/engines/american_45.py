@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'american-45'
-FINGERPRINT = 'dcbf12bfb31262d8'
+FINGERPRINT = '7f51afdca0913237'
 
 PLAYERS = 4
 N_CARDS = 45

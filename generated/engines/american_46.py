@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'american-46'
-FINGERPRINT = 'ed4630419ab1d4ae'
+FINGERPRINT = '688146bf7d771360'
 
 PLAYERS = 4
 N_CARDS = 46

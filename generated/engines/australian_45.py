@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'australian-45'
-FINGERPRINT = '3650b9bf42aff1f2'
+FINGERPRINT = '83638c11bf75cd63'
 
 PLAYERS = 4
 N_CARDS = 45

@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'australian-46'
-FINGERPRINT = '6945d324965a6c36'
+FINGERPRINT = '2f3face65d5cab68'
 
 PLAYERS = 4
 N_CARDS = 46

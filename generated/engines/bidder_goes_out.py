@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'bidder-goes-out'
-FINGERPRINT = '7aa978b62d3adf14'
+FINGERPRINT = 'caf92ed4f1704cb8'
 
 PLAYERS = 4
 N_CARDS = 43

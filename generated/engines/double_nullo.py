@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'double-nullo'
-FINGERPRINT = '00329d24f43093f6'
+FINGERPRINT = 'd9849faaef851b45'
 
 PLAYERS = 4
 N_CARDS = 43

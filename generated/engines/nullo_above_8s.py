@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'nullo-above-8s'
-FINGERPRINT = '1d6b2e1701a89085'
+FINGERPRINT = 'b46195880cb95e00'
 
 PLAYERS = 4
 N_CARDS = 43

@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'six-handed'
-FINGERPRINT = 'befe26b9a31f7286'
+FINGERPRINT = '289c3ecafd50af13'
 
 PLAYERS = 6
 N_CARDS = 63

@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'six-handed-2v2v2'
-FINGERPRINT = 'ee96cc66d25192a8'
+FINGERPRINT = '812f9d6ac496bfe6'
 
 PLAYERS = 6
 N_CARDS = 63

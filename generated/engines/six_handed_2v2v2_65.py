@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'six-handed-2v2v2-65'
-FINGERPRINT = '689a784f396f551b'
+FINGERPRINT = '703bf6dac999cb01'
 
 PLAYERS = 6
 N_CARDS = 65

@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'six-handed-2v2v2-66'
-FINGERPRINT = 'f84963521fe8dc12'
+FINGERPRINT = '959afc8fe57de197'
 
 PLAYERS = 6
 N_CARDS = 66

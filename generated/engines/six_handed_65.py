@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'six-handed-65'
-FINGERPRINT = '49030efbe1cde9c9'
+FINGERPRINT = '549195ec3a18baa4'
 
 PLAYERS = 6
 N_CARDS = 65

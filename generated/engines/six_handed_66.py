@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'six-handed-66'
-FINGERPRINT = '3441892b1f74b82a'
+FINGERPRINT = 'f47172926e804eb5'
 
 PLAYERS = 6
 N_CARDS = 66

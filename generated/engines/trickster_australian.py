@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'trickster-australian'
-FINGERPRINT = 'f538ad99b0df769c'
+FINGERPRINT = 'b5ec3eee9179e0de'
 
 PLAYERS = 4
 N_CARDS = 43

@@ -20,7 +20,7 @@ from types import ModuleType
 from typing import Any, NamedTuple
 
 from .fingerprint import rules_fingerprint
-from .game import first_dealer, game_winner
+from .game import first_dealer, game_winner, gone_out
 from .hand import HandResult, HandState, shuffled
 from .rules import Rules
 
@@ -199,7 +199,7 @@ class FastMatch:
             r, self.scores, hand.result(), barred=self.barred, winners=hand.winners
         )
         if r.lose_at is not None and r.out_backwards == "cannot-win":
-            self.barred |= {s for s in range(r.n_sides) if self.scores[s] <= r.lose_at}
+            self.barred |= {s for s in range(r.n_sides) if gone_out(r, self.scores[s])}
         if self.winner is None:
             self.dealer = (dealer + 1) % r.players
         return hand, dealer, before
