@@ -729,3 +729,54 @@ def test_a_positional_placeholder_in_a_msgstr_is_a_catalogue_error(
     assert "positional placeholder(s) ['%s'] that the English does not have" in line
     code, _, err = run(capsys, "i18n", "status", "--lang", "nl")
     assert code == 2 and "positional placeholder(s) ['%s']" in err
+
+
+# -- the interchange, versioned --------------------------------------------------------------------
+
+
+def test_the_conformance_header_names_the_formats_it_is_built_on() -> None:
+    from fivehundred.runtime.adapters.conformance import FORMAT
+    from fivehundred.runtime.engine.records import RECORD_FORMAT
+
+    for path in sorted((ROOT / "generated" / "conformance").glob("*.jsonl")):
+        with path.open(encoding="utf-8") as handle:
+            header = json.loads(handle.readline())["header"]
+        tables = json.loads((ROOT / "generated/json" / f"{path.stem}.json").read_text("utf-8"))
+        assert header["format"] == FORMAT == 2
+        assert header["tables_format"] == tables["format"]
+        assert header["record_format"] == RECORD_FORMAT
+
+
+def test_the_schema_allows_every_misere_partner_the_tables_use() -> None:
+    """`ladder[].partner` uses `plays`, which `play.misere_partner` once did not allow."""
+    schema = json.loads((ROOT / "generated/json/ruleset.schema.json").read_text("utf-8"))
+    text = json.dumps(schema)
+    assert '"plays"' in text
+
+    def enums(node: Any, path: str = "") -> dict[str, list[Any]]:
+        found: dict[str, list[Any]] = {}
+        if isinstance(node, dict):
+            if "enum" in node:
+                found[path] = node["enum"]
+            for key, value in node.items():
+                found.update(enums(value, f"{path}/{key}"))
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                found.update(enums(value, f"{path}/{i}"))
+        return found
+
+    from typing import get_args
+
+    from fivehundred.runtime.engine import tableformat as tf
+
+    partner_enums = [e for p, e in enums(schema).items() if "misere_partner" in p]
+    assert partner_enums == [list(get_args(tf.BidPartner))]
+    spec = json.loads((ROOT / "specs/schema/variant.schema.json").read_text("utf-8"))
+    rule_file = spec["properties"]["play"]["properties"]["misere_partner"]["enum"]
+    assert rule_file == list(get_args(tf.MiserePartner))
+    assert set(rule_file) < set(partner_enums[0])
+    import jsonschema
+
+    for path in sorted((ROOT / "generated/json").glob("*.json")):
+        if path.name != "ruleset.schema.json":
+            jsonschema.validate(json.loads(path.read_text("utf-8")), schema)

@@ -450,7 +450,8 @@ def test_every_typed_field_is_in_the_schema_with_its_documentation() -> None:
         (("scoring", "opponent_tricks"), "OpponentTricks", None),
         (("scoring", "failed"), "Failed", None),
         (("deal", "first_dealer"), "FirstDealer", None),
-        (("play", "misere_partner"), "MiserePartner", None),
+        # play.misere_partner: the tables take a bid's values (BidPartner, `plays` included),
+        # a rule file MiserePartner; tests/test_hostile_cli.py checks both
         (("terms", "joker"), "JokerWord", None),
         (("terms", "kitty"), "KittyWord", None),
         (("terms", "misere"), "MisereWord", None),

@@ -39,8 +39,9 @@ from ..engine.codes import bits
 from ..engine.errors import FiveHundredError, RecordError
 from ..engine.game import gone_out, reaches
 from ..engine.hand import AUCTION, DISCARD, OVER, PLAY, ActionKind, HandState, action_kind, deal
-from ..engine.records import error_object, record_of, replay, replay_view
+from ..engine.records import RECORD_FORMAT, error_object, record_of, replay, replay_view
 from ..engine.rules import Rules
+from ..engine.tableformat import FORMAT as TABLES_FORMAT
 
 __all__ = [
     "UNREACHABLE",
@@ -456,7 +457,10 @@ ENGINE_MODULES = (
     "engine/messages.py", "engine/records.py", "engine/rules.py", "engine/scoring.py",
     "adapters/conformance.py",
 )  # fmt: skip
-FORMAT = 1
+#: The conformance file's own format: 2 since its header names the formats it is built on
+#: (``tables_format``, the tables' FORMAT 2; ``record_format``, the records' 1); format 1 had a
+#: bare ``"format": 1`` beside FORMAT 2 tables, which read as the tables' version.
+FORMAT = 2
 
 
 def fingerprint(tables_json: str) -> str:
@@ -491,6 +495,8 @@ def conformance_file(
     header = {
         "header": {
             "format": FORMAT,
+            "tables_format": TABLES_FORMAT,
+            "record_format": RECORD_FORMAT,
             "variant": rules.variant,
             "fingerprint": mark,
             "vectors": len(vectors),

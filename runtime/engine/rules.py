@@ -50,7 +50,6 @@ from .tableformat import (
     Failed,
     FirstDealer,
     JokerLead,
-    MiserePartner,
     Nominate,
     OpenWhen,
     OpponentTricks,
@@ -147,7 +146,7 @@ class Rules:
     all_pass: AllPass
     all_pass_per_trick: int
     kitty_take: bool
-    misere_partner: MiserePartner
+    misere_partner: BidPartner  # the tables' values: a bid's (`plays` included)
     misere_ends_when_lost: bool
     joker_nominate: Nominate
     joker_lead: JokerLead

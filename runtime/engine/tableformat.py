@@ -563,8 +563,11 @@ class JokerNoTrumps(TypedDict):
 class Play(TypedDict):
     """Options of the play."""
 
+    # The tables' value space is a bid's (`ladder[].partner` takes `plays`), so an engine's
+    # schema check accepts every value the tables use; a rule file's play.misere_partner is
+    # one of MiserePartner (the rule-file schema).
     misere_partner: Annotated[
-        MiserePartner,
+        BidPartner,
         Meta(
             "Misère partner",
             (
@@ -1023,10 +1026,11 @@ class Derived(TypedDict):
             (
                 "`suit_masks[i][s]`: the bitmask (bit c for card index c) of the cards "
                 "whose `strains[i].suit_of` is s (0..3, 4 = suitless jokers). A mask can "
-                "exceed 2**53 (decks of 54 cards and more): read it as a 64-bit or "
-                "arbitrary-precision integer; JavaScript's JSON.parse rounds it, so an "
-                "engine in JavaScript must parse these with BigInt (a reviver with the "
-                "source text, or a big-number JSON parser)."
+                "exceed 2**53 (decks of 54 cards and more; every mask is below 2**64): read "
+                "it as a 64-bit or arbitrary-precision integer. Plain JSON.parse rounds it "
+                "silently (Node 20 has no reviver with source text): in JavaScript use a "
+                "big-number JSON parser, or rebuild the mask, which is derived: the card "
+                "indices c with `strains[i].suit_of[c] == s`."
             ),
             items=Meta(
                 "Masks of a strain",
