@@ -780,3 +780,58 @@ def test_the_schema_allows_every_misere_partner_the_tables_use() -> None:
     for path in sorted((ROOT / "generated/json").glob("*.json")):
         if path.name != "ruleset.schema.json":
             jsonschema.validate(json.loads(path.read_text("utf-8")), schema)
+
+
+# -- each documented rule of INTERCHANGE.md, as a vector run through the protocol ---------------
+
+_BID = ["6S", "pass", "pass", "pass"]  # seat 1 bids 6S (dealer 0), seat 1 then holds the kitty
+_DISCARD = [*_BID, "discard 5C 9C 7H"]
+#: (the actions after the deal of seed 3, the documented error: index, action, clause), each a
+#: sentence of specs/INTERCHANGE.md ("Which clause an illegal action cites").
+DOCUMENTED: list[tuple[list[Any], tuple[int, Any, str | None]]] = [
+    ([*_DISCARD, "take"], (5, "take", "play.opening-lead")),
+    ([*_DISCARD, "8S", "pass"], (6, "pass", "play.follow-suit")),
+    (["th"], (0, "10H", "auction.order")),
+    (["7h", "6s"], (1, "6S", "auction.higher")),
+    ([*_BID, "discard 5c 9c"], (4, "discard 5c 9c", "kitty.take")),  # several cards: raw
+    ([*_BID, "discard 4d"], (4, "discard 4D", "kitty.take")),
+    ([*_BID, "discard 4D 5D"], (4, "discard 4D 5D", "kitty.take")),
+    ([*_BID, "discard 4D"], (4, "discard 4D", "kitty.take")),
+    ([*_BID, "discard 5C", "discard 9C 7H", "XX"], (6, "XX", None)),
+    ([*_DISCARD, "8S:H"], (5, "8S:H", None)),
+    ([*_BID, "discard 5C 5C 9C"], (4, "discard 5C 5C 9C", None)),
+    ([*_BID, "discard"], (4, "discard", None)),
+    ([*_BID, "discard 2C 9C 7H"], (4, "discard 2C 9C 7H", None)),
+    ([*_BID, "partner 9"], (4, "partner 9", None)),
+    ([*_BID, 5], (4, 5, None)),
+    (["pass", "pass", "pass", "pass", "6s"], (4, "6s", "end.continue")),
+]
+
+
+def test_each_documented_rule_is_what_the_engine_does_through_the_protocol() -> None:
+    """The vectors of the documented rules, run through `python -m ...conformance` (this
+    engine speaking the protocol), agree with what INTERCHANGE.md says; and the next lead's
+    clause is `play.next-lead`."""
+    from fivehundred.runtime.adapters.api import load
+    from fivehundred.runtime.adapters.conformance import run_engine
+
+    record = load("australian").new_hand(seed=3).record()
+    vectors = []
+    for n, (actions, (index, action, clause)) in enumerate(DOCUMENTED):
+        expect = {"error": {"index": index, "action": action, "clause": clause, "message": ""}}
+        vectors.append(
+            {"id": f"doc/{n}", "clauses": [], "record": {**record, "actions": actions},
+             "expect": expect}
+        )  # fmt: skip
+    # the next lead: play out the first trick, then lead with a non-card
+    state = load("australian").new_hand(seed=3)
+    for text in _DISCARD:
+        state.apply(text)
+    while len(state.record()["actions"]) < len(_DISCARD) + 4:
+        state.apply(state.legal_actions()[0])
+    actions = [*_DISCARD, *(str(a) for a in state.record()["actions"][len(_DISCARD) :]), "take"]
+    expect = {"error": {"index": len(actions) - 1, "action": "take", "clause": "play.next-lead"}}
+    vectors.append({"id": "doc/next-lead", "clauses": [], "expect": expect,
+                    "record": {**record, "actions": actions}})  # fmt: skip
+    engine = f"{sys.executable} -m fivehundred.runtime.adapters.conformance"
+    assert run_engine(engine, vectors) == []
