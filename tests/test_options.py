@@ -351,3 +351,18 @@ def test_end_line_exceed_needs_more_than_the_target_and_less_than_lose_at() -> N
     assert game_winner(t, [510, 100], made) == 0
     assert game_winner(t, [100, -500], made) is None  # exactly -500: still in (T)
     assert game_winner(t, [100, -510], made) == 0  # below -500: out, the other side wins
+
+
+def test_a_late_option_at_its_default_keeps_the_rules_fingerprint() -> None:
+    """Adding end.line (at `reach`) did not change what G's australian plays, so its stored
+    balance summary stays valid; T's american (`exceed`) plays other rules than before."""
+    import copy
+
+    from fivehundred.runtime.engine.fingerprint import rules_fingerprint
+
+    for variant, same in (("australian", True), ("american", False)):
+        tables = Rules.builtin(variant).tables
+        before = copy.deepcopy(dict(tables))
+        del before["end"]["line"]  # type: ignore[misc]
+        assert (rules_fingerprint(before) == rules_fingerprint(tables)) is same
+        assert "line" in tables["end"]  # the tables themselves are not changed
