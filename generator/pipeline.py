@@ -7,7 +7,6 @@ one :class:`SpecError` that lists them all as ``file:line:col: message``.
 from __future__ import annotations
 
 import difflib
-import json
 import os
 import re
 from dataclasses import dataclass, replace
