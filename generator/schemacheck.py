@@ -118,6 +118,10 @@ def _where(path: KeyPath) -> str:
     return f"in {render_path(path)}" if path else "at the top level"
 
 
+#: The most allowed values a message lists before a "did you mean" (more: the suggestion alone).
+_LONGEST_LIST = 8
+
+
 def _suggest(word: object, options: Iterable[object]) -> str:
     if not isinstance(word, str):
         return ""
@@ -300,8 +304,12 @@ def _value_message(
     if keyword == "type":
         return _type_message(arg, value)
     if keyword == "enum" and isinstance(arg, list):
+        hint = _suggest(value, arg)
+        if len(arg) > _LONGEST_LIST and hint:
+            # a long list (the 51 clause ids) would bury the suggestion: give it alone
+            return f"{shown} is not one of the {len(arg)} allowed values{hint}"
         options = ", ".join(_plain(o) for o in arg)
-        return f"{shown} is not one of: {options}{_suggest(value, arg)}"
+        return f"{shown} is not one of: {options}{hint}"
     if keyword == "const":
         return f"expected {show_value(arg)}, got {shown}"
     if keyword == "minimum":

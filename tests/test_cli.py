@@ -82,7 +82,10 @@ def test_simulate_json_summary_and_records_replay(capsys, tmp_path):
     for key in ("hands", "decisions", "seconds", "hands_per_second", "decisions_per_second"):
         assert key in summary
     assert summary["hands"] == 200
-    assert summary["made"] + summary["failed"] + summary["thrown_in"] == 200
+    assert (
+        summary["made"] + summary["failed"] + summary["thrown_in"] + summary["all_passed_played"]
+        == 200
+    )
     assert summary["invariant_checks"] == 200
     lines = records.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 200
@@ -91,7 +94,9 @@ def test_simulate_json_summary_and_records_replay(capsys, tmp_path):
     views = [json.loads(line) for line in out.splitlines()]
     assert len(views) == 200
     assert all(v["hand"]["complete"] for v in views)
-    assert sum(1 for v in views if v["contract"] is None) == summary["thrown_in"]
+    assert sum(1 for v in views if v["contract"] is None) == (
+        summary["thrown_in"] + summary["all_passed_played"]
+    )
 
 
 def test_simulate_is_deterministic_with_a_seed(capsys):

@@ -50,7 +50,7 @@ def test_simulate_hands_invariants(rules):
     summary = simulate(rules, hands=10000, seed=20240501, check=True)
     assert summary.hands == 10000
     assert summary.invariant_checks == 10000
-    assert summary.made + summary.failed + summary.thrown_in == 10000
+    assert summary.made + summary.failed + summary.thrown_in + summary.all_passed_played == 10000
     assert sum(summary.contracts.values()) == summary.made + summary.failed
     assert set(summary.contracts) <= set(rules.bid_codes)
     # Every hand takes at least the four calls of the auction.

@@ -676,3 +676,24 @@ def test_docs_of_a_file_with_stale_prose_says_so_on_stderr(
     code, out, err = run(capsys, "docs", str(house))
     assert code == 0 and "# " in out
     assert len(err) == 2 and all(": warning: " in e for e in err)
+
+
+def test_a_clause_typo_gets_the_suggestion_without_the_list_of_every_clause(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 17 §5: a choice citing `score.freze` printed all 51 clause ids before "did you
+    mean"; a long list now gives the suggestion alone (a short one is still listed)."""
+    path = tmp_path / "typo.yaml"
+    path.write_text(
+        "id: typo\nextends: australian\nauction:\n  all_pass: throw_in\nchoices:\n"
+        "  - {clause: score.freze, source: project, text: A typo.}\n",
+        encoding="utf-8",
+    )
+    code, _, err = run(capsys, "validate", str(path))
+    assert code == 2
+    assert any(
+        "'score.freze' is not one of the 51 allowed values; did you mean 'score.freeze'?" in e
+        and "deck.cards" not in e
+        for e in err
+    ), err
+    assert any("is not one of: throw-in, no-trumps; did you mean 'throw-in'?" in e for e in err)

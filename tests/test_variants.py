@@ -623,7 +623,7 @@ def test_play_random_hands_five_and_six_handed(variant: str) -> None:
     tricks are well formed and points are what the tables say (``simulate`` with checks)."""
     summary = simulate(rules_of(variant), hands=300, seed=13, check=True)
     assert summary.invariant_checks == 300
-    assert summary.thrown_in + summary.made + summary.failed == 300
+    assert summary.thrown_in + summary.all_passed_played + summary.made + summary.failed == 300
 
 
 def test_extends_house_file_by_id(tmp_path: Path) -> None:
@@ -834,3 +834,22 @@ def test_joker_no_trumps_lead_last_only_suitless_and_trumps_g_variations() -> No
     trumps = _g_deal_c()
     act(trumps, "6H, pass, pass, pass, discard QC QD QH")
     assert "JK" in legal(trumps)
+
+
+def test_simulate_counts_all_pass_hands_played_at_no_trumps_apart() -> None:
+    """auction.all-pass (house rule, all-pass-no-trumps): a hand all players passed is played at
+    no trumps, so simulate counts it as all_passed_played, never as thrown_in (issue 17 §5)."""
+    from fivehundred.runtime.studies.simulate import Summary, _tally
+
+    counted = {}
+    for variant in ("all-pass-no-trumps", "australian"):
+        rules = load_rules(variant)
+        state = HandState.new(rules, 0, Random(3))
+        act(state, "pass, pass, pass, pass")
+        state.playout(Random(3))
+        res = state.result
+        assert res is not None and res.contract < 0
+        summary = Summary(variant)
+        _tally(summary, rules, 4, res.contract, res.made, res.tricks_by_side)
+        counted[variant] = (summary.thrown_in, summary.all_passed_played)
+    assert counted == {"all-pass-no-trumps": (0, 1), "australian": (1, 0)}

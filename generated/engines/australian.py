@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'australian'
-FINGERPRINT = 'a5baf788be47c4b4'
+FINGERPRINT = 'de105f2a36d919aa'
 
 PLAYERS = 4
 N_CARDS = 43

@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'both-hands-misere'
-FINGERPRINT = '456c946edf26be80'
+FINGERPRINT = '4671449185c3f932'
 
 PLAYERS = 4
 N_CARDS = 43

@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'five-handed'
-FINGERPRINT = '6b7d4c08d2fe8e69'
+FINGERPRINT = 'ca2e93f835acdd4b'
 
 PLAYERS = 5
 N_CARDS = 53

@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'five-handed-call'
-FINGERPRINT = '52279f9dcf87adb5'
+FINGERPRINT = '23d240d41c9ee27e'
 
 PLAYERS = 5
 N_CARDS = 53

@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'g-variations'
-FINGERPRINT = '74bcb99071330049'
+FINGERPRINT = 'e0217e43105741a0'
 
 PLAYERS = 4
 N_CARDS = 43

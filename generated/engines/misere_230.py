@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'misere-230'
-FINGERPRINT = '3d3d30ab5cd49777'
+FINGERPRINT = '8b51e1069984415c'
 
 PLAYERS = 4
 N_CARDS = 43

@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'misere-anytime-210'
-FINGERPRINT = '31472f6eb1775ff2'
+FINGERPRINT = 'b777fc62c64db40a'
 
 PLAYERS = 4
 N_CARDS = 43

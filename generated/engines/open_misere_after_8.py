@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'open-misere-after-8'
-FINGERPRINT = 'df5619080c1eea83'
+FINGERPRINT = 'ef41918aae5e0b86'
 
 PLAYERS = 4
 N_CARDS = 43

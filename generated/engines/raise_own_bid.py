@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'raise-own-bid'
-FINGERPRINT = 'b898dff4829b0f15'
+FINGERPRINT = '4f32cf76a3524f82'
 
 PLAYERS = 4
 N_CARDS = 43

@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'sans-kitty'
-FINGERPRINT = '91bc246eabe19453'
+FINGERPRINT = '31521ca2a8ced307'
 
 PLAYERS = 4
 N_CARDS = 43

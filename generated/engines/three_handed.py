@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'three-handed'
-FINGERPRINT = 'b3ebdfc67e7f9339'
+FINGERPRINT = '4d4b0c1d8fdb2d38'
 
 PLAYERS = 3
 N_CARDS = 33

@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'two-handed'
-FINGERPRINT = 'db632b9dbf96b0d8'
+FINGERPRINT = 'c3e196d9753e0457'
 
 PLAYERS = 2
 N_CARDS = 33

@@ -9,7 +9,7 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 
 # fmt: off
 VARIANT = 'two-handed-24'
-FINGERPRINT = 'fef5fbdb8e83f4f9'
+FINGERPRINT = '35ae5a92f12f837b'
 
 PLAYERS = 2
 N_CARDS = 24

@@ -1388,7 +1388,9 @@ class Option:
     it is compiled into other tables); ``attr`` the flat :class:`~.rules.Rules` attribute that
     holds it (None: none); ``minimum``/``maximum`` the bounds of an integer; ``schema`` further
     JSON Schema keywords (``examples``, a ``oneOf``); ``show``: ``fivehundred show`` lists it
-    with its diff label when it is not at its default (False: show words it itself).
+    with its diff label when it is not at its default (False: show words it itself); ``late``:
+    added after the stored balance summaries were computed, so the rules fingerprint leaves it
+    out while it has its default (:func:`~.fingerprint.rules_fingerprint`).
 
     ``fivehundred build`` derives from :data:`OPTIONS` the rule-file schema
     (``specs/schema/variant.schema.json``), the defaults every resolved rule file is completed
@@ -1410,6 +1412,7 @@ class Option:
     attr: str | None = None
     schema: dict[str, object] | None = None
     show: bool = False
+    late: bool = False
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -2125,5 +2128,6 @@ OPTIONS: tuple[Option, ...] = (
         diff="target and losing line",
         note="reach, or exceed (pass) the target and lose_at",
         show=True,
+        late=True,
     ),
 )

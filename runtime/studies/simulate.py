@@ -52,6 +52,8 @@ class Summary:
     decisions: int = 0
     seconds: float = 0.0
     thrown_in: int = 0
+    #: Hands all passed and played at no trumps (``auction.all-pass``: no-trumps): not thrown in.
+    all_passed_played: int = 0
     made: int = 0
     failed: int = 0
     contracts: dict[str, int] = field(default_factory=dict)
@@ -73,6 +75,7 @@ class Summary:
             "hands_per_second": round(self.hands / secs, 1),
             "decisions_per_second": round(self.decisions / secs, 1),
             "thrown_in": self.thrown_in,
+            "all_passed_played": self.all_passed_played,
             "made": self.made,
             "failed": self.failed,
             "contracts": dict(sorted(self.contracts.items())),
@@ -246,11 +249,18 @@ def _checked_now(summary: Summary, check_every: int) -> bool:
 
 
 def _tally(
-    summary: Summary, rules: Rules, decisions: int, contract: int, made: bool | None
+    summary: Summary,
+    rules: Rules,
+    decisions: int,
+    contract: int,
+    made: bool | None,
+    tricks_by_side: tuple[int, ...],
 ) -> None:
     summary.decisions += decisions
     summary.hands += 1
-    if contract < 0:
+    if contract < 0 and any(tricks_by_side):  # all passed, and the hand was played out
+        summary.all_passed_played += 1
+    elif contract < 0:
         summary.thrown_in += 1
     else:
         code = rules.bid_codes[contract]
@@ -279,7 +289,7 @@ def _play(
         if actions is not None:
             actions.append(action)
     res = state.result
-    _tally(summary, state.rules, n, res.contract, res.made)
+    _tally(summary, state.rules, n, res.contract, res.made, res.tricks_by_side)
     if _checked_now(summary, check_every):
         check_hand(state)
         summary.invariant_checks += 1
@@ -298,7 +308,7 @@ def _count(
 ) -> None:
     """Count a hand of the fast path; replay it through the checked engine when it is checked
     (which also checks that the two engines scored it alike) or recorded."""
-    _tally(summary, fast.rules, hand.decisions, hand.contract, hand.made)
+    _tally(summary, fast.rules, hand.decisions, hand.contract, hand.made, hand.tricks_by_side)
     checked = _checked_now(summary, check_every)
     if not checked and records is None:
         return
