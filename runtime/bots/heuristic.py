@@ -114,9 +114,24 @@ def _strain_tables(rules: Rules, strain: int) -> _StrainTables:
     return _tables(rules.suit_of[strain], rules.power[strain], rules.masks[strain])
 
 
+_DESC: dict[tuple[int, int], list[int]] = {}
+
+
 def _desc(mask: int, power: tuple[int, ...]) -> list[int]:
-    """Cards of ``mask``, highest power first."""
-    return sorted(bits(mask), key=lambda c: -power[c])
+    """Cards of ``mask``, highest power first (remembered: the same suits are asked for again
+    and again; do not change the list)."""
+    key = (mask, id(power))
+    hit = _DESC.get(key)
+    if hit is None:
+        if len(_DESC) > 4096:
+            _DESC.clear()
+            _POWERS.clear()
+        hit = _DESC[key] = sorted(bits(mask), key=lambda c: -power[c])
+        _POWERS[id(power)] = power  # keeps ``power`` alive while its id is a key
+    return hit
+
+
+_POWERS: dict[int, tuple[int, ...]] = {}
 
 
 # -- hand evaluation -----------------------------------------------------------------------------
@@ -382,7 +397,7 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
     r = view.rules
     model = bid_model(r)
     hand = view.hand
-    own = [hand_tricks(r, hand, s) for s in range(5)]
+    own = _counts(r, hand)
     team = _team_of(r, view.seat)
     n_mates = max(0, team.bit_count() - 1)
     per_mate = model.suit.partners_mean / n_mates if n_mates else 0.0
@@ -455,6 +470,21 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
         chance.append(p)
         basis.append(f"about {mean:.1f} tricks at {name} {why_mates}: {p:.0%} to make {level}")
     return BidOdds(tuple(chance), tuple(basis), need, need_why)
+
+
+_COUNTS: dict[tuple[int, int], tuple[Rules, list[float]]] = {}
+
+
+def _counts(rules: Rules, hand: int) -> list[float]:
+    """:func:`hand_tricks` of ``hand`` at every strain (remembered through the auction)."""
+    hit = _COUNTS.get((id(rules), hand))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    if len(_COUNTS) > 256:
+        _COUNTS.clear()
+    own = [hand_tricks(rules, hand, s) for s in range(5)]
+    _COUNTS[(id(rules), hand)] = (rules, own)
+    return own
 
 
 def _unstopped(rules: Rules, hand: int) -> int:
