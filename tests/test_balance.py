@@ -519,3 +519,21 @@ def test_book_section_without_or_with_a_stale_summary(
 def test_write_refuses_a_variant_that_is_not_built_in(tmp_path: Path) -> None:
     with pytest.raises(BalanceError, match="built-in variants only"):
         balancebook.write_summaries(["nosuch"], games=1)
+
+
+def test_a_house_study_opens_with_its_changed_clauses_and_reads_house_minus_base(capsys):
+    """Issue 19 §4: with --against a house file, the report names each clause the house file
+    changes (``fivehundred diff``'s clauses), how often it acted in each variant's hands, a
+    warning in words under 1% of hands, and says the differences are house minus base."""
+    code = main(
+        ["balance", "australian", "--against", "misere-230", "--games", "3", "--workers", "1"]
+    )
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "difference = house minus base (misere-230 minus australian)" in out
+    section = out.split("The house file's changes", 1)[1].split("\n\n", 1)[0]
+    assert "  auction.misere: australian " in section
+    for line in section.splitlines()[1:]:
+        counts = [part.split(" hands")[0] for part in line.split(", ")]
+        rare = any(int(c.split()[-1].split("/")[0]) * 100 < int(c.split("/")[1]) for c in counts)
+        assert ("say little about it" in line) == rare, line

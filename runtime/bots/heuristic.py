@@ -6,20 +6,26 @@ partner options, misère bids), never from a variant's name. It decides from wha
 know (:class:`~fivehundred.runtime.engine.seatview.SeatView`), never from hidden cards.
 
 Bidding
-    For each strain it counts likely tricks: trumps by their rank among all trumps (jokers and
-    bowers included, as the strain's power table orders them) and length, side-suit winners,
-    ruffs from short suits, and at no trumps stoppers and long suits; partners and the kitty add
-    an allowance. It bids the cheapest ladder entry it expects to make, rises only as far as the
-    hand is worth, supports a partner's strain, does not outbid its partner, and bids misère
-    with a hand of low cards whose high ones the kitty discard can remove.
+    For each strain it counts likely tricks (:func:`hand_tricks`: trumps by their rank among all
+    trumps, jokers and bowers included, and length, side-suit winners, ruffs from short suits,
+    at no trumps stoppers and long suits) and reads the chance of making each bid from a model
+    fitted to the rules by self-play (:mod:`.handmodel`, :func:`bid_odds`): the partners' count
+    (the strength a partner's bid in the strain shows, else an average partner's) and the
+    opponents' bids move it. It bids the strain that gains most at its cheapest level whose
+    chance reaches :data:`NEED` (moved by the score), no trumps only with the suits stopped,
+    raises partner's suit or its own bid only when that gains, and bids misère from the model's
+    chance for the hand's danger score (:func:`misere_score`).
 Kitty
     It keeps trumps and winners and drops whole short side suits (to ruff them), or at misère
-    its most dangerous cards; it plays sans kitty only with tricks to spare.
+    its most dangerous cards; it plays sans kitty when the bonus outweighs the kitty's tricks.
 Play
     Second hand low, third hand high, win as cheaply as will hold, never overtake a partner who
     is winning, draw trumps as contractor with the top ones, cash winners, ruff when void, lead
     partner's voids as defender; at misère the contractor ducks under and sheds high cards while
-    the defenders lead low and keep the trick low for him.
+    the defenders lead low into what the bidder holds (the face-up hand at open misère), keep the
+    trick low for him and shed high cards once he is beaten. Defenders who score apart cover a
+    fellow defender about to win the game, and play for their own tricks once the contract is
+    settled.
 
 Every decision comes with a short English reason (``fivehundred play``'s ``hint``).
 """
@@ -114,9 +120,24 @@ def _strain_tables(rules: Rules, strain: int) -> _StrainTables:
     return _tables(rules.suit_of[strain], rules.power[strain], rules.masks[strain])
 
 
+_DESC: dict[tuple[int, int], list[int]] = {}
+
+
 def _desc(mask: int, power: tuple[int, ...]) -> list[int]:
-    """Cards of ``mask``, highest power first."""
-    return sorted(bits(mask), key=lambda c: -power[c])
+    """Cards of ``mask``, highest power first (remembered: the same suits are asked for again
+    and again; do not change the list)."""
+    key = (mask, id(power))
+    hit = _DESC.get(key)
+    if hit is None:
+        if len(_DESC) > 4096:
+            _DESC.clear()
+            _POWERS.clear()
+        hit = _DESC[key] = sorted(bits(mask), key=lambda c: -power[c])
+        _POWERS[id(power)] = power  # keeps ``power`` alive while its id is a key
+    return hit
+
+
+_POWERS: dict[int, tuple[int, ...]] = {}
 
 
 # -- hand evaluation -----------------------------------------------------------------------------
@@ -382,7 +403,7 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
     r = view.rules
     model = bid_model(r)
     hand = view.hand
-    own = [hand_tricks(r, hand, s) for s in range(5)]
+    own = _counts(r, hand)
     team = _team_of(r, view.seat)
     n_mates = max(0, team.bit_count() - 1)
     per_mate = model.suit.partners_mean / n_mates if n_mates else 0.0
@@ -455,6 +476,21 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
         chance.append(p)
         basis.append(f"about {mean:.1f} tricks at {name} {why_mates}: {p:.0%} to make {level}")
     return BidOdds(tuple(chance), tuple(basis), need, need_why)
+
+
+_COUNTS: dict[tuple[int, int], tuple[Rules, list[float]]] = {}
+
+
+def _counts(rules: Rules, hand: int) -> list[float]:
+    """:func:`hand_tricks` of ``hand`` at every strain (remembered through the auction)."""
+    hit = _COUNTS.get((id(rules), hand))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    if len(_COUNTS) > 256:
+        _COUNTS.clear()
+    own = [hand_tricks(rules, hand, s) for s in range(5)]
+    _COUNTS[(id(rules), hand)] = (rules, own)
+    return own
 
 
 def _unstopped(rules: Rules, hand: int) -> int:

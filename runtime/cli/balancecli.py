@@ -66,8 +66,21 @@ def run_balance(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report_json(studies), ensure_ascii=False))
     else:
-        sys.stdout.write(text_report(studies))
+        changed: tuple[str, ...] = ()
+        if args.against is not None:
+            changed = _changed_clauses(args.variant[0], args.against)
+        sys.stdout.write(text_report(studies, changed))
     return 0
+
+
+def _changed_clauses(base: str, house: str) -> tuple[str, ...]:
+    """The clause ids whose rules ``house`` changes from ``base`` (``fivehundred diff``)."""
+    from ...generator.diff import changed_clauses
+    from ...generator.pipeline import check_spec, find_spec
+
+    return changed_clauses(
+        check_spec(find_spec(base)).ruleset, check_spec(find_spec(house)).ruleset
+    )
 
 
 def _write(args: argparse.Namespace) -> int:

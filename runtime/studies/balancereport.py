@@ -241,12 +241,76 @@ def _header(studies: Sequence[Study]) -> list[str]:
         f"seed {s0.seed}, hand limit {s0.max_hands}; played in {seconds:.1f} s{rate}",
         f"{int(LEVEL * 100)}% confidence intervals in brackets"
         + (
-            "; difference = second minus first, p from a two-proportion z-test (shares) or "
+            f"; difference = {_minus(studies)}, p from a two-proportion z-test (shares) or "
             "Welch's t-test (means), * = significant at the 5% level"
             if len(studies) == 2
             else ""
         ),
     ]
+
+
+def _minus(studies: Sequence[Study]) -> str:
+    """How a difference reads: house minus base when the second variant extends the first."""
+    a, b = studies[0].rules, studies[1].rules
+    if b.extends == a.variant:
+        return f"house minus base ({b.variant} minus {a.variant})"
+    if a.extends == b.variant:
+        return f"{b.variant} minus {a.variant} (base minus house)"
+    return f"{b.variant} minus {a.variant}"
+
+
+#: A changed clause reached in fewer hands than this share gets a warning.
+RARE = 0.01
+
+
+def house_changes(studies: Sequence[Study], changed: Sequence[str]) -> list[dict[str, Any]]:
+    """For each clause the second variant changes: how often it acted in each study's hands
+    (the clause counts of :mod:`.reached`), and a warning in words when under :data:`RARE`."""
+    out: list[dict[str, Any]] = []
+    for clause in changed:
+        acted: dict[str, dict[str, Any]] = {}
+        warnings: list[str] = []
+        for st in studies:
+            rows = figures(st)["clauses"]
+            keys = [k for k in rows if k.split("/")[0] == clause]
+            if not keys:
+                continue
+            fig = rows[keys[0]]
+            assert isinstance(fig, Proportion)
+            acted[st.rules.variant] = {"k": fig.k, "n": fig.n}
+            if fig.n and fig.k / fig.n < RARE:
+                warnings.append(
+                    f"in {st.rules.variant} the bots reached this rule in {fig.k:,} of "
+                    f"{fig.n:,} hands: the figures below say little about it"
+                )
+        note = "; ".join(warnings)
+        if not acted:
+            note = (
+                "not counted: the study counts only the clauses that decide something in play "
+                "(this one acts through the deal, the ladder or the score)"
+            )
+        out.append({"clause": clause, "acted": acted, "note": note})
+    return out
+
+
+def _change_lines(studies: Sequence[Study], changed: Sequence[str]) -> list[str]:
+    if not changed or len(studies) != 2:
+        return []
+    lines = [
+        "",
+        f"The house file's changes ({studies[1].rules.variant} against "
+        f"{studies[0].rules.variant}): how often each changed clause acted",
+    ]
+    for row in house_changes(studies, changed):
+        shares = ", ".join(
+            f"{v} {a['k']:,}/{a['n']:,} hands ({a['k'] / a['n']:.1%})" if a["n"] else f"{v} -"
+            for v, a in row["acted"].items()
+        )
+        text = f"  {row['clause']}: {shares}" if shares else f"  {row['clause']}"
+        if row["note"]:
+            text += f" - {row['note']}"
+        lines.append(text)
+    return lines
 
 
 def _rows(studies: Sequence[Study]) -> list[tuple[str, list[list[str]]]]:
@@ -274,9 +338,10 @@ def _rows(studies: Sequence[Study]) -> list[tuple[str, list[list[str]]]]:
     return out
 
 
-def text_report(studies: Sequence[Study]) -> str:
-    """The plain-text report printed by ``fivehundred balance``."""
-    lines = _header(studies)
+def text_report(studies: Sequence[Study], changed: Sequence[str] = ()) -> str:
+    """The plain-text report printed by ``fivehundred balance``; with two studies and the
+    clauses the second changes (``changed``), it opens with how often each acted."""
+    lines = _header(studies) + _change_lines(studies, changed)
     heads = (
         ["", studies[0].rules.variant, studies[1].rules.variant, "difference", "p"]
         if len(studies) == 2
