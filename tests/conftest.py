@@ -8,6 +8,7 @@ scenario says precisely where each card is.
 from __future__ import annotations
 
 import copy
+import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -276,12 +277,15 @@ GROUPS: dict[str, str] = {
     "test_engine_fuzz.py": "e2e",
     "test_reliability.py": "e2e",
     "test_browser.py": "e2e",
+    "test_server.py": "e2e",
+    "test_table_browser.py": "e2e",
 }
 #: Whole modules that are slow (many tests of a second or more each).
 SLOW_MODULES = {"test_option_matrix.py"}
 #: Single slow tests (every parametrisation of them), by module and function.
 SLOW_TESTS = {
     ("test_engines.py", "test_generated_engine_agrees_over_thousands_of_hands"),
+    ("test_server.py", "test_whole_games_no_client_sees_a_hidden_card"),
     ("test_hostile.py", "test_hostile_text_reaches_generated_python_only_as_literals"),
     ("test_hostile.py", "test_hostile_text_is_escaped_in_the_rule_book"),
     ("test_hostile.py", "test_hostile_text_survives_a_rule_file"),
@@ -306,8 +310,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         group = GROUPS.get(module)
         if group is not None:
             item.add_marker(getattr(pytest.mark, group))
-        if module == "test_browser.py":
+        if module in ("test_browser.py", "test_table_browser.py"):
             item.add_marker(pytest.mark.browser)
         name = getattr(item, "originalname", item.name)
         if module in SLOW_MODULES or (module, name) in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Under CI (``CI`` set), a browser test that was skipped is a failure: CI must show the
+    books and the table really work in chromium, never pass by skipping them."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and os.environ.get("CI") and item.get_closest_marker("browser"):
+        report.outcome = "failed"
+        report.longrepr = f"CI is set but this browser test was skipped: {report.longrepr}"
