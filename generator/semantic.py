@@ -641,6 +641,35 @@ def _check_values(c: _Check) -> None:
                 break  # one rule: one message
 
 
+def _check_same_meaning(c: _Check, specials: list[tuple[int, Mapping[str, Any]]]) -> None:
+    """auction.misere: two special bids that mean the same contract (kind, open, blind, when
+    it may be bid, who partners it) would be one bid under two codes: the later one, or the one
+    the author's own file adds, is reported (a BLIND beside a BMIS)."""
+    first: dict[tuple[object, ...], int] = {}
+    for i, sp in specials:
+        meaning = (sp.get("kind"), _is_open(sp) and sp.get("open"), sp.get("blind") is True,
+                   _after(sp), sp.get("partner"))  # fmt: skip
+        if meaning not in first:
+            first[meaning] = i
+            continue
+        j = first[meaning]
+        other = specials[[k for k, _ in specials].index(j)][1]["bid"]
+        own = (
+            ("auction", "ladder", "special", i, "bid"),
+            ("auction", "ladder", "special", j, "bid"),
+        )
+        at = c.where(*own)
+        code = sp["bid"] if at == own[0] else other
+        same = other if at == own[0] else sp["bid"]
+        c.report(
+            at,
+            f"special bid {code} means the same contract as {same} (the same kind, open, blind, "
+            f"availability and partner): give it another meaning, or remove one of them "
+            f"(- {{bid: {code}, remove: true}})",
+            "auction.misere",
+        )
+
+
 def _check_specials(c: _Check) -> None:
     """auction.ladder: codes unique and unambiguous; every special placed above a bid that
     exists, one per place, in no circle."""
@@ -671,6 +700,20 @@ def _check_specials(c: _Check) -> None:
             )
         else:
             seen[code] = i
+    found_before = len(c.found)
+    _check_specials_placed(c, specials, seen, suit_codes)
+    if len(c.found) == found_before:  # a cause alone: only specials that are otherwise right
+        _check_same_meaning(c, [(i, sp) for i, sp in specials if seen.get(sp["bid"]) == i])
+
+
+def _check_specials_placed(
+    c: _Check,
+    specials: list[tuple[int, Mapping[str, Any]]],
+    seen: dict[str, int],
+    suit_codes: list[str],
+) -> None:
+    """auction.ladder: every special placed above a bid that exists, one per place, in no
+    circle, worth more than the bid it overcalls."""
     placed = _place(c)
     if placed is None:
         return

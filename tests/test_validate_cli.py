@@ -697,3 +697,24 @@ def test_a_clause_typo_gets_the_suggestion_without_the_list_of_every_clause(
         for e in err
     ), err
     assert any("is not one of: throw-in, no-trumps; did you mean 'throw-in'?" in e for e in err)
+
+
+def test_a_second_special_bid_with_the_same_meaning_is_refused_at_the_author_s_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 17 §5 (auction.misere): a BLIND beside G's BMIS (both a blind misère, any time)
+    was silently accepted; it is one bid under two codes, reported at the author's own line."""
+    path = tmp_path / "blind.yaml"
+    path.write_text(
+        "id: blind\nextends: australian\nauction:\n  ladder:\n    special:\n"
+        "      - {bid: BLIND, value: 1000, above: 10H, blind: true}\n",
+        encoding="utf-8",
+    )
+    code, _, err = run(capsys, "validate", str(path))
+    assert code == 2
+    assert any(
+        e.startswith(f"{path}:6:")
+        and "special bid BLIND means the same contract as BMIS" in e
+        and e.endswith("[auction.misere]")
+        for e in err
+    ), err
