@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from babel import Locale, UnknownLocaleError
-from babel.numbers import get_decimal_symbol
+from babel.numbers import get_decimal_symbol, parse_pattern
 
 from ..runtime.engine.fingerprint import rules_fingerprint
 from .model import Ruleset
@@ -41,6 +41,8 @@ __all__ = [
 
 #: The en dash of ranges and of figures that cannot be measured.
 DASH = "\u2013"
+#: The minus sign of negative figures (U+2212, not the hyphen-minus of code).
+MINUS = "\u2212"
 
 #: Where the summaries live (committed, like the rest of generated/).
 SUMMARY_DIR = Path(__file__).resolve().parent.parent / "generated" / "balance"
@@ -194,17 +196,44 @@ def _decimal_symbol(lang: str) -> str:
         return "."
 
 
+@lru_cache(maxsize=32)
+def _percent_affixes(lang: str) -> tuple[str, str]:
+    """What the language writes before and after a percentage, from CLDR's percent pattern
+    (Babel): ``("", "%")`` in English and Dutch, ``("", "\u00a0%")`` (a no-break space) in
+    Norwegian and Danish; English's where Babel does not know the language."""
+    try:
+        pattern = parse_pattern(Locale.parse(lang.replace("-", "_")).percent_formats[None].pattern)
+    except (UnknownLocaleError, ValueError, TypeError, KeyError, AttributeError):
+        return "", "%"
+    prefix, suffix = str(pattern.prefix[0]), str(pattern.suffix[0])
+    # bidi marks (Arabic's pattern has them) are the book's business: it isolates figures
+    return (
+        prefix.replace("\u200e", "").replace("\u200f", ""),
+        suffix.replace("\u200e", "").replace("\u200f", ""),
+    )
+
+
 def _dec(x: float, lang: str, signed: bool = False) -> str:
-    """One decimal, the language's decimal separator (formatting by hand: Babel's general
-    formatter would cost the build a second for the few hundred figures of every book)."""
+    """One decimal, the language's decimal separator, a real minus sign (formatting by hand:
+    Babel's general formatter would cost the build a second for the few hundred figures of
+    every book; the separator and the percent sign's place are Babel's, :func:`_pct`)."""
     text = f"{x:+.1f}" if signed else f"{x:.1f}"
     if text in ("-0.0", "+0.0"):
         text = "0.0"  # a zero has no sign
-    return text.replace(".", _decimal_symbol(lang))
+    return text.replace(".", _decimal_symbol(lang)).replace("-", MINUS)
 
 
 def _pct(x: float, lang: str, signed: bool = False) -> str:
-    return _dec(x * 100, lang, signed) + "%"
+    prefix, suffix = _percent_affixes(lang)
+    return prefix + _dec(x * 100, lang, signed) + suffix
+
+
+def _range(low: str, high: str) -> str:
+    """A range joined by an en dash (:data:`DASH`), with a space on each side of the dash when
+    a bound is negative (two minus signs and a dash in a row would read as one mark)."""
+    if low.startswith(MINUS) or high.startswith(MINUS):
+        return f"{low} {DASH} {high}"
+    return f"{low}{DASH}{high}"
 
 
 def _fig(fig: dict[str, Any], lang: str, percent: bool) -> dict[str, Any]:
@@ -212,7 +241,7 @@ def _fig(fig: dict[str, Any], lang: str, percent: bool) -> dict[str, Any]:
     value, low, high = fig.get("value"), fig.get("low"), fig.get("high")
     return {
         "value": DASH if value is None else f(value, lang),
-        "range": "" if low is None or high is None else f"{f(low, lang)}{DASH}{f(high, lang)}",
+        "range": "" if low is None or high is None else _range(f(low, lang), f(high, lang)),
         "k": fig.get("k"),
         "n": fig.get("n"),
     }
@@ -233,12 +262,14 @@ def book_context(rs: Ruleset, lang: str, folder: Path | None = None) -> dict[str
         return {"state": "stale", "command": command}
     # the figures differ between languages by their decimal sign only: a build makes them
     # once per variant and sign (the summary read is the same object while its file is)
-    symbol = _decimal_symbol(lang)
+    symbol = (_decimal_symbol(lang), _percent_affixes(lang))
     cached = _CONTEXTS.get((id(rs), id(data), symbol))
     if cached is not None and cached[0] is rs and cached[1] is data:
         return cached[2]
     try:
-        context = _context(data, [c["id"] for c in rs.clauses], set(rs.differences), lang)
+        context = _context(
+            data, [c["id"] for c in rs.clauses], set(rs.differences), lang, _solo(rs)
+        )
     except (KeyError, TypeError, ValueError, AttributeError):
         return {"state": "missing", "command": command}  # another layout: as if none
     out = {"state": "ok", **context, "command": command}
@@ -249,7 +280,12 @@ def book_context(rs: Ruleset, lang: str, folder: Path | None = None) -> dict[str
 
 
 #: The figures of the last books, by ruleset, summary and decimal sign (see book_context).
-_CONTEXTS: dict[tuple[int, int, str], tuple[Ruleset, Any, dict[str, Any]]] = {}
+_CONTEXTS: dict[tuple[int, int, Any], tuple[Ruleset, Any, dict[str, Any]]] = {}
+
+
+def _solo(rs: Ruleset) -> bool:
+    """Every side is a single player for the whole game: no partnerships, no partner chosen."""
+    return max((len(team) for team in rs.teams), default=1) == 1 and rs.partner_call == "none"
 
 
 #: The last ruleset fingerprinted, per variant id: a build renders each book in 12 forms.
@@ -266,8 +302,13 @@ def _fingerprint(rs: Ruleset) -> str:
 
 
 def _context(
-    data: dict[str, Any], clause_ids: Sequence[str], changed: set[str], lang: str
+    data: dict[str, Any],
+    clause_ids: Sequence[str],
+    changed: set[str],
+    lang: str,
+    solo: bool = False,
 ) -> dict[str, Any]:
+    """The formatted figures; ``solo``: every side is one player (the section says "player")."""
     figs = data["figures"]
     kinds = [{"key": k, **_fig(v, lang, True)} for k, v in figs["kinds"].items() if v["k"]]
     made = [
@@ -282,7 +323,11 @@ def _context(
         if "/" not in k and k in clause_ids
     ]
     sides = int(data["sides"])
+    bots = set(data["bots"])
     out: dict[str, Any] = {
+        # who played: one kind of computer player at every seat, or several kinds
+        "players": next(iter(bots)) if len(bots) == 1 else "mixed",
+        "solo": solo,
         "games": data["games"],
         "seed": data["seed"],
         "bots": ", ".join(data["bots"]),

@@ -34,6 +34,8 @@ from markupsafe import Markup, escape
 
 from ..runtime.engine.codes import SUIT_SYMBOLS, SUITS
 from ..runtime.engine.errors import FiveHundredError
+from ..runtime.engine.notation import ENGLISH as ENGLISH_NOTATION
+from ..runtime.engine.notation import Notation, read_notation
 from ..runtime.engine.tableformat import Clause, JokerCode, RankCode
 from ..runtime.terminal import UNSAFE
 from .balancebook import book_context
@@ -48,6 +50,7 @@ from .i18n import (
     text_direction,
 )
 from .model import Ruleset
+from .pipeline import VARIANTS_DIR
 
 __all__ = [
     "KNOWN_TERMS",
@@ -152,11 +155,42 @@ def _md_escape(text: str) -> str:
 
 
 def card_text(code: str) -> str:
-    """A card code for the rule book: rank then suit symbol (``JH`` -> ``J♥``); jokers as is."""
-    suit = code[-1:]
-    if code in ("JK", "BJ") or suit not in SUIT_SYMBOLS:
-        return code
-    return code[:-1] + SUIT_SYMBOLS[suit]
+    """A card code in the notation of the book being rendered (English outside one): rank then
+    suit symbol (``JH`` -> ``J♥``, in Dutch ``B♥``); jokers as is."""
+    return _NOTATION.get().card(code)
+
+
+def bid_text(code: str) -> str:
+    """A bid of tricks in the notation of the book being rendered (``8S`` -> ``8♠``, ``7NT``
+    -> ``7 SA`` in Dutch); a special bid's code as it is (the templates name those)."""
+    return _NOTATION.get().bid(code)
+
+
+def ranks_text(ranks: Sequence[str]) -> str:
+    """Rank codes in the notation of the book being rendered, separated by spaces."""
+    notation = _NOTATION.get()
+    return " ".join(notation.rank(r) for r in ranks)
+
+
+#: A hyphen-minus that is a minus sign: before a digit, after no letter, digit or hyphen.
+_NEGATIVE = re.compile(r"(?<![\w-])-(?=\d)")
+
+#: The first letter of a sentence (at the start, or after a full stop and a space).
+_SENTENCE_START = re.compile(r"(^|[.!?] )([^\W\d_])")
+
+
+def sentences(text: Any) -> Any:
+    """``text`` with each sentence starting with a capital letter: a sentence may start with a
+    bid's name (``misère staat boven 7 SA`` -> ``Misère staat boven 7 SA``). Markup stays
+    markup (the letters changed are text, never a tag's)."""
+    out = _SENTENCE_START.sub(lambda m: m.group(1) + m.group(2).upper(), str(text))
+    return Markup(out) if isinstance(text, Markup) else out
+
+
+def minus(text: object) -> str:
+    """A number's text with a real minus sign (U+2212) for a leading hyphen-minus."""
+    out = str(text)
+    return "\u2212" + out[1:] if out.startswith("-") else out
 
 
 def section_of(clause_id: str) -> str:
@@ -216,6 +250,13 @@ def _oneline(text: Any) -> Any:
     return Markup(folded) if isinstance(text, Markup) else folded
 
 
+def _md_code(value: object) -> str:
+    """A code as a Markdown code span (```MIS```): the reader sees it is a code; a value that
+    a code span cannot hold safely is escaped text instead."""
+    text = str(value)
+    return f"`{text}`" if _SAFE_ID.match(text) else md_text(text)
+
+
 def _safe_id(value: object) -> str:
     text = str(value)
     return f"`{text}`" if _SAFE_ID.match(text) else md_text(text)
@@ -226,11 +267,30 @@ def _safe_id(value: object) -> str:
 # that depend on a card or suit code only are cached.
 
 
-@lru_cache(maxsize=1024)
 def _card_html(code: str) -> Markup:
+    return _card_html_in(_NOTATION.get(), code)
+
+
+@lru_cache(maxsize=4096)
+def _card_html_in(notation: Notation, code: str) -> Markup:
     red = code[-1:] in ("H", "D") and code not in ("JK", "BJ")
     cls = "card red" if red else "card"
-    return Markup(f'<bdi dir="ltr" class="{cls}">{escape(card_text(code))}</bdi>')
+    return Markup(f'<bdi dir="ltr" class="{cls}">{escape(notation.card(code))}</bdi>')
+
+
+def _is_trick_bid(code: str) -> bool:
+    """A bid of tricks (``8S``, ``10NT``), not a special bid's code or anything else."""
+    level = code[:-2] if code.endswith("NT") else code[:-1]
+    return level.isdigit() and (code.endswith("NT") or code[-1:] in SUIT_SYMBOLS)
+
+
+def _bid_html(code: str) -> Markup:
+    if not _is_trick_bid(code):
+        return _ltr_html(code)  # a special bid's code
+    text = bid_text(code)
+    red = code[-1:] in ("H", "D")
+    cls = "bid red" if red else "bid"
+    return Markup(f'<bdi dir="ltr" class="{cls}">{escape(text)}</bdi>')
 
 
 def _ltr_html(value: object, cls: str = "code") -> Markup:
@@ -249,6 +309,10 @@ _CURRENT: ContextVar[gettext.NullTranslations | None] = ContextVar(
     "fivehundred_rulebook_translations", default=None
 )
 _ENGLISH = gettext.NullTranslations()
+#: The card and bid notation of the book being rendered (set with the translations).
+_NOTATION: ContextVar[Notation] = ContextVar(
+    "fivehundred_rulebook_notation", default=ENGLISH_NOTATION
+)
 
 
 def _current() -> gettext.NullTranslations:
@@ -364,9 +428,11 @@ class _Context(jinja2.runtime.Context):
 def translating(translations: gettext.NullTranslations) -> Iterator[None]:
     """Render with ``translations`` (the language of the templates' messages) in this block."""
     token = _CURRENT.set(translations)
+    notation = _NOTATION.set(read_notation(translations))
     try:
         yield
     finally:
+        _NOTATION.reset(notation)
         _CURRENT.reset(token)
 
 
@@ -489,6 +555,7 @@ def make_environment(fmt: str = "md") -> jinja2.Environment:
     def author(ctx: Any, value: object) -> Any:
         # in a right-to-left book, codes, bids and signed numbers in the text are isolated
         text = _clean(_oneline(_gettext(normalise(value)) if normalise(value) else ""))
+        text = _NEGATIVE.sub("\u2212", text)  # a real minus sign before a number
         if ctx.get("dir") != "rtl":
             return escape(text) if html else _md_escape(text)
         text = isolate_runs(text)
@@ -524,24 +591,33 @@ def make_environment(fmt: str = "md") -> jinja2.Environment:
         env.filters["text"] = lambda v: escape(_clean(_oneline(v)))
         env.filters["code"] = _ltr_html
         env.filters["ltr"] = lambda v: v
-        env.filters["num"] = lambda v: _ltr_html(v, "num") if str(v).startswith("-") else v
+        env.filters["num"] = lambda v: _ltr_html(minus(v), "num") if str(v).startswith("-") else v
         env.filters["figure"] = lambda v: _ltr_html(v, "num")
         env.filters["idcode"] = lambda v: Markup(f'<code dir="ltr">{escape(v)}</code>')
         env.filters["card"] = _card_html
         env.filters["cards"] = lambda codes: Markup(" ").join(_card_html(c) for c in codes)
         env.filters["suit"] = _suit_html
+        env.filters["bid"] = _bid_html
+        env.filters["ranks"] = lambda ranks: _ltr_html(ranks_text(ranks))
+        env.filters["badge"] = lambda v: Markup(f'<code class="cid" dir="ltr">{escape(v)}</code>')
     else:
         # in a right-to-left book every code, card and signed number is isolated left to right
         # (Unicode LRI ... PDI), as <bdi dir="ltr"> does in HTML
         env.filters["text"] = md_text
-        env.filters["code"] = rtl_md(md_text)
+        env.filters["code"] = rtl_md(_md_code)
         env.filters["ltr"] = rtl_md(str)
-        env.filters["num"] = rtl_md(str)
+        env.filters["num"] = rtl_md(minus)
         env.filters["figure"] = rtl_md(str)  # formatted by us (generator/balancebook.py)
         env.filters["idcode"] = rtl_md(_safe_id)
         env.filters["card"] = rtl_md(card_text)
         env.filters["cards"] = rtl_md(lambda codes: " ".join(card_text(c) for c in codes))
         env.filters["suit"] = lambda code: SUIT_SYMBOLS[code]
+        env.filters["bid"] = rtl_md(
+            lambda code: md_text(bid_text(code)) if _is_trick_bid(code) else _md_code(code)
+        )
+        env.filters["ranks"] = rtl_md(ranks_text)
+        env.filters["badge"] = rtl_md(lambda v: f"<sub>{_md_code(v)}</sub>")
+    env.filters["sentences"] = sentences
     env.tests["prefixed"] = lambda value, prefix: str(value).startswith(prefix)
     env.globals["fail"] = _fail
     return env
@@ -674,12 +750,13 @@ def _book_data_of(rs: Ruleset) -> dict[str, Any]:
         "section_names": SECTIONS,
         "clause_ids": [c["id"] for c in rs.clauses],
         "variant_id": rs.id if _SAFE_ID.match(rs.id) else None,
+        "base_title": variant_names().get(rs.extends) if rs.extends else None,
         "suits": SUITS,
         "symbols": SUIT_SYMBOLS,
         "strain_codes": STRAIN_CODES,
         "n_jokers": len(rs.jokers),
         "suit_cards": {s: cards for s, cards in suit_cards.items() if cards},
-        "plain_ranks": " ".join(longest),
+        "plain_ranks": list(longest),
         "levels": levels,
         "strain_indexes": strains,
         "score_grid": score_grid,
@@ -691,6 +768,22 @@ def _book_data_of(rs: Ruleset) -> dict[str, Any]:
         "team_list": ["{" + ", ".join(str(seat) for seat in team) + "}" for team in rs.teams],
         "differences": _differences(rs),
     }
+
+
+@cache
+def variant_names() -> dict[str, str]:
+    """The ``name`` of every built-in variant by id (author text: the book translates it
+    through the catalogue), so that a book names its base variant instead of giving its id."""
+    from .yamlload import load_yaml
+
+    out: dict[str, str] = {}
+    for path in sorted(VARIANTS_DIR.rglob("*.yaml")):
+        with suppress(Exception):  # a broken file has no name to give; validate reports it
+            data, _ = load_yaml(path.read_bytes(), str(path))
+            name = data.get("name")
+            if isinstance(name, str) and normalise(name):
+                out[str(data.get("id", path.stem))] = normalise(name)
+    return out
 
 
 def _differences(rs: Ruleset) -> list[dict[str, Any]]:

@@ -124,8 +124,8 @@ JINJA_OPTIONS = {
     "silent": "false",
 }
 COMMENT_TAGS = ("Translators:",)
-#: The engine marks its messages with N_() only.
-PYTHON_KEYWORDS: dict[str, Any] = {"N_": None}
+#: The engine marks its messages with N_() (and NP_(context, message): the notation).
+PYTHON_KEYWORDS: dict[str, Any] = {"N_": None, "NP_": ((1, "c"), 2)}
 #: Rule-author text that the rule book prints and translators translate, by key path.
 AUTHOR_KEYS: tuple[tuple[str, ...], ...] = (("name",), ("summary",))
 #: Source letters (README, "Variants"); the rule book explains each in a sentence of its own.
@@ -308,7 +308,10 @@ def source_files() -> dict[str, list[Path]]:
     templates.sort(key=lambda p: (p.name != "clauses.j2", p.name))
     return {
         "jinja2": templates,
-        "python": sorted(p for p in RUNTIME_DIR.rglob("*.py") if "_pkg" not in p.parts),
+        "python": [
+            *sorted(p for p in RUNTIME_DIR.rglob("*.py") if "_pkg" not in p.parts),
+            Path(__file__).resolve().parent / "glossary.py",
+        ],
         "yaml": sorted(VARIANTS_DIR.rglob("*.yaml")),
     }
 

@@ -247,6 +247,7 @@ GROUPS: dict[str, str] = {
     "test_layout.py": "runtime",
     "test_docs.py": "generator",
     "test_i18n.py": "generator",
+    "test_notation_books.py": "generator",
     "test_build_atomic.py": "generator",
     "test_build_cache.py": "generator",
     "test_dev_tools.py": "generator",

@@ -70,10 +70,12 @@ def split_row(line: str) -> list[str]:
 
 
 def clause_line(text: str, clause_id: str) -> str:
-    marker = f'- <a id="{clause_id}"></a>**{clause_id}** — '
+    # the item: anchor, the rule's title in bold, the clause id as a badge, then the text
+    start = f'- <a id="{clause_id}"></a>**'
+    badge = f"** <sub>`{clause_id}`</sub> — "
     for line in text.splitlines():
-        if line.startswith(marker):
-            return line[len(marker) :]
+        if line.startswith(start) and badge in line:
+            return line.split(badge, 1)[1]
     raise AssertionError(f"no item for {clause_id}")
 
 
@@ -125,14 +127,17 @@ def test_ladder_table(rs: Ruleset, md: str) -> None:
     assert len(rows) == len(rs.ladder) == 28
     for i, (row, bid) in enumerate(zip(rows, rs.ladder, strict=True), 1):
         assert row[0] == str(i)
-        assert row[1] == bid["code"]
+        # a bid of tricks as players write it (6♠, 7NT), a special bid by its code
+        written = bid["code"].replace("S", "♠").replace("C", "♣").replace("D", "♦")
+        written = written.replace("H", "♥") if bid["kind"] == "suit" else f"`{bid['code']}`"
+        assert row[1] == written
         assert row[3] == str(bid["value"])
     meanings = {row[1]: row[2] for row in rows}
-    assert meanings["7H"] == "seven hearts"
+    assert meanings["7♥"] == "seven hearts"
     assert meanings["10NT"] == "ten no trumps"
-    assert meanings["MIS"] == "misère"
-    assert meanings["OMIS"] == "open misère"
-    assert meanings["BMIS"] == "blind misère"
+    assert meanings["`MIS`"] == "misère"
+    assert meanings["`OMIS`"] == "open misère"
+    assert meanings["`BMIS`"] == "blind misère"
 
 
 AVONDALE = {
@@ -154,9 +159,9 @@ def test_score_table_is_avondale(md: str) -> None:
     assert [row[0] for row in rows] == ["6", "7", "8", "9", "10"]
     misere = table_after(md, "| Bid | Meaning | Value |")
     assert misere == [
-        ["MIS", "misère", "250"],
-        ["OMIS", "open misère", "500"],
-        ["BMIS", "blind misère", "500"],
+        ["`MIS`", "misère", "250"],
+        ["`OMIS`", "open misère", "500"],
+        ["`BMIS`", "blind misère", "500"],
     ]
 
 
@@ -182,10 +187,11 @@ def test_card_order_table(rs: Ruleset, md: str) -> None:
 
 def test_clause_texts_use_params(md: str) -> None:
     misere = clause_line(md, "auction.misere")
-    assert "ranks above 7NT and below 8S" in misere
+    # the bid by its name, its neighbours as players write them (issue 21)
+    assert "Misère ranks above 7NT and below 8♠" in misere
     assert "only after someone has bid 7" in misere
     assert "worth 250 points" in misere
-    assert "ranks above 10D and below BMIS" in clause_line(md, "auction.open-misere")
+    assert "ranks above 10♦ and below blind misère" in clause_line(md, "auction.open-misere")
     assert "at any time" in clause_line(md, "auction.open-misere")
     assert "first call" in clause_line(md, "auction.blind-misere")
     assert (
@@ -197,14 +203,14 @@ def test_clause_texts_use_params(md: str) -> None:
     assert "  - ♥ Hearts (11 cards): A K Q J 10 9 8 7 6 5 4" in md
     assert "scores 250 points" in clause_line(md, "score.slam")
     assert "10 points for each trick" in clause_line(md, "score.opponents")
-    assert "-500 or below" in clause_line(md, "end.lose")
+    assert "\u2212500 or below" in clause_line(md, "end.lose")
 
 
 def test_choices_link_their_clauses(rs: Ruleset, md: str) -> None:
     section = md.split("## Choices made by this rule book", 1)[1]
     for choice in rs.choices:
         clause, source = choice["clause"], choice["source"]
-        assert f"- [{clause}](#{clause}) (source: {source}): " in section
+        assert f"](#{clause}) <sub>`{clause}`</sub> (source: {source}): " in section
 
 
 # -- terms -----------------------------------------------------------------------------------
@@ -222,7 +228,7 @@ def test_terms_switch_words() -> None:
     assert "misère" not in prose and "misere" not in prose
     assert "## The widow" in text
     rows = {row[1]: row[2] for row in table_after(text, "| Rank | Bid |")}
-    assert (rows["MIS"], rows["OMIS"], rows["BMIS"]) == ("nullo", "open nullo", "blind nullo")
+    assert (rows["`MIS`"], rows["`OMIS`"], rows["`BMIS`"]) == ("nullo", "open nullo", "blind nullo")
     assert "In a nullo contract" in clause_line(text, "joker.no-trumps.misere-void")
     assert "the bird" in clause_line(text, "joker.no-trumps.misere-void")
 
@@ -264,7 +270,7 @@ def test_author_text_is_escaped() -> None:
         if not line.startswith("|"):
             assert not re.search(r"(?<!\\)\|", line), line
     # a choice naming an unknown clause is not linked
-    assert "- no.such&lt;b&gt;clause (source: &lt;i&gt;): ok" in text
+    assert "- <sub>no.such&lt;b&gt;clause</sub> (source: &lt;i&gt;): ok" in text
 
 
 @pytest.mark.parametrize(
@@ -392,7 +398,8 @@ def test_three_handed_single_round() -> None:
     assert "3 cards to the widow" in clause_line(text, "deal.packets")
     assert '<a id="auction.raise-own-bid">' not in text
     assert '<a id="auction.pass-final">' not in text
-    assert "- auction.raise-own-bid (source: T)" in text  # a choice about a missing clause
+    # a choice about a missing clause: its id as a badge, not linked
+    assert "- <sub>`auction.raise-own-bid`</sub> (source: T)" in text
     assert "  - ♠ Spades (8 cards): A K Q J 10 9 8 7" in text
 
 
@@ -458,11 +465,11 @@ def test_all_prose_goes_through_gettext(rs: Ruleset) -> None:
     text = render_markdown(rs, "xx", Shouting())
     assert "THE DECK HAS 43 CARDS" in text
     assert "## PLAYERS AND DECK" in text
-    assert "| 11 | MIS | MISÈRE | 250 |" in text
+    assert "| 11 | `MIS` | MISÈRE | 250 |" in text
     # Remove author text (name, summary, choice texts) and ids: no lower-case word is left.
     lines = text.splitlines()
     body = "\n".join(lines[3:]).split("## CHOICES MADE BY THIS RULE BOOK")[0]
-    body = re.sub(r'<a id="[^"]*"></a>', "", body)
+    body = re.sub(r'<a id="[^"]*"></a>|</?sub>', "", body)
     body = without_ids(body).replace("`australian`", "")
     assert re.findall(r"\b[a-zè]{2,}\b", body) == []
 
@@ -520,10 +527,11 @@ def test_html_book_isolates_codes_and_colours_cards(rs: Ruleset) -> None:
     assert text.startswith('<!DOCTYPE html>\n<html lang="en" dir="ltr">')
     assert '<bdi dir="ltr" class="card red">10♥</bdi>' in text
     assert '<bdi dir="ltr" class="card">A♠</bdi>' in text
-    assert '<td><bdi dir="ltr" class="code">7H</bdi></td><td>seven hearts</td>' in text
+    assert '<td><bdi dir="ltr" class="bid red">7♥</bdi></td><td>seven hearts</td>' in text
     for clause in rs.clauses:
         cid = clause["id"]
-        assert f'<li id="{cid}"><a class="cid" dir="ltr" href="#{cid}">' in text
+        assert f'<li id="{cid}"><strong class="title">' in text
+        assert f'</strong> <a class="cid" dir="ltr" href="#{cid}">' in text
     assert "@media print" in text and "@page" in text  # one self-contained, printable file
     assert "<link" not in text and "<script" not in text
 

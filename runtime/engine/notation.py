@@ -1,0 +1,166 @@
+"""How a person reads cards and bids in a language: the players' notation (``B♥``, ``8♠``).
+
+Records, JSON and the action grammar keep the codes (``JH``, ``8S``, ``7NT``; INTERCHANGE.md);
+what a person reads (the rule books, ``show``, ``play``, engine messages in a language, the
+browser table) goes through one :class:`Notation`. Its data are messages of the translation
+catalogues (context ``card rank`` and ``bid notation``, marked :func:`NP_` below), so a new
+language brings its own letters: Dutch ``A H V B``, Norwegian ``A K D Kn``, Danish ``A K D B``,
+Portuguese ``A R D V``. Arabic keeps the letters printed on the cards (``A K Q J``). The engine
+imports nothing of the generator: a caller passes any gettext-like translations object
+(:func:`notation_of`).
+
+Input accepts both: a code (``JH``, ``8S``), a code with the suit symbol in place of the suit
+letter (``J♥``, ``8♠``), and the language's own letters or no-trumps word next to a suit symbol
+or as the whole bid (``B♥``, ``Kn♠``, ``7 SA``): a symbol makes a word unambiguous, so ``H♠``
+is the Dutch king of spades while ``HS`` stays a code (:meth:`Notation.read`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Protocol
+
+from .codes import SUIT_SYMBOLS
+
+__all__ = ["ENGLISH", "NP_", "Notation", "PTranslator", "notation_of", "read_notation"]
+
+
+def NP_(context: str, message: str) -> str:
+    """Mark ``message`` (in ``context``) for extraction; return it unchanged."""
+    return message
+
+
+class PTranslator(Protocol):
+    """Anything with gettext's ``pgettext`` (``gettext.NullTranslations`` and kin)."""
+
+    def pgettext(self, context: str, message: str) -> str:
+        """The translation of ``message`` in ``context``."""
+        ...
+
+
+#: The card ranks written with a letter, by code; every other rank is its number (``10``).
+# Translators: the letter (or letters) your players write for the ace of a suit, as on the cards
+# or in card columns of newspapers: Dutch A, Norwegian A, Portuguese A.
+_ACE = NP_("card rank", "A")
+# Translators: the letter(s) for the king: Dutch H (heer), Norwegian/Danish K, Portuguese R (rei).
+_KING = NP_("card rank", "K")
+# Translators: the letter(s) for the queen: Dutch V (vrouw), Norwegian/Danish D (dame),
+# Portuguese D (dama).
+_QUEEN = NP_("card rank", "Q")
+# Translators: the letter(s) for the jack: Dutch B (boer), Norwegian Kn (knekt), Danish B
+# (bonde), Portuguese V (valete).
+_JACK = NP_("card rank", "J")
+# Translators: a bid of tricks at no trumps as players write it; level is the number of tricks
+# (6 to 10): English 7NT, Dutch "7 SA" (sans atout), Norwegian "7 grand", Danish "7 sans".
+_NO_TRUMPS_BID = NP_("bid notation", "%(level)sNT")
+_LETTERS: tuple[tuple[str, str], ...] = (("A", _ACE), ("K", _KING), ("Q", _QUEEN), ("J", _JACK))
+_CARD = re.compile(r"^(.+?)([♠♣♦♥])$")
+_SYMBOL_SUIT = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
+
+
+@dataclass(frozen=True)
+class Notation:
+    """The notation of one language: the letters of the face cards and the no-trumps bid."""
+
+    #: rank code -> the letters written for it (``"K" -> "H"`` in Dutch); others as the code
+    ranks: tuple[tuple[str, str], ...] = (("A", "A"), ("K", "K"), ("Q", "Q"), ("J", "J"))
+    #: a no-trumps bid, ``%(level)s`` the number of tricks (``"%(level)s SA"``)
+    no_trumps: str = "%(level)sNT"
+
+    def rank(self, code: str) -> str:
+        """A rank as players write it (``Q`` -> ``V`` in Dutch); numbers as they are."""
+        for rank, letters in self.ranks:
+            if rank == code:
+                return letters
+        return code
+
+    def card(self, code: str) -> str:
+        """A card code as players write it: rank, then the suit symbol (``JH`` -> ``B♥`` in
+        Dutch); a joker (``JK``, ``BJ``) or anything that is no card code as it is."""
+        suit = code[-1:]
+        if code in ("JK", "BJ") or suit not in SUIT_SYMBOLS or len(code) < 2:
+            return code
+        return self.rank(code[:-1]) + SUIT_SYMBOLS[suit]
+
+    def cards(self, codes: list[str] | tuple[str, ...]) -> str:
+        """Card codes as players write them, separated by spaces."""
+        return " ".join(self.card(c) for c in codes)
+
+    def bid(self, code: str) -> str:
+        """A bid of tricks as players write it (``8S`` -> ``8♠``, ``7NT`` -> ``7 SA`` in Dutch);
+        any other code (``pass``, ``MIS``) as it is: a special bid has a name, which the caller
+        knows (the variant says misère or nullo)."""
+        if code.endswith("NT") and code[:-2].isdigit():
+            return self.no_trumps % {"level": code[:-2]}
+        if len(code) >= 2 and code[:-1].isdigit() and code[-1] in SUIT_SYMBOLS:
+            return code[:-1] + SUIT_SYMBOLS[code[-1]]
+        return code
+
+    def read(self, word: str) -> str:
+        """A word typed by a player, as the code it means: ``J♥``, ``B♥`` (Dutch), ``8♠``,
+        ``7 SA`` (Dutch) become ``JH``, ``JH``, ``8S``, ``7NT``; anything else is returned
+        unchanged (a code already, or an error the grammar reports)."""
+        text = " ".join(word.split())
+        folded = text.replace(" ", "").casefold()
+        for level in range(1, 14):
+            if folded == self.bid(f"{level}NT").replace(" ", "").casefold():
+                return f"{level}NT"
+        match = _CARD.match(text)
+        if match is None:
+            return word
+        head, suit = match.group(1).strip(), _SYMBOL_SUIT[match.group(2)]
+        for rank, letters in self.ranks:
+            if head.casefold() == letters.casefold():
+                return rank + suit
+        return head.upper() + suit  # a code's rank or a level: 10♥, Q♥, 8♠
+
+    def words(self, text: str) -> str:
+        """A whole typed action read as :meth:`read` does: the whole text when it is a
+        no-trumps bid in the language's words (``7 SA``), otherwise word by word
+        (``discard B♥ 4♦`` -> ``discard JH 4D``)."""
+        whole = self.read(text)
+        if whole != text and whole.endswith("NT"):
+            return whole
+        return " ".join(self.read(w) for w in text.split())
+
+
+#: English: the codes' own letters, ``7NT``.
+ENGLISH = Notation()
+
+
+def notation_of(translations: PTranslator | None) -> Notation:
+    """The notation of the language of ``translations`` (a gettext-like object with
+    ``pgettext``), read once per translations object; English for None."""
+    if translations is None:
+        return ENGLISH
+    return _notation(translations)
+
+
+#: The notation of each translations object asked for (by identity: one per catalogue load).
+_NOTATIONS: dict[int, tuple[PTranslator, Notation]] = {}
+
+
+def _notation(translations: PTranslator) -> Notation:
+    cached = _NOTATIONS.get(id(translations))
+    if cached is not None and cached[0] is translations:
+        return cached[1]
+    if len(_NOTATIONS) >= 32:
+        _NOTATIONS.clear()
+    notation = read_notation(translations)
+    _NOTATIONS[id(translations)] = (translations, notation)
+    return notation
+
+
+def read_notation(translations: PTranslator) -> Notation:
+    """The notation that ``translations`` gives, read now (every message asked for again,
+    so a recording translations object sees them). A translation that lost its
+    ``%(level)s`` keeps the English no-trumps bid (the catalogue checks report it)."""
+    ranks = tuple(
+        (code, translations.pgettext("card rank", msgid).strip() or code)
+        for code, msgid in _LETTERS
+    )
+    no_trumps = translations.pgettext("bid notation", _NO_TRUMPS_BID)
+    if "%(level)s" not in no_trumps:
+        no_trumps = _NO_TRUMPS_BID
+    return Notation(ranks, no_trumps)
