@@ -138,7 +138,8 @@ def _change(record: dict[str, Any], how: str) -> dict[str, Any]:
         ("card not in this deck", ["holds '4S', which is not a card of australian"]),
         ("dealt twice", ["which the deal has already given out"]),
         ("short hand", ["the number of cards in the hand of seat 0 is 9", "deals 10"]),
-        ("unknown variant", ["unknown variant 'australain'", "did you mean 'australian'"]),
+        # a record's variant is a built-in id or a rule file given with --rules (issue 18)
+        ("unknown variant", ["'australain' is neither a built-in variant nor a rule file"]),
         ("no deal", ["no 'deal'"]),
         ("bad dealer", ["'dealer' must be a seat from 0 to 3, not 7"]),
         ("bad scores", ["'scores' must be 2 whole numbers"]),

@@ -61,7 +61,10 @@ def house(tmp_path: Path, body: str) -> list[Diagnostic]:
 def variant(tmp_path: Path, old: str, new: str) -> list[Diagnostic]:
     """Problems of a copy of australian.yaml with ``old`` replaced by ``new`` (once)."""
     assert AUSTRALIAN_TEXT.count(old) == 1, old
-    return problems(write(tmp_path, AUSTRALIAN_TEXT.replace(old, new), "copy.yaml"))
+    text = AUSTRALIAN_TEXT.replace(old, new)
+    if old != "id: australian":  # a copy takes its own id (a built-in's is refused: issue 18)
+        text = text.replace("\nid: australian\n", "\nid: copy\n", 1)
+    return problems(write(tmp_path, text, "copy.yaml"))
 
 
 def one(found: list[Diagnostic]) -> Diagnostic:
