@@ -276,12 +276,15 @@ GROUPS: dict[str, str] = {
     "test_engine_fuzz.py": "e2e",
     "test_reliability.py": "e2e",
     "test_browser.py": "e2e",
+    "test_server.py": "e2e",
+    "test_table_browser.py": "e2e",
 }
 #: Whole modules that are slow (many tests of a second or more each).
 SLOW_MODULES = {"test_option_matrix.py"}
 #: Single slow tests (every parametrisation of them), by module and function.
 SLOW_TESTS = {
     ("test_engines.py", "test_generated_engine_agrees_over_thousands_of_hands"),
+    ("test_server.py", "test_whole_games_no_client_sees_a_hidden_card"),
     ("test_hostile.py", "test_hostile_text_reaches_generated_python_only_as_literals"),
     ("test_hostile.py", "test_hostile_text_is_escaped_in_the_rule_book"),
     ("test_hostile.py", "test_hostile_text_survives_a_rule_file"),
@@ -306,7 +309,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         group = GROUPS.get(module)
         if group is not None:
             item.add_marker(getattr(pytest.mark, group))
-        if module == "test_browser.py":
+        if module in ("test_browser.py", "test_table_browser.py"):
             item.add_marker(pytest.mark.browser)
         name = getattr(item, "originalname", item.name)
         if module in SLOW_MODULES or (module, name) in SLOW_TESTS:

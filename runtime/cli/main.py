@@ -610,6 +610,31 @@ def cmd_hint(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve tables in the browser until interrupted."""
+    import socket
+
+    from ..server.app import serve
+
+    if not 0 <= args.port <= 65535:
+        raise SpecError([_diag("--port", "a port is 0..65535")])
+    try:
+        with socket.create_server((args.host, args.port)):
+            pass  # free and allowed: uvicorn binds it next
+    except OSError as exc:
+        raise ArgumentError(
+            f"{args.host}:{args.port}: cannot listen: {os_error_text(exc)}"
+        ) from None
+    if args.db != ":memory:":
+        folder = Path(args.db).resolve().parent
+        if not folder.is_dir():
+            raise ArgumentError(f"{args.db}: no such folder {folder}")
+    where = f"http://{args.host}:{args.port}/"
+    print(f"fivehundred serve: {where} (tables kept in {args.db}; Ctrl-C stops)", flush=True)
+    serve(args.host, args.port, args.db)
+    return 0
+
+
 def cmd_duel(args: argparse.Namespace) -> int:
     """Two bots play whole games against each other; print A's win rate and its interval."""
     from ..bots.registry import BotSpecError, make_bot
@@ -845,6 +870,14 @@ def _parser() -> argparse.ArgumentParser:
         "(heuristic)",
     )
     p.set_defaults(run=cmd_play)
+
+    p = sub.add_parser("serve", help="tables in the browser: play with friends and bots")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    p.add_argument("--port", type=int, default=8500, help="port (8500)")
+    p.add_argument(
+        "--db", default="fivehundred-tables.sqlite", help="the tables' SQLite file (created)"
+    )
+    p.set_defaults(run=cmd_serve)
 
     p = sub.add_parser(
         "hint", help="a position from one seat's view: what a bot would do there, and why"

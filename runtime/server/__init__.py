@@ -1,0 +1,1 @@
+"""``fivehundred serve``: tables in the browser (an ASGI app, WebSockets, a SQLite store)."""

@@ -1,0 +1,132 @@
+"""House files sent to the server, compiled in a child process bounded in time and memory.
+
+The author's text is written to a private temporary folder (never into the repository) and
+compiled there by ``python -m fivehundred.runtime.server.housefile`` under an address-space limit
+(:data:`MEMORY`) and a wall-clock limit (:data:`SECONDS`): a file built to explode (a
+billion-laughs alias, a deep nesting) costs the child, never the server. The child prints the
+compiled tables as JSON, or the file's diagnostics; the server builds its :class:`Rules` from
+those tables. Results are cached by the text's hash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ..engine.errors import FiveHundredError
+from ..engine.messages import N_, render
+from ..engine.rules import Rules
+
+__all__ = ["MEMORY", "SECONDS", "HouseFileError", "check_house", "compile_house"]
+
+#: The child's address-space limit, in bytes.
+MEMORY = 1024 * 1024 * 1024
+#: The child's time limit, in seconds.
+SECONDS = 20.0
+FILE_NAME = "house.yaml"
+
+
+class HouseFileError(FiveHundredError):
+    """A house file that does not compile: its diagnostics (line, col, message, clause)."""
+
+    def __init__(self, template: str, diagnostics: list[dict[str, Any]], **params: Any) -> None:
+        self.template = template
+        self.params = params
+        self.diagnostics = diagnostics
+        lines = [render(template, params)] + [
+            f"{FILE_NAME}:{d['line']}:{d['col']}: {d['message']}" for d in diagnostics
+        ]
+        super().__init__("\n".join(lines))
+
+    def text(self, translator: Any = None) -> str:
+        """The headline and every diagnostic, one per line."""
+        assert self.template is not None
+        lines = [render(self.template, self.params, translator)] + [
+            f"{FILE_NAME}:{d['line']}:{d['col']}: {d['message']}" for d in self.diagnostics
+        ]
+        return "\n".join(lines)
+
+
+def _limit() -> None:  # runs in the child before exec
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+
+def check_house(text: str) -> dict[str, Any]:
+    """Compile ``text`` in a bounded child: ``{"tables": …}`` or ``{"diagnostics": […]}``."""
+    with tempfile.TemporaryDirectory(prefix="fivehundred-house-") as folder:
+        path = Path(folder) / FILE_NAME
+        path.write_text(text, encoding="utf-8")
+        try:
+            done = subprocess.run(
+                [sys.executable, "-m", "fivehundred.runtime.server.housefile", str(path)],
+                capture_output=True,
+                timeout=SECONDS,
+                preexec_fn=_limit if os.name == "posix" else None,
+                cwd=folder,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            raise HouseFileError(
+                N_("the house file took more than %(seconds)s seconds to compile"),
+                [],
+                seconds=int(SECONDS),
+            ) from None
+    try:
+        out: dict[str, Any] = json.loads(done.stdout)
+    except ValueError:
+        raise HouseFileError(
+            N_("the house file could not be compiled within %(megabytes)s MB"),
+            [],
+            megabytes=MEMORY // 2**20,
+        ) from None
+    return out
+
+
+@lru_cache(maxsize=64)
+def _compiled(digest: str, text: str) -> str:
+    return json.dumps(check_house(text))
+
+
+def compile_house(text: str) -> Rules:
+    """The rules of a house file's text; :class:`HouseFileError` with its diagnostics."""
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    out = json.loads(_compiled(digest, text))
+    if "tables" not in out:
+        raise HouseFileError(N_("the house file has problems"), out.get("diagnostics", []))
+    return Rules(out["tables"])
+
+
+def _main(path: str) -> int:
+    from ...generator.pipeline import compile_spec
+    from ..engine.errors import SpecError
+
+    try:
+        tables = compile_spec(Path(path)).tables
+    except SpecError as exc:
+        diagnostics = [
+            {"line": d.line, "col": d.col, "message": d.message, "clause": d.clause}
+            for d in exc.diagnostics
+        ]
+        print(json.dumps({"diagnostics": diagnostics}))
+        return 0
+    except FiveHundredError as exc:
+        print(json.dumps({"diagnostics": [{"line": 1, "col": 1, "message": str(exc)}]}))
+        return 0
+    except (MemoryError, RecursionError):
+        print(json.dumps({"diagnostics": [{"line": 1, "col": 1, "message": "too large"}]}))
+        return 0
+    print(json.dumps({"tables": tables}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1]))

@@ -1,0 +1,136 @@
+"""The words of the table's pages, marked for translation like every engine message.
+
+Each string is a gettext msgid marked with ``N_`` here, so ``fivehundred i18n extract`` puts it
+in ``specs/locales/messages.pot`` and translators find it in their PO file beside the rule
+books' messages. The pages ask ``/api/strings/LL`` for :func:`ui_strings` (id to translated
+text, from the catalogues) and never hold English text of their own.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from ..engine.messages import N_, SUIT_WORDS, Translator
+
+__all__ = ["LANGUAGES", "UI", "direction", "translations", "ui_strings"]
+
+#: The languages of the books, and so of the pages.
+LANGUAGES = ("en", "nl", "nb", "da", "ar", "pt")
+
+#: Every string the pages show, by id. ``%(name)s`` placeholders are filled by the page.
+UI: dict[str, str] = {
+    "title": N_("Five Hundred"),
+    "new-table": N_("Open a table"),
+    "variant": N_("Variant"),
+    "house-file": N_("or a house file (YAML)"),
+    "seat-n": N_("Seat %(seat)s"),
+    "person": N_("a person (invitation link)"),
+    "bot-heuristic": N_("bot: heuristic"),
+    "bot-search": N_("bot: search"),
+    "bot-random": N_("bot: random"),
+    "name": N_("Name"),
+    "suggestions": N_("Suggestions"),
+    "watchers": N_("Watchers allowed"),
+    "clock": N_("Clock per move"),
+    "no-clock": N_("none"),
+    "seconds": N_("%(n)s s"),
+    "autoplay": N_("Play forced moves automatically"),
+    "open": N_("Open the table"),
+    "links": N_("Invitation links: send each person their own; the watchers' link is for anyone"),
+    "watch-link": N_("Watchers"),
+    "sit": N_("Sit here"),
+    "books": N_("Rule books"),
+    "rule-book": N_("Rule book"),
+    "players-n": N_("%(n)s players"),
+    "you": N_("You"),
+    "partner": N_("Partner"),
+    "opponent": N_("Opponent"),
+    "left": N_("on your left"),
+    "right": N_("on your right"),
+    "across": N_("across"),
+    "nth-left": N_("%(n)s places to your left"),
+    "bot": N_("bot"),
+    "dealer": N_("dealer"),
+    "to-move": N_("to move"),
+    "auction": N_("Auction"),
+    "contract": N_("Contract"),
+    "by": N_("by %(who)s"),
+    "no-contract": N_("no contract yet"),
+    "joker-suit": N_("Joker's suit: %(suit)s"),
+    "kitty-card": N_("from the kitty"),
+    "trick": N_("Trick"),
+    "last-trick": N_("Last trick"),
+    "show-last-trick": N_("Show the last trick"),
+    "won-by": N_("won by %(who)s"),
+    "tricks-won": N_("Tricks won"),
+    "score": N_("Score"),
+    "target": N_("playing to %(target)s"),
+    "side-n": N_("Side %(side)s"),
+    "your-side": N_("your side"),
+    "your-turn": N_("Your turn"),
+    "waiting-for": N_("Waiting for %(who)s"),
+    "pass": N_("Pass"),
+    "take": N_("Take the kitty"),
+    "sans": N_("Play without the kitty"),
+    "discard-n": N_("Discard %(n)s more"),
+    "nominate": N_("Name the joker's suit"),
+    "choose-partner": N_("Choose a partner"),
+    "call-card": N_("Call a card"),
+    "lead-joker": N_("Lead the joker as"),
+    "suggestion": N_("Suggestion: %(action)s (%(reason)s)"),
+    "hand-over": N_("Hand %(n)s is over"),
+    "made": N_("%(who)s made %(bid)s"),
+    "went-down": N_("%(who)s went down in %(bid)s"),
+    "all-passed": N_("Everybody passed"),
+    "points": N_("Points"),
+    "next-hand": N_("Next hand"),
+    "waiting-others": N_("Waiting for the others"),
+    "download-record": N_("Download the record"),
+    "game-over": N_("The game is over"),
+    "winner": N_("%(who)s wins"),
+    "no-winner": N_("Nobody wins"),
+    "watching": N_("You are watching"),
+    "chat": N_("Chat"),
+    "chat-hello": N_("Hello!"),
+    "chat-well-played": N_("Well played!"),
+    "chat-thanks": N_("Thanks!"),
+    "chat-sorry": N_("Sorry!"),
+    "chat-oops": N_("Oops!"),
+    "chat-good-game": N_("Good game!"),
+    "chat-bye": N_("Bye!"),
+    "connection-lost": N_("Connection lost: reconnecting…"),
+    "clock-left": N_("%(n)s s left"),
+    "hand-n": N_("Hand %(n)s"),
+    "suit-S": SUIT_WORDS["S"],
+    "suit-C": SUIT_WORDS["C"],
+    "suit-D": SUIT_WORDS["D"],
+    "suit-H": SUIT_WORDS["H"],
+    "no-trumps": N_("no trumps"),
+    "language": N_("Language"),
+    "cards-held": N_("%(n)s cards"),
+}
+
+
+@cache
+def translations(lang: str) -> Translator | None:
+    """The catalogue of ``lang`` (None for English)."""
+    if lang == "en":
+        return None
+    from ...generator.i18n import load_translations
+
+    return load_translations(lang)
+
+
+def direction(lang: str) -> str:
+    """``rtl`` or ``ltr``."""
+    from ...generator.i18n import text_direction
+
+    return text_direction(lang)
+
+
+@cache
+def ui_strings(lang: str) -> dict[str, Any]:
+    """Every page string in ``lang`` (English where a translation is missing)."""
+    tr = translations(lang)
+    return {key: tr.gettext(text) if tr is not None else text for key, text in UI.items()}

@@ -1,0 +1,99 @@
+"""What a client is sent: one seat's :class:`SeatView` (or a watcher's public view) as JSON.
+
+The server never builds a client message from the hand itself: every card a message names comes
+from :func:`~fivehundred.runtime.engine.seatview.view_of` for that seat, or from
+:func:`public_view` for a watcher (the facts every seat knows). The hand is sorted the way
+players hold it: trumps first as one group (bowers and jokers in it), then the other suits, each
+from high to low.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from ..engine.codes import NT, SUITS, bits
+from ..engine.hand import PHASES, HandState
+from ..engine.seatview import SeatView, view_of
+
+__all__ = ["public_view", "sorted_cards", "view_message"]
+
+
+def public_view(state: HandState) -> SeatView:
+    """What a watcher may know: what every seat knows, and no seat's own cards.
+
+    Built from the seats' own views: no hand, kitty or discard of any seat; a hand laid face up
+    as every other seat sees it; the contractor's side as far as every seat knows it.
+    """
+    n = state.rules.players
+    views = [view_of(state, s) for s in range(n)]
+    allies = -1
+    for v in views:
+        allies &= v.allies
+    faced = tuple(views[(t + 1) % n].faced[t] for t in range(n))
+    return replace(views[0], seat=-1, hand=0, discarded=0, kitty_seen=0, allies=allies, faced=faced)
+
+
+def sorted_cards(view: SeatView, mask: int) -> list[int]:
+    """The cards of ``mask`` as a player holds them: trumps first, then suits alternating in
+    colour, each high to low by the power of the current strain."""
+    trump = view.strain if view.strain < NT and view.contract >= 0 else -1
+    order = [trump] if trump >= 0 else [4]
+    order += [s for s in (0, 3, 1, 2) if s != trump]  # spades, hearts, clubs, diamonds
+    if trump >= 0:
+        order.append(4)
+    rank = {s: i for i, s in enumerate(order)}
+    return sorted(bits(mask), key=lambda c: (rank[view.suit_of[c]], -view.power[c], c))
+
+
+def _codes(view: SeatView, mask: int) -> list[str]:
+    return [view.rules.deck[c] for c in sorted_cards(view, mask)]
+
+
+def _played(view: SeatView, leader: int, actions: tuple[int, ...]) -> list[dict[str, Any]]:
+    r = view.rules
+    out = []
+    seat = leader
+    for a in actions:
+        out.append({"seat": seat, "card": r.action_str(a)})
+        seat = view.next_seat[seat]
+    return out
+
+
+def view_message(view: SeatView) -> dict[str, Any]:
+    """The table as ``view.seat`` (-1: a watcher) knows it, JSON-able. Cards are codes."""
+    r = view.rules
+    n = r.players
+    msg: dict[str, Any] = {
+        "seat": None if view.seat < 0 else view.seat,
+        "phase": PHASES[view.phase],
+        "dealer": view.dealer,
+        "scores": list(view.scores),
+        "hand": _codes(view, view.hand),
+        "kitty": _codes(view, view.kitty_seen),
+        "discarded": _codes(view, view.discarded),
+        "auction": [
+            {"seat": s, "call": r.action_str(a), "inkle": ink}
+            for (s, a), ink in zip(view.calls, view.inkles, strict=True)
+        ],
+        "contract": None,
+        "nominated": None if view.nominated < 0 else SUITS[view.nominated],
+        "partners": [s for s in bits(view.allies) if s != view.contractor],
+        "trick": _played(view, view.trick_leader, view.trick) if view.trick else [],
+        "tricks": [
+            {"leader": lead, "cards": _played(view, lead, acts), "winner": won}
+            for lead, acts, won in view.tricks
+        ],
+        "tricks_won": list(view.tricks_won),
+        "held": list(view.held),
+        "faced": {str(t): _codes(view, view.faced[t]) for t in range(n) if view.faced[t]},
+        "sitting_out": bits(view.sitting_out),
+    }
+    if view.contract >= 0:
+        msg["contract"] = {
+            "bid": r.bid_codes[view.contract],
+            "seat": view.contractor,
+            "side": r.side_of_seat[view.contractor],
+            "sans": view.sans,
+        }
+    return msg

@@ -1,0 +1,447 @@
+"""``fivehundred serve`` at the protocol level: a real uvicorn server on the loopback, real
+WebSocket clients (the ``websockets`` library), whole games.
+
+What must hold (issue 20, section 5): no message a client receives names a card its seat may
+not know (checked against the engine's own hand, replayed independently of the messages); a
+seat's token opens that seat only; a finished hand's record is given only once the hand is over,
+and it replays with the engine; bad input gets an error on its own connection while another
+table plays on; a restarted server has its tables as they were.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import pytest
+
+uvicorn = pytest.importorskip("uvicorn")
+from websockets.sync.client import ClientConnection, connect  # noqa: E402
+
+from fivehundred.runtime.engine.codes import bits  # noqa: E402
+from fivehundred.runtime.engine.game import Match, load_builtin  # noqa: E402
+from fivehundred.runtime.engine.hand import AUCTION, KITTY, OVER, PLAY, HandState  # noqa: E402
+from fivehundred.runtime.engine.records import replay  # noqa: E402
+from fivehundred.runtime.server.app import MAX_MESSAGE, make_app  # noqa: E402
+from fivehundred.runtime.server.store import Store  # noqa: E402
+
+
+class Running:
+    """A server in a thread of this process."""
+
+    def __init__(self, db: str, clock_scale: float = 1.0) -> None:
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        sock.close()
+        self.app = make_app(Store(db), bot_delay=0, clock_scale=clock_scale)
+        config = uvicorn.Config(
+            self.app,
+            host="127.0.0.1",
+            port=self.port,
+            ws="websockets-sansio",
+            ws_max_size=64 * 1024,
+            log_level="warning",
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(20)
+
+    def post(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        req = urllib.request.Request(
+            self.base + "/api/tables", data=json.dumps(body).encode(), method="POST"
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                return r.status, json.load(r)
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.load(exc)
+
+    def get(self, path: str) -> tuple[int, bytes]:
+        try:
+            with urllib.request.urlopen(self.base + path, timeout=30) as r:
+                return r.status, r.read()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.read()
+
+    def ws(self, table: str, token: str, lang: str = "en") -> ClientConnection:
+        return connect(f"ws://127.0.0.1:{self.port}/ws/{table}?token={token}&lang={lang}")
+
+    def table(self, table_id: str) -> Any:
+        return self.app.state.server.tables[table_id]
+
+
+def token_of(link: str) -> str:
+    return link.split("token=")[1]
+
+
+@pytest.fixture()
+def running(tmp_path: Path) -> Iterator[Running]:
+    r = Running(str(tmp_path / "tables.sqlite"))
+    yield r
+    r.stop()
+
+
+def recv(ws: ClientConnection, timeout: float = 20) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(ws.recv(timeout=timeout))
+    return message
+
+
+def until(ws: ClientConnection, test: Any, timeout: float = 30) -> dict[str, Any]:
+    """Receive until a message passes ``test``; return it."""
+    end = time.monotonic() + timeout
+    while True:
+        left = end - time.monotonic()
+        assert left > 0, "no such message arrived"
+        message = recv(ws, left)
+        if test(message):
+            return message
+
+
+# -- what a seat may know, independently of the server's views -----------------------------------
+
+
+def states_by_move(
+    variant: str, seed: int, actions: list[int]
+) -> dict[tuple[int, bool], HandState]:
+    """The hand on the table after each number of actions (a message's ``moves``) and whether
+    a summary shows, replayed from the seed: the hand just finished while its summary shows."""
+    rules = load_builtin(variant)
+    match = Match(rules, Random(seed))
+    out = {(0, False): match.hand.copy()}
+    hand = match.hand
+    for i, action in enumerate(actions, 1):
+        if hand.phase == OVER:
+            hand = match.hand
+        hand.apply(action)
+        if hand.phase == OVER:
+            match.finish_hand()
+            out[i, True] = hand.copy()
+            out[i, False] = match.hand.copy()
+        else:
+            out[i, False] = hand.copy()
+    return out
+
+
+def knowable(state: HandState, seat: int) -> set[str]:
+    """Every card ``seat`` (-1: a watcher) may have seen by now in ``state``: its own dealt
+    cards, every card played, hands laid face up, and as contractor the kitty it took."""
+    r = state.rules
+    mask = 0
+    if seat >= 0:
+        mask |= state.dealt[0][seat]
+    for _, actions, _ in state.tricks:
+        for a in actions:
+            mask |= 1 << (a if a < r.JOKER_LEAD else r.joker_cards[(a - r.JOKER_LEAD) // 4])
+    for a in state.trick:
+        mask |= 1 << (a if a < r.JOKER_LEAD else r.joker_cards[(a - r.JOKER_LEAD) // 4])
+    took = seat == state.contractor and not state.sans and r.kitty_take
+    if seat >= 0 and took and state.phase not in (AUCTION, KITTY):
+        mask |= state.dealt[1]
+    if state.contract >= 0 and state.phase in (PLAY, OVER):
+        opened = r.bid_open[state.contract]
+        if opened == "from-start" or (opened == "after-first-trick" and state.tricks):
+            mask |= state.hands[state.contractor]
+        if r.bid_partner[state.contract] == "both-hands":
+            for t in bits(state.allies):
+                mask |= state.hands[t]
+    return {r.deck[c] for c in bits(mask)}
+
+
+#: The fields of a state message that hold cards (in the auction, ``6S`` is a bid, not a card).
+CARD_FIELDS = ("hand", "kitty", "discarded", "faced", "trick", "tricks")
+
+
+def card_codes(message: dict[str, Any], deck: set[str]) -> set[str]:
+    """Every card a message names (a joker lead ``JK:S`` names the joker)."""
+    found: set[str] = set()
+    stack: list[Any] = [message[k] for k in CARD_FIELDS]
+    if message["phase"] != "auction":
+        stack += [message["legal"], message["suggestion"]]
+    unknown = (
+        set(message)
+        - set(CARD_FIELDS)
+        - {
+            "legal",
+            "suggestion",
+            "auction",
+            "contract",
+            "summary",
+            "seats",
+            "name",
+            "variant",
+            "table",
+            "type",
+            "phase",
+            "options",
+        }
+    )
+    stack += [message[k] for k in unknown]  # numbers and flags: no card codes
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            for word in item.replace(":", " ").split():
+                if word in deck:
+                    found.add(word)
+        elif isinstance(item, dict):
+            stack.extend(v for k, v in item.items() if k not in ("name", "variant", "table"))
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def play_game(running: Running, variant: str, max_hands: int = 40) -> None:
+    """Four people play a whole game by the suggestions they are shown, a watcher looks on;
+    every message each one receives is checked against what its seat may know."""
+    status, made = running.post(
+        {
+            "variant": variant,
+            "seats": [{}, {}, {}, {}][: load_builtin(variant).players],
+            "options": {"suggestions": True, "autoplay": False},
+        }
+    )
+    assert status == 200, made
+    table_id = made["id"]
+    players = load_builtin(variant).players
+    clients = [running.ws(table_id, token_of(link)) for link in made["seats"]]
+    watcher = running.ws(table_id, token_of(made["watch"]))
+    received: list[list[dict[str, Any]]] = [[] for _ in range(players + 1)]
+    game_over = False
+    try:
+        while not game_over:
+            for seat, ws in [*enumerate(clients), (players, watcher)]:
+                try:
+                    while True:
+                        message = json.loads(ws.recv(timeout=0.002 if seat == players else 0.02))
+                        received[seat].append(message)
+                        if message["type"] != "state":
+                            continue
+                        assert message["seat"] == (None if seat == players else seat)
+                        if message["game_over"] or message["hand_no"] > max_hands:
+                            game_over = True
+                        elif message["between_hands"] and seat < players:
+                            ws.send(json.dumps({"type": "next"}))
+                        elif message["legal"]:
+                            ws.send(
+                                json.dumps(
+                                    {"type": "act", "action": message["suggestion"]["action"]}
+                                )
+                            )
+                except TimeoutError:
+                    pass
+    finally:
+        for ws in [*clients, watcher]:
+            ws.close()
+    table = running.table(table_id)
+    states = states_by_move(variant, table.seed, table.actions)
+    deck = set(table.rules.deck)
+    checked = 0
+    for seat in range(players + 1):
+        who = -1 if seat == players else seat
+        for message in received[seat]:
+            if message["type"] != "state":
+                assert message["type"] in ("error", "chat", "pong"), message
+                assert message["type"] != "error", message
+                continue
+            state = states[message["moves"], message["between_hands"]]
+            named = card_codes(message, deck)
+            hidden = named - knowable(state, who)
+            assert not hidden, (seat, message["version"], sorted(hidden))
+            want = [] if who < 0 else sorted(state.rules.deck[c] for c in bits(state.hands[who]))
+            assert sorted(message["hand"]) == want
+            checked += 1
+    assert checked > 50 * players
+    assert len(table.records) >= 1
+
+
+@pytest.mark.parametrize("variant", ["australian", "american", "five-handed"])
+def test_whole_games_no_client_sees_a_hidden_card(running: Running, variant: str) -> None:
+    play_game(running, variant, max_hands=3 if variant == "five-handed" else 40)
+
+
+def test_a_token_opens_its_own_seat_only(running: Running) -> None:
+    _, a = running.post({"variant": "australian"})
+    _, b = running.post({"variant": "australian"})
+    for seat, link in enumerate(a["seats"]):
+        with running.ws(a["id"], token_of(link)) as ws:
+            assert recv(ws)["seat"] == seat
+    for table, token in [(b["id"], token_of(a["seats"][0])), (a["id"], "made-up"), ("nope", "x")]:
+        with running.ws(table, token) as ws:
+            message = recv(ws)
+            assert message["type"] == "error" and message["code"] == "link"
+    with running.ws(a["id"], token_of(a["watch"])) as ws:
+        message = recv(ws)
+        assert message["seat"] is None and message["hand"] == [] and message["legal"] == []
+        ws.send(json.dumps({"type": "act", "action": "pass"}))
+        assert until(ws, lambda m: m["type"] == "error")["code"] == "turn"
+    _, closed = running.post({"variant": "australian", "options": {"watchers": False}})
+    assert closed["watch"] is None
+    with running.ws(closed["id"], running.table(closed["id"]).watch_token) as ws:
+        assert recv(ws)["code"] == "link"
+
+
+def test_a_record_is_given_once_its_hand_is_over_and_replays(running: Running) -> None:
+    _, made = running.post({"variant": "australian", "options": {"autoplay": False}})
+    token = token_of(made["seats"][0])
+    status, _ = running.get(f"/api/tables/{made['id']}/hands/0?token={token}")
+    assert status == 404
+    clients = [running.ws(made["id"], token_of(link)) for link in made["seats"]]
+    for ws in clients:
+        recv(ws)
+    table = running.table(made["id"])
+    # Everybody passes: the hand is thrown in (australian: all pass -> redeal, scored 0).
+    for n in range(1, 5):
+        seat = table.to_move
+        clients[seat].send(json.dumps({"type": "act", "action": "pass"}))
+        until(clients[seat], lambda m, n=n: m["type"] == "state" and m["moves"] == n)
+    assert table.between_hands
+    message = until(clients[0], lambda m: m["type"] == "state" and m["between_hands"])
+    assert message["records"] == 1 and message["summary"]["contract"] is None
+    status, _ = running.get(f"/api/tables/{made['id']}/hands/0?token=wrong")
+    assert status == 403
+    status, body = running.get(f"/api/tables/{made['id']}/hands/0?token={token}")
+    assert status == 200
+    record = json.loads(body)
+    state = replay(record)
+    assert state.phase == OVER and record["actions"] == ["pass"] * 4
+    assert record["deal"]["hands"][0] == sorted(
+        record["deal"]["hands"][0], key=state.rules.deck.index
+    )
+    for ws in clients:
+        ws.close()
+
+
+def test_bad_input_errs_on_its_connection_and_another_table_plays_on(running: Running) -> None:
+    _, bots = running.post({"variant": "australian", "seats": [{"bot": "heuristic"}] * 4})
+    _, other = running.post({"variant": "australian"})
+    table = running.table(other["id"])
+    bad = [running.ws(other["id"], token_of(link)) for link in other["seats"]]
+    for ws in bad:
+        recv(ws)
+    mover = table.to_move
+    idle = (mover + 1) % 4
+    ws = bad[mover]
+    cases: list[tuple[str | bytes, str]] = [
+        ("not json", "malformed"),
+        ("[1, 2]", "malformed"),
+        ('{"type": "fly"}', "malformed"),
+        ('{"type": "act", "action": 7}', "malformed"),
+        ('{"type": "act", "action": "zz"}', "malformed"),
+        ('{"type": "chat", "preset": "anything I like"}', "malformed"),
+        (json.dumps({"type": "act", "action": "x" * (MAX_MESSAGE + 10)}), "size"),
+        (b"\x00\x01", "malformed"),
+    ]
+    for text, code in cases:
+        ws.send(text)
+        message = until(ws, lambda m: m["type"] == "error")
+        assert message["code"] == code, (text, message)
+    bad[idle].send(json.dumps({"type": "act", "action": "pass"}))
+    assert until(bad[idle], lambda m: m["type"] == "error")["code"] == "turn"
+    # An illegal move: the engine's sentence names the seat, the move and the clause.
+    ws.send(json.dumps({"type": "act", "action": "7H"}))
+    until(ws, lambda m: m["type"] == "state" and m["moves"] == 1)
+    second = table.to_move
+    bad[second].send(json.dumps({"type": "act", "action": "6S"}))
+    message = until(bad[second], lambda m: m["type"] == "error")
+    assert message["code"] == "illegal" and message["seat"] == second
+    assert message["clause"] == "auction.higher"
+    assert f"seat {second}" in message["message"] and "6S" in message["message"]
+    # ... in the connection's language.
+    with running.ws(other["id"], token_of(other["seats"][second]), lang="nl") as dutch:
+        recv(dutch)
+        dutch.send(json.dumps({"type": "act", "action": "6S"}))
+        message = until(dutch, lambda m: m["type"] == "error")
+        assert message["code"] == "illegal" and "mag" in message["message"], message
+    # A flood: past the rate the connection is told to slow down, and the table is untouched.
+    version = table.version
+    for _ in range(100):
+        ws.send('{"type": "ping"}')
+    assert until(ws, lambda m: m["type"] == "error")["code"] == "flood"
+    assert table.version == version
+    # Meanwhile the bots' table played on, and its watcher hears of it.
+    with running.ws(bots["id"], token_of(bots["watch"])) as watching:
+        assert recv(watching)["moves"] > 20
+    for c in bad:
+        c.close()
+
+
+def test_a_huge_frame_closes_only_its_connection(running: Running) -> None:
+    _, made = running.post({"variant": "australian"})
+    a = running.ws(made["id"], token_of(made["seats"][0]))
+    b = running.ws(made["id"], token_of(made["seats"][1]))
+    recv(a)
+    recv(b)
+    a.send("x" * (1 << 20))
+    with pytest.raises(Exception):  # noqa: B017  (the server closes it: 1009 message too big)
+        for _ in range(10):
+            a.recv(timeout=5)
+    b.send('{"type": "ping"}')
+    assert until(b, lambda m: m["type"] == "pong")
+    b.close()
+
+
+def test_a_billion_laughs_house_file_is_refused_with_its_line(running: Running) -> None:
+    laughs = "id: lol\nextends: australian\nname: lol\na0: &a0 [lol, lol, lol, lol, lol, lol]\n"
+    for i in range(1, 10):
+        laughs += f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]\n"
+    status, answer = running.post({"house": laughs})
+    assert status == 400
+    assert answer["diagnostics"] and answer["diagnostics"][0]["line"] > 1
+    status, answer = running.post({"house": "id: ok-house\nextends: australian\nname: ok\n"})
+    assert status == 200, answer
+
+
+def test_the_clock_moves_a_seat_by_its_bot(tmp_path: Path) -> None:
+    running = Running(str(tmp_path / "t.sqlite"), clock_scale=0.01)
+    try:
+        _, made = running.post({"variant": "australian", "options": {"clock": 7}})
+        table = running.table(made["id"])
+        with running.ws(made["id"], token_of(made["seats"][0])) as ws:
+            first = recv(ws)
+            assert first["clock"] is not None and first["clock"] <= 0.07
+            until(ws, lambda m: m["type"] == "state" and m["version"] >= 4, timeout=20)
+        assert len(table.actions) >= 4  # nobody moved: every seat's clock ran out
+    finally:
+        running.stop()
+
+
+def test_a_restarted_server_keeps_its_tables(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.sqlite")
+    first = Running(db)
+    try:
+        _, made = first.post({"variant": "australian", "options": {"autoplay": False}})
+        table = first.table(made["id"])
+        seat = table.to_move
+        with first.ws(made["id"], token_of(made["seats"][seat])) as ws:
+            recv(ws)
+            ws.send(json.dumps({"type": "act", "action": "6S"}))
+            before = until(ws, lambda m: m["type"] == "state" and m["version"] == 1)
+    finally:
+        first.stop()
+    second = Running(db)
+    try:
+        with second.ws(made["id"], token_of(made["seats"][seat])) as ws:
+            after = recv(ws)
+        assert (
+            after["auction"] == before["auction"] == [{"seat": seat, "call": "6S", "inkle": False}]
+        )
+        assert after["hand"] == before["hand"] and after["to_move"] == before["to_move"]
+    finally:
+        second.stop()
