@@ -27,9 +27,14 @@ LAYERS: dict[str, set[str]] = {
     # the balance report escapes Markdown as the rule books do (generator.docs.md_text)
     "runtime.studies": {"runtime.engine", "runtime.bots", "generator.docs"},
     "runtime.adapters": {"runtime.engine", "runtime.bots", "runtime.loading", "runtime.studies"},
+    # the server (fivehundred serve) compiles house files, finds the books and reads the
+    # catalogues through the generator, as the command line does
+    "runtime.server": {
+        "runtime.engine", "runtime.bots", "runtime.studies", "runtime.loading", "generator",
+    },
     "runtime.cli": {
         "runtime.engine", "runtime.bots", "runtime.studies", "runtime.adapters",
-        "runtime.loading", "generator",
+        "runtime.loading", "runtime.server", "generator",
     },
     # the build writes the conformance vectors by replaying hands on the engine
     "generator": {"runtime.engine", "runtime.studies", "runtime.adapters.conformance"},
