@@ -8,6 +8,7 @@ scenario says precisely where each card is.
 from __future__ import annotations
 
 import copy
+import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -314,3 +315,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         name = getattr(item, "originalname", item.name)
         if module in SLOW_MODULES or (module, name) in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Under CI (``CI`` set), a browser test that was skipped is a failure: CI must show the
+    books and the table really work in chromium, never pass by skipping them."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and os.environ.get("CI") and item.get_closest_marker("browser"):
+        report.outcome = "failed"
+        report.longrepr = f"CI is set but this browser test was skipped: {report.longrepr}"

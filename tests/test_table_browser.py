@@ -1,0 +1,193 @@
+"""The table of ``fivehundred serve`` in a real browser: Debian's chromium, driven by Playwright.
+
+A server runs in a thread of the test process on the loopback; each player has a browser
+context of their own (their own invitation link, as on four machines). Four people play a whole
+hand by clicking; a watcher's page never shows a card no watcher may see; the clock lets a
+seat's bot move; the Arabic table is laid out right to left with its codes left to right;
+nothing is wider than a phone's or a desktop's screen.
+
+Under CI (``CI`` set) a missing chromium fails, as in tests/test_browser.py.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_helpers import Running, knowable, token_of
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"CI is set but {reason}: .ci/run installs it (apt-get install chromium)")
+    pytest.skip(f"{reason} (apt-get install chromium; set CI=1 to make this a failure)")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        _unavailable(f"Debian's chromium is not installed at {CHROMIUM}")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("Playwright for Python is not installed (pip install -e '.[test]')")
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture()
+def running(tmp_path: Path) -> Iterator[Running]:
+    r = Running(str(tmp_path / "tables.sqlite"), clock_scale=0.02)
+    yield r
+    r.stop()
+
+
+def open_seat(
+    browser: Any, running: Running, link: str, lang: str = "en", width: int = 1200
+) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    page.goto(f"{running.base}{link}&lang={lang}")
+    page.wait_for_selector("#top b")
+    return page
+
+
+def click_a_legal_move(page: Any) -> bool:
+    """Click the suggested move if the page shows one, else the first legal card or button."""
+    for selector in (
+        ".suggested",
+        "#hand .card.legal",
+        "#actions button:not([disabled])",
+    ):
+        target = page.locator(selector)
+        if target.count():
+            try:
+                target.first.click(timeout=500)
+                return True
+            except Exception:  # redrawn under the pointer: the next round sees the new page
+                return False
+    return False
+
+
+def test_four_players_play_a_whole_hand_by_clicking(browser: Any, running: Running) -> None:
+    _, made = running.post({"variant": "australian", "options": {"suggestions": True}})
+    table = running.table(made["id"])
+    pages = [open_seat(browser, running, link) for link in made["seats"]]
+    for _ in range(600):
+        if table.between_hands:
+            break
+        seat = table.to_move
+        if seat is not None:
+            click_a_legal_move(pages[seat])
+        pages[0].wait_for_timeout(30)
+    assert table.between_hands, "the hand did not end"
+    for page in pages:
+        page.wait_for_selector("#summary:not([hidden])")
+        assert page.locator("#summary a.record").count() == 1
+        assert not page.errors, page.errors
+    # Every move of the hand came from a click: no seat has a bot and no clock ran.
+    assert len(table.records) == 1 and table.records[0]["actions"]
+    for page in pages:
+        page.context.close()
+
+
+def test_a_watcher_sees_no_hidden_card(browser: Any, running: Running) -> None:
+    _, made = running.post(
+        {
+            "variant": "australian",
+            "seats": [{"bot": "heuristic"}] * 4,
+            "options": {"bot_delay": 0.05},
+        }
+    )
+    running.app.state.server.bot_delay = 0.05
+    table = running.table(made["id"])
+    page = open_seat(browser, running, made["watch"])
+    seen_cards = 0
+    for _ in range(60):
+        page.wait_for_timeout(60)
+        shown = page.eval_on_selector_all(
+            "#felt .card[data-code], #side .card[data-code]", "els => els.map(e => e.dataset.code)"
+        )
+        state = table.hand
+        allowed = knowable(state, -1) | {c.split(":")[0] for c in shown if ":" in c}
+        hidden = {c.split(":")[0] for c in shown} - allowed
+        assert not hidden, hidden
+        assert page.locator("#hand .card").count() == 0
+        seen_cards += len(shown)
+    assert seen_cards > 0
+    assert not page.errors, page.errors
+
+
+def test_the_clock_moves_a_seats_bot(browser: Any, running: Running) -> None:
+    _, made = running.post({"variant": "australian", "options": {"clock": 15}})
+    table = running.table(made["id"])
+    page = open_seat(browser, running, made["seats"][0])
+    page.wait_for_function("document.querySelectorAll('#auction li').length >= 4", timeout=20000)
+    assert len(table.actions) >= 4  # nobody clicked: each seat's clock ran out, its bot called
+    assert not page.errors, page.errors
+
+
+def test_the_arabic_table_is_right_to_left(browser: Any, running: Running) -> None:
+    _, made = running.post({"variant": "australian", "options": {"suggestions": True}})
+    page = open_seat(browser, running, made["seats"][0], lang="ar")
+    assert page.evaluate("document.documentElement.dir") == "rtl"
+    assert page.evaluate("getComputedStyle(document.body).direction") == "rtl"
+    page.wait_for_selector("#hand .card")
+    codes = page.eval_on_selector_all(
+        ".code", "els => els.map(e => [getComputedStyle(e).direction, e.textContent])"
+    )
+    assert codes and all(direction == "ltr" for direction, _ in codes)
+    header = page.inner_text("#top")
+    assert "الجولة" in header  # "Hand 1" in Arabic, from the catalogue
+    # the first card's rank lies left of its suit symbol
+    box = page.evaluate(
+        """() => { const c = document.querySelector('#hand .card');
+        const r = document.createRange(); r.selectNodeContents(c.firstChild);
+        const s = c.querySelector('.suit').getBoundingClientRect();
+        return [r.getBoundingClientRect().left, s.left]; }"""
+    )
+    assert box[0] < box[1]
+    page.context.close()
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_table_fits_phone_and_desktop_widths(
+    browser: Any, running: Running, width: int
+) -> None:
+    _, made = running.post({"variant": "six-handed", "options": {"suggestions": True}})
+    page = open_seat(browser, running, made["seats"][0], width=width)
+    page.wait_for_selector("#hand .card")
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"{overflow}px wider than a {width}px screen"
+    for selector in ("#hand", "#actions", "#others", "#side"):
+        right = page.evaluate(f"document.querySelector('{selector}').getBoundingClientRect().right")
+        assert right <= width + 0.5, selector
+    page.context.close()
+
+
+def test_a_watchers_link_and_a_seat_link_show_different_hands(
+    browser: Any, running: Running
+) -> None:
+    _, made = running.post({"variant": "australian"})
+    me = open_seat(browser, running, made["seats"][0])
+    me.wait_for_selector("#hand .card")
+    codes = me.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.code)")
+    table = running.table(made["id"])
+    assert sorted(codes) == sorted(
+        table.rules.deck[c] for c in range(table.rules.n_cards) if table.hand.hands[0] >> c & 1
+    )
+    assert token_of(made["seats"][0]) != token_of(made["watch"])
+    me.context.close()
