@@ -102,6 +102,7 @@ def card_codes(message: dict[str, Any], deck: set[str]) -> set[str]:
             "type",
             "phase",
             "options",
+            "ladder",
         }
     )
     stack += [message[k] for k in unknown]  # numbers and flags: no card codes

@@ -25,12 +25,19 @@ def public_view(state: HandState) -> SeatView:
     Built from the seats' own views: no hand, kitty or discard of any seat; a hand laid face up
     as every other seat sees it; the contractor's side as far as every seat knows it.
     """
-    n = state.rules.players
-    views = [view_of(state, s) for s in range(n)]
+    r = state.rules
+    n = r.players
+    # Two seats' views hold every hand laid face up (a seat's own is left out of its view);
+    # only a partner found by a called card is known to some seats and not others.
+    views = (
+        [view_of(state, s) for s in range(n)]
+        if r.partner_call == "card"
+        else [view_of(state, 0), view_of(state, 1)]
+    )
     allies = -1
     for v in views:
         allies &= v.allies
-    faced = tuple(views[(t + 1) % n].faced[t] for t in range(n))
+    faced = tuple(views[1 if t == 0 else 0].faced[t] for t in range(n))
     return replace(views[0], seat=-1, hand=0, discarded=0, kitty_seen=0, allies=allies, faced=faced)
 
 
