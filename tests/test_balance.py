@@ -491,10 +491,15 @@ def test_book_section_from_a_stored_summary(
     monkeypatch.setattr(balance_mod, "run_study", no_games)  # balancebook imports it when it plays
     md = render_markdown(rs)
     section = md.split("## How this variant plays", 1)[1]
-    assert "These figures come from 3 whole games in which every seat was taken by a computer" in section
+    assert (
+        "These figures come from 3 whole games in which every seat was taken by a computer"
+        in section
+    )
     assert "makes a legal call or play at random" in section
     # the base by its name, a rule by its title with the id as anchor and badge (issue 21)
-    assert "| Figure | This variant | Australian Five Hundred | Difference | Significant |" in section
+    assert (
+        "| Figure | This variant | Australian Five Hundred | Difference | Significant |" in section
+    )
     assert "[Playing sans kitty](#kitty.sans) <sub>`kitty.sans`</sub>" in section
     html = render_html(rs, "ar")
     assert 'id="s-balance"' in html and "كيف تُلعب هذه الصيغة" in html

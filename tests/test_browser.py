@@ -379,7 +379,7 @@ _CHAR_BOXES = """(needle) => {
     ("variant", "needles"),
     [
         ("misere-230", ["±230", "7 NT (220)", "9 NT (420)", "±430"]),
-        ("australian", ["-500"]),
+        ("australian", ["\u2212500"]),  # a real minus sign (issue 21)
         ("double-nullo", ["10 NT"]),
         ("six-handed-2v2v2-65", ["2v2v2"]),
     ],
