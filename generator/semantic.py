@@ -645,10 +645,11 @@ def _check_same_meaning(c: _Check, specials: list[tuple[int, Mapping[str, Any]]]
     """auction.misere: two special bids that mean the same contract (kind, open, blind, when
     it may be bid, who partners it) would be one bid under two codes: the later one, or the one
     the author's own file adds, is reported (a BLIND beside a BMIS)."""
-    first: dict[tuple[object, ...], int] = {}
+    first: dict[tuple[str, ...], int] = {}
     for i, sp in specials:
-        meaning = (sp.get("kind"), _is_open(sp) and sp.get("open"), sp.get("blind") is True,
-                   _after(sp), sp.get("partner"))  # fmt: skip
+        # repr: a malformed value (a list where a word belongs) is reported by its own check
+        meaning = tuple(repr(m) for m in (sp.get("kind"), _is_open(sp) and sp.get("open"),
+                        sp.get("blind") is True, _after(sp), sp.get("partner")))  # fmt: skip
         if meaning not in first:
             first[meaning] = i
             continue
