@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import copy
 import os
+import subprocess
+import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -327,3 +329,35 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if report.skipped and os.environ.get("CI") and item.get_closest_marker("browser"):
         report.outcome = "failed"
         report.longrepr = f"CI is set but this browser test was skipped: {report.longrepr}"
+
+
+# The peak is VmHWM, the high-water mark of the measured process's own memory map. getrusage's
+# ru_maxrss would carry over the peak of the (large) pytest process that spawned it, since Linux
+# keeps the larger of the two across exec: CI once read 447 MB for a 24 MB `play`.
+MEASURE = """\
+import re, sys
+from fivehundred.runtime.cli.main import main
+code = main(sys.argv[1:])
+with open("/proc/self/status", encoding="ascii") as status:
+    kib = re.search(r"^VmHWM:\\s+(\\d+) kB", status.read(), re.M).group(1)
+print(code, kib, file=sys.stderr)
+"""
+
+
+def peak_kib(tmp_path: Path, *argv: str, **kwargs: Any) -> tuple[int, int, str]:
+    """Exit code, peak resident memory (KiB) and standard error (less the measurement's own
+    line) of ``fivehundred ARGV`` run in a fresh process."""
+    script = tmp_path / "measure.py"
+    script.write_text(MEASURE, encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, str(script), *argv],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
+        **kwargs,
+    )
+    *lines, last = proc.stderr.splitlines()
+    code, kib = last.split()
+    return int(code), int(kib), "\n".join(lines)

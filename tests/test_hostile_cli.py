@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import peak_kib
 
 from fivehundred.runtime.cli.main import main
 
@@ -530,42 +531,11 @@ def test_progress_off_a_terminal_is_plain_lines(
 
 # -- play, simulate --records: endless input, FIFOs, signals -------------------------------------
 
-# The peak is VmHWM, the high-water mark of this process's own memory map: getrusage's
-# ru_maxrss would carry over the peak of the (large) test process that spawned it, since Linux
-# keeps the larger of the two across exec.
-MEASURE = """\
-import re, sys
-from fivehundred.runtime.cli.main import main
-code = main(sys.argv[1:])
-with open("/proc/self/status", encoding="ascii") as status:
-    kib = re.search(r"^VmHWM:\\s+(\\d+) kB", status.read(), re.M).group(1)
-print(code, kib, file=sys.stderr)
-"""
-
-
-def _peak(tmp_path: Path, *argv: str, **kwargs: Any) -> tuple[int, int, str]:
-    """Exit code, peak resident memory (KiB) and standard error of the command line run in a
-    fresh process."""
-    script = tmp_path / "measure.py"
-    script.write_text(MEASURE, encoding="utf-8")
-    proc = subprocess.run(
-        [sys.executable, str(script), *argv],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
-        **kwargs,
-    )
-    *lines, last = proc.stderr.splitlines()
-    code, kib = last.split()
-    return int(code), int(kib), "\n".join(lines)
-
 
 def test_play_reads_at_most_1_mib_a_line(tmp_path: Path) -> None:
     """`play < /dev/zero` once grew to 2 GB."""
     with open("/dev/zero", "rb") as zero:
-        code, kib, err = _peak(tmp_path, "play", "australian", stdin=zero)
+        code, kib, err = peak_kib(tmp_path, "play", "australian", stdin=zero)
     assert code == 2 and err == "play: a line of standard input is longer than 1048576 characters"
     assert kib < 100 * 1024
 

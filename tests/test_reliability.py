@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import MEASURE, peak_kib
 
 from fivehundred.generator import build as build_mod
 from fivehundred.generator.build import LOCK_NAME, BuildInterrupted, BuildReport, build, build_lock
@@ -667,55 +668,21 @@ def test_an_overlong_line_is_an_error_on_its_line(
     assert rows[0] == rows[2]
 
 
-MEASURE = """\
-import resource, sys
-from fivehundred.runtime.cli.main import main
-
-code = main(sys.argv[1:])
-# VmHWM is this address space's own peak; ru_maxrss would also count the parent (pytest) that
-# the process was forked from, since Linux keeps it across exec
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-try:
-    with open("/proc/self/status") as status:
-        peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
-except (OSError, StopIteration):
-    pass
-print(code, peak, file=sys.stderr)
-"""
-
-
-def peak_kib(tmp_path: Path, *argv: str, **kwargs: Any) -> tuple[int, int]:
-    """Exit code and peak resident memory (KiB) of the command line run in a fresh process."""
-    script = tmp_path / "measure.py"
-    script.write_text(MEASURE)
-    proc = subprocess.run(
-        [sys.executable, str(script), *argv],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        timeout=600,
-        cwd=ROOT,
-        **kwargs,
-    )
-    code, kib = proc.stderr.split()[-2:]
-    return int(code), int(kib)
-
-
 def test_replay_memory_is_flat_in_the_number_of_records(records_file: Path, tmp_path: Path) -> None:
     """Issue 9: memory flat whatever the file size. 300 and 3,000 records (ten times the
     bytes) peak within 3 MB of each other; reading all at once would add ~10 MB."""
     small = tmp_path / "small.jsonl"
     small.write_text("".join(records_file.read_text().splitlines(True)[:300]))
-    _, few = peak_kib(tmp_path, "replay", "--json", str(small))
-    _, many = peak_kib(tmp_path, "replay", "--json", str(records_file))
+    _, few, _ = peak_kib(tmp_path, "replay", "--json", str(small))
+    _, many, _ = peak_kib(tmp_path, "replay", "--json", str(records_file))
     assert records_file.stat().st_size > 9 * small.stat().st_size
     assert many - few < 3 * 1024, (few, many)
 
 
 def test_replay_of_dev_zero_is_bounded(tmp_path: Path) -> None:
-    code, kib = peak_kib(tmp_path, "replay", "/dev/zero")
+    code, kib, _ = peak_kib(tmp_path, "replay", "/dev/zero")
     assert code == 2
-    _, baseline = peak_kib(tmp_path, "list")
+    _, baseline, _ = peak_kib(tmp_path, "list")
     assert kib - baseline < 16 * 1024, (baseline, kib)
 
 
