@@ -569,12 +569,40 @@ def _same_file(a: Path, b: Path) -> bool:
         return os.path.abspath(a) == os.path.abspath(b)
 
 
+def _missing_base(name: str, base: Path, builtin_dir: Path) -> str:
+    """The message for ``extends: name`` naming a file that is not there: the absolute path
+    tried (a path is relative to the extending file's folder) and what was probably meant."""
+    tried = os.path.abspath(base)
+    hints: list[str] = []
+    stem = Path(name).stem
+    if stem in builtin_ids(builtin_dir):
+        hints.append(f"the built-in variant is named by its id: extends: {stem}")
+    folder = Path(tried).parent
+    if folder.is_dir():
+        try:
+            near = sorted(p.name for p in folder.iterdir() if p.suffix in (".yaml", ".yml"))
+        except OSError:  # pragma: no cover - an unreadable folder
+            near = []
+        close = difflib.get_close_matches(Path(name).name, near, n=1)
+        if close:
+            hints.append(f"did you mean '{os.path.join(os.path.dirname(name), close[0])}'?")
+    else:
+        hints.append(f"there is no folder {folder}")
+    hint = "; " + "; ".join(hints) if hints else ""
+    relative = (
+        ""
+        if os.path.isabs(name)
+        else "; a path is relative to the folder of the file that extends it"
+    )
+    return f"base file not found: '{name}' (looked for {tried}{relative}){hint}"
+
+
 def _locate(name: str, child: Path, builtin_dir: Path, where: Mark) -> Path:
     """The file that ``extends: name`` in ``child`` refers to (which must exist)."""
     if name.endswith((".yaml", ".yml")) or "/" in name:
         base = Path(os.path.normpath(child.parent / name))
         if not base.is_file():
-            raise _error(where, f"base file not found: '{name}' (looked for {base})")
+            raise _error(where, _missing_base(name, base, builtin_dir))
         return base
     base = builtin_dir / f"{name}.yaml"
     if base.is_file():

@@ -193,14 +193,75 @@ def _type_message(expected: object, value: object) -> str:
     return f"expected {wanted}, got {show_value(value)}"
 
 
+#: Per schema (by identity): every key the schema allows anywhere, with the places it is allowed
+#: (rendered paths, ``[]`` for any item of a list), for the "belongs in" hint.
+_PLACES: dict[int, tuple[Mapping[str, Any], dict[str, list[str]]]] = {}
+
+
+def _key_places(root: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Every property name of ``root``'s schema and where it is allowed, walking ``$ref``,
+    ``items``, ``oneOf``/``anyOf``/``allOf`` (bounded: each ``$ref`` is entered once a path)."""
+    cached = _PLACES.get(id(root))
+    if cached is not None and cached[0] is root:
+        return cached[1]
+    places: dict[str, list[str]] = {}
+
+    def walk(node: object, at: str, refs: frozenset[str]) -> None:
+        if not isinstance(node, Mapping):
+            return
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref not in refs:
+            walk(_resolve_ref(root, ref), at, refs | {ref})
+        for word in ("oneOf", "anyOf", "allOf"):
+            for sub in node.get(word) or ():
+                walk(sub, at, refs)
+        walk(node.get("items"), f"{at}[]", refs)
+        props = node.get("properties")
+        if isinstance(props, Mapping):
+            for key, sub in props.items():
+                here = f"{at}.{key}" if at else str(key)
+                seen = places.setdefault(str(key), [])
+                if at not in seen:
+                    seen.append(at)
+                walk(sub, here, refs)
+
+    walk(root, "", frozenset())
+    _PLACES[id(root)] = (root, places)
+    return places
+
+
+def _unknown_key_hint(key: object, path: KeyPath, known: Any, root: Mapping[str, Any]) -> str:
+    """What follows "unknown key 'k' in p": where the key belongs when it is a key of another
+    place (a right key at the wrong level); else a close spelling; else the keys allowed here."""
+    if isinstance(key, str):
+        here = re.sub(r"\[\d+\]", "[]", render_path(path))
+        elsewhere = [at for at in _key_places(root).get(key, []) if at != here]
+        if elsewhere:
+            where = " or ".join(f"under {at}" if at else "at the top level" for at in elsewhere[:3])
+            return f"; '{key}' belongs {where}"
+    close = _suggest(key, known)
+    if close:
+        return close
+    names = sorted(str(k) for k in known) if isinstance(known, Mapping | list | tuple) else []
+    if names:
+        return f"; the keys allowed here are: {', '.join(names)}"
+    return ""
+
+
 def _unknown_keys(
-    marks: Marks, path: KeyPath, extras: list[Any], known: Any, clause: str | None
+    marks: Marks,
+    path: KeyPath,
+    extras: list[Any],
+    known: Any,
+    clause: str | None,
+    root: Mapping[str, Any],
 ) -> list[Diagnostic]:
-    """One diagnostic per unknown key, at the key, with a "did you mean" where one is close."""
+    """One diagnostic per unknown key, at the key, with a "did you mean" where one is close,
+    where it belongs when it is a key of another place, or else the keys allowed there."""
     return [
         marks.diagnostic(
             (*path, k),
-            f"unknown key '{k}' {_where(path)}{_suggest(k, known)}",
+            f"unknown key '{k}' {_where(path)}{_unknown_key_hint(k, path, known, root)}",
             at_key=True,
             clause=clause,
         )
@@ -230,11 +291,11 @@ def _diagnostics(
         extras = [
             k for k in value if k not in known and not (patterns and re.search(patterns, str(k)))
         ]
-        return _unknown_keys(marks, path, extras, known, clause)
+        return _unknown_keys(marks, path, extras, known, clause, root)
     if keyword == "unevaluatedProperties" and isinstance(value, Mapping):
         known = _all_properties(schema, root)
         extras = [k for k in value if repr(k) in error.message and k not in known]
-        return _unknown_keys(marks, path, extras, known, clause)
+        return _unknown_keys(marks, path, extras, known, clause, root)
     if keyword == "required" and isinstance(value, Mapping):
         missing = [
             k for k in arg if k not in value and error.message == f"{k!r} is a required property"

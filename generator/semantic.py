@@ -707,6 +707,39 @@ def _check_specials(c: _Check) -> None:
         _check_same_meaning(c, [(i, sp) for i, sp in specials if seen.get(sp["bid"]) == i])
 
 
+def _report_clash(
+    c: _Check, specials: Mapping[int, Mapping[str, Any]], i: int, placed_first: int
+) -> None:
+    """auction.ladder: special ``i`` is placed directly above the same bid as
+    ``placed_first``. The problem is reported at the author's own line: when one of the two
+    comes from a base file and the other from the file being checked, at the latter (the
+    author moved a bid onto the base's place), naming the inherited one and where it is."""
+    sp, first = specials[i], specials[placed_first]
+    here = ("auction", "ladder", "special", i, "above")
+    there = ("auction", "ladder", "special", placed_first, "above")
+    own = c.own_file
+    mine, theirs = c.marks.value_mark(here), c.marks.value_mark(there)
+    if mine.file != own and theirs.file == own:
+        sp, first, here, mine, theirs = first, sp, there, theirs, mine
+    if theirs.file != own and mine.file == own:
+        base = f"{theirs.file}:{theirs.line}"
+        c.report(
+            here,
+            f"{sp['bid']} is placed directly above {sp['above']}, where the base's "
+            f"{first['bid']} already sits ({base}); place {sp['bid']} above another bid, or "
+            f"move {first['bid']} in this file too (- {{bid: {first['bid']}, above: "
+            f"{sp['bid']}}})",
+            "auction.ladder",
+        )
+        return
+    c.report(
+        here,
+        f"{sp['bid']} and {first['bid']} are both placed directly above {sp['above']}; "
+        f"place one above the other (above: {first['bid']})",
+        "auction.ladder",
+    )
+
+
 def _check_specials_placed(
     c: _Check,
     specials: list[tuple[int, Mapping[str, Any]]],
@@ -721,19 +754,26 @@ def _check_specials_placed(
     _, clashes, pending = placed
     specials_by_index = dict(specials)
     for i, other in clashes:
-        sp = specials_by_index[i]
-        c.report(
-            ("auction", "ladder", "special", i, "above"),
-            f"{sp['bid']} and {other} are both placed directly above {sp['above']}; "
-            f"place one above the other (above: {other})",
-            "auction.ladder",
-        )
+        _report_clash(c, specials_by_index, i, seen[other])
     _check_special_values(c, specials_by_index, seen, {i for i, _ in clashes} | set(pending))
     usable = set(seen)
+    # A special placed above one that clashed (or above one of those, ...) cannot be placed
+    # either; that is a knock-on of the clash, already reported: the cause alone is reported.
+    unplaced = {specials_by_index[i]["bid"] for i, _ in clashes}
+    grew = True
+    while grew:
+        grew = False
+        for i in pending:
+            sp = specials_by_index[i]
+            if sp["above"] in unplaced and sp["bid"] not in unplaced:
+                unplaced.add(sp["bid"])
+                grew = True
     for i in pending:
         sp = specials_by_index[i]
         above, code = sp["above"], sp["bid"]
         path = ("auction", "ladder", "special", i, "above")
+        if above in unplaced and above != code:
+            continue
         if above == code:
             c.report(path, f"{code} is placed above itself", "auction.ladder")
         elif above in usable:

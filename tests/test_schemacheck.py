@@ -103,15 +103,30 @@ def test_unknown_top_level_key() -> None:
     assert one("playrs: 4\n") == Diagnostic(
         "v.yaml", 2, 1, "unknown key 'playrs' at the top level; did you mean 'players'?"
     )
-    assert one("zzz: 4\n").message == "unknown key 'zzz' at the top level"
+    assert one("zzz: 4\n").message == (
+        f"unknown key 'zzz' at the top level; the keys allowed here are: {TOP_KEYS}"
+    )
 
 
 def test_several_unknown_keys_each_reported() -> None:
     found = check("id: ok\nauction:\n  foo: 1\n  bar: 2\n")
     assert [(d.line, d.col, d.message) for d in found] == [
-        (3, 3, "unknown key 'foo' in auction"),
-        (4, 3, "unknown key 'bar' in auction"),
+        (3, 3, f"unknown key 'foo' in auction; the keys allowed here are: {AUCTION_KEYS}"),
+        (4, 3, f"unknown key 'bar' in auction; the keys allowed here are: {AUCTION_KEYS}"),
     ]
+
+
+#: The keys of the test schema at the top level and in ``auction``, as an unknown key lists them.
+TOP_KEYS = "auction, bonus, code, either, id, kind, names, never, players, suits, tags"
+AUCTION_KEYS = "kitty_rule, ladder, raise_own_bid, step"
+
+
+def test_a_key_of_another_place_says_where_it_belongs() -> None:
+    """Issue 17 §5: a key written at the wrong level gets the place it belongs, not the list."""
+    assert (
+        one("ladder: {}\n").message
+        == "unknown key 'ladder' at the top level; 'ladder' belongs under auction"
+    )
 
 
 def test_enum_with_suggestion_at_value_position() -> None:
@@ -211,7 +226,7 @@ def test_all_errors_sorted_and_deduplicated() -> None:
         (1, "missing key 'id' at the top level"),
         (1, "expected an integer, got 'x'"),
         (3, "3 is not one of: throw-in, no-trumps"),
-        (4, "unknown key 'zzz' at the top level"),
+        (4, f"unknown key 'zzz' at the top level; the keys allowed here are: {TOP_KEYS}"),
     ]
     assert found == sorted(found)
 

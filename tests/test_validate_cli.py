@@ -139,6 +139,68 @@ def test_validate_unknown_extends(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert code == 2 and "base file not found" in parse(err[0])["message"]
 
 
+def test_a_missing_base_path_says_where_it_looked_and_what_was_meant(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 17 §5: a missing base path gives the path tried and a suggestion."""
+    (tmp_path / "ours.yaml").write_text("extends: australian\nname: Ours\n", encoding="utf-8")
+    path = tmp_path / "x.yaml"
+    path.write_text("name: X\nextends: our.yaml\n", encoding="utf-8")
+    code, _, err = run(capsys, "validate", str(path))
+    message = parse(err[0])["message"]
+    assert code == 2 and f"(looked for {tmp_path / 'our.yaml'};" in message
+    assert message.endswith("did you mean 'ours.yaml'?")
+    path.write_text("name: X\nextends: ../variants/australian.yaml\n", encoding="utf-8")
+    code, _, err = run(capsys, "validate", str(path))
+    message = parse(err[0])["message"]
+    assert "the built-in variant is named by its id: extends: australian" in message
+    assert f"there is no folder {tmp_path.parent / 'variants'}" in message
+
+
+def test_a_special_moved_onto_an_inherited_ones_place_is_blamed_at_the_authors_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 17 §5: moving misère onto 10D, where australian.yaml's open misère sits (G: open
+    misère above 10 diamonds), is reported at the author's line, naming the inherited bid, with
+    no knock-on error about blind misère (placed above open misère) in the base file."""
+    path = tmp_path / "moved.yaml"
+    path.write_text(
+        "extends: australian\nname: Moved\nauction:\n  ladder:\n    special:\n"
+        "      - {bid: MIS, kind: misere, value: 500, above: 10D}\n",
+        encoding="utf-8",
+    )
+    code, _, err = run(capsys, "validate", str(path))
+    problems = [parse(line) for line in err]
+    assert code == 2 and [p["file"] for p in problems] == [str(path)]
+    (problem,) = problems
+    assert problem["line"] == "6" and problem["clause"] == "auction.ladder"
+    assert problem["message"].startswith(
+        "MIS is placed directly above 10D, where the base's OMIS already sits ("
+    )
+    assert problem["message"].endswith("(- {bid: OMIS, above: MIS})")
+
+
+def test_a_key_at_the_wrong_level_says_where_it_belongs(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 17 §5: `after_bid_of` outside `available:` says where it belongs; an unknown key
+    naming a rule the language lacks lists the keys allowed at that place."""
+    path = tmp_path / "level.yaml"
+    path.write_text(
+        "extends: australian\nname: Level\nauction:\n  ladder:\n    special:\n"
+        "      - {bid: MIS, kind: misere, value: 250, above: 7NT, after_bid_of: 7}\n"
+        "  stack_the_deck: true\n",
+        encoding="utf-8",
+    )
+    code, _, err = run(capsys, "validate", str(path))
+    first, second = (parse(line)["message"] for line in err)
+    assert code == 2
+    assert first.endswith("'after_bid_of' belongs under auction.ladder.special[].available")
+    allowed = sorted(o.keys[1] for o in OPTIONS if o.keys[0] == "auction" and len(o.keys) == 2)
+    assert second.startswith("unknown key 'stack_the_deck' in auction; the keys allowed here are: ")
+    assert set(allowed) <= set(second.split(": ", 1)[1].split(", "))
+
+
 def test_validate_circular_extends(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     (tmp_path / "a.yaml").write_text("extends: b.yaml\n", encoding="utf-8")
     (tmp_path / "b.yaml").write_text("name: B\nextends: c.yaml\n", encoding="utf-8")
