@@ -24,7 +24,15 @@ from typing import (
     is_typeddict,
 )
 
-from ..runtime.engine.tableformat import TABLES_META, Def, Meta, SchemaKey, Tables
+from ..runtime.engine.tableformat import (
+    NO_DEFAULT,
+    OPTIONS,
+    TABLES_META,
+    Def,
+    Meta,
+    SchemaKey,
+    Tables,
+)
 
 __all__ = ["render_ruleset_schema", "ruleset_schema"]
 
@@ -162,8 +170,24 @@ def _schema_text() -> str:
     deriver = _Deriver()
     root = deriver.node(Annotated[Tables, TABLES_META])
     root["properties"] = {"$schema": deriver.node(SchemaKey), **root["properties"]}
+    _option_defaults(root)
     schema = {"$schema": _DIALECT, **root, "$defs": deriver.defs}
     return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+def _option_defaults(root: dict[str, Any]) -> None:
+    """Each rule option's default as the ``default`` of its table key: the rule as it was
+    before the key was added, which an engine that does not know the key plays (INTERCHANGE.md,
+    "Versions")."""
+    for opt in OPTIONS:
+        keys = opt.table_keys
+        if keys is None or opt.default is NO_DEFAULT:
+            continue
+        node: Any = root
+        for key in keys:
+            node = node.get("properties", {}).get(key) if isinstance(node, dict) else None
+        if isinstance(node, dict):
+            node["default"] = opt.default
 
 
 def ruleset_schema() -> dict[str, Any]:

@@ -486,3 +486,57 @@ def test_option_enums_are_the_literal_types(
     for key in spec_path or path:
         spec = spec["properties"][key]
     assert sorted(spec["enum"]) == sorted(values)
+
+
+# -- versions (issue 18: "three clause parameters were renamed without a format change") ------
+
+
+def test_a_table_key_is_never_renamed_or_removed_within_a_format() -> None:
+    """INTERCHANGE.md "Versions": within FORMAT 2 a key path of the tables may be added, never
+    renamed or removed (that needs FORMAT 3, and a new pinned file); a key added within the
+    format is the table key of a rule option with a default that keeps the old rule, a derived
+    fact, or a clause parameter (rule-book wording), so an engine of the format as first
+    published plays every variant whose new keys are at their defaults."""
+    from format_shape import key_paths
+
+    from fivehundred.runtime.engine.tableformat import FORMAT
+
+    pinned = json.loads((ROOT / "tests" / "data" / f"tables-format-{FORMAT}.json").read_text())
+    current = key_paths(ruleset_schema_of_the_types())
+    gone = sorted(set(pinned["paths"]) - current)
+    assert not gone, f"renamed or removed within FORMAT {FORMAT}: {gone}"
+    with_default = {
+        ".".join(o.table_keys) for o in OPTIONS if o.table_keys and o.default is not NO_DEFAULT
+    }
+    added = current - set(pinned["paths"])
+    loose = sorted(
+        p
+        for p in added
+        if not p.startswith(("derived.", "clauses[].params."))
+        and not any(p == k or p.startswith(k + ".") for k in with_default)
+    )
+    assert not loose, f"added without a default that keeps the old rule: {loose}"
+
+
+def test_every_table_default_is_a_value_of_its_own_key() -> None:
+    """The ruleset schema gives each option's default (INTERCHANGE.md "Versions": the rule as
+    before the key was added); each must be a valid value of that key, or an engine would be
+    told to play a rule the format cannot hold."""
+    schema = ruleset_schema_of_the_types()
+    found = 0
+
+    def walk(node: object) -> None:
+        nonlocal found
+        if isinstance(node, dict):
+            if "default" in node:
+                found += 1
+                sub = {k: v for k, v in node.items() if k != "default"}
+                Draft202012Validator({**sub, "$defs": schema["$defs"]}).validate(node["default"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(schema["properties"])
+    assert found >= len([o for o in OPTIONS if o.table_keys and o.default is not NO_DEFAULT]) // 2
