@@ -9,6 +9,7 @@ command line load variants through :func:`load_rules`.
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -67,6 +68,15 @@ def _compile_engine(rules: Rules) -> None:
     register(module)
 
 
+def builtin_variants() -> list[str]:
+    """The ids of the built-in variants (those with a committed generated module), sorted."""
+    import pkgutil
+
+    from ..generated import rulesets
+
+    return sorted(m.name.replace("_", "-") for m in pkgutil.iter_modules(rulesets.__path__))
+
+
 def record_loader(rule_files: Sequence[str] = ()) -> Callable[[str], Rules]:
     """How ``replay`` finds a record's ``variant``: a built-in id, or one of ``rule_files``.
 
@@ -91,6 +101,16 @@ def record_loader(rule_files: Sequence[str] = ()) -> Callable[[str], Rules]:
             pass
         found = allowed.get(variant)
         if found is None:
+            close = difflib.get_close_matches(variant[:200], [*builtin_variants(), *allowed], n=1)
+            if close:
+                raise RecordError.of(
+                    N_(
+                        "the record's variant %(variant)s is neither a built-in variant nor a "
+                        "rule file given with --rules; did you mean %(close)s?"
+                    ),
+                    variant=repr(variant[:200]),
+                    close=repr(close[0]),
+                )
             raise RecordError.of(
                 N_(
                     "the record's variant %(variant)s is neither a built-in variant nor a rule "

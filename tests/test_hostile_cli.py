@@ -153,6 +153,22 @@ def test_a_record_never_opens_a_path(capsys: pytest.CaptureFixture[str], tmp_pat
         assert "neither a built-in variant nor a rule file given with --rules" in line
 
 
+def test_a_record_naming_a_misspelt_variant_gets_a_did_you_mean(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 18: a record naming an unknown variant says which one was probably meant, among
+    the built-ins and the rule files given with --rules; a name close to none gets no guess."""
+    rule_file = tmp_path / "club.yaml"
+    rule_file.write_text("extends: australian\nid: our-club\nname: Club\n", encoding="utf-8")
+    path = tmp_path / "r.json"
+    for variant, meant in (("australain", "'australian'"), ("our-clib", "'our-club'")):
+        path.write_text(json.dumps(_record(variant)), encoding="utf-8")
+        line = refused(capsys, "replay", "--rules", str(rule_file), str(path))
+        assert line.endswith(f"given with --rules; did you mean {meant}?"), line
+    path.write_text(json.dumps(_record("zzzzzz")), encoding="utf-8")
+    assert refused(capsys, "replay", str(path)).endswith("given with --rules")
+
+
 def test_replay_rules_lets_records_name_a_rule_file(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
