@@ -70,10 +70,10 @@ def _compile_engine(rules: Rules) -> None:
 
 def builtin_variants() -> list[str]:
     """The ids of the built-in variants (those with a committed generated module), sorted."""
+    import importlib
     import pkgutil
 
-    from ..generated import rulesets
-
+    rulesets = importlib.import_module("fivehundred.generated.rulesets")
     return sorted(m.name.replace("_", "-") for m in pkgutil.iter_modules(rulesets.__path__))
 
 
