@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 import json
 import os
 import xml.etree.ElementTree as ET
@@ -260,6 +261,97 @@ def test_misere_lost_at_the_first_trick_is_counted() -> None:
 
 
 # -- statistics --------------------------------------------------------------------------------
+
+
+def test_end_events_tell_a_tie_break_that_changed_the_winner_and_an_exact_target() -> None:
+    """Issue 19 §4: end.both-out/changed when the tie-break (here T's `highest`... and P's
+    `contractor`) gives the game to a side other than the highest total alone; end.target/exact
+    when the winner has exactly the target (G: "reach 500")."""
+    from fivehundred.runtime.studies.reached import end_events
+
+    g = load_rules("three-handed")  # P: the contractor's side wins when several reach 500
+    assert g.both_out == "contractor" and g.end["line"] == "reach"
+    assert "end.both-out/changed" in end_events(g, [400, 480, 0], [520, 510, 0], 1)
+    assert "end.both-out/changed" not in end_events(g, [400, 480, 0], [520, 510, 0], 0)
+    assert "end.both-out" not in end_events(g, [400, 0, 0], [520, 10, 0], 0)
+    assert "end.target/exact" in end_events(g, [400, 0, 0], [500, 10, 0], 0)
+    assert "end.target/exact" not in end_events(g, [400, 0, 0], [510, 10, 0], 0)
+    assert "end.target/exact" not in end_events(g, [400, 0, 0], [500, 10, 0], None)
+
+
+def test_a_misere_and_a_suit_bid_overcalling_each_other_is_counted() -> None:
+    """Issue 19 §4: auction.misere/slot, the hands where a misère's place on the ladder (G:
+    above every 7 bid, below every 8 bid) decided the auction: a misère overcalled a suit bid
+    or a suit bid overcalled a misère. Checked against the calls of every hand played."""
+    rules = load_rules("australian")
+    rng = Random(9)
+    bot = RandomBot()
+    found = 0
+    for dealer in range(300):
+        st = HandState.new(rules, dealer % 4, rng)
+        while st.result is None:
+            st.apply_fast(bot.choose(st, rng))
+        kinds = [rules.bid_kind[a - rules.BID] for _, a in st.calls if a != rules.PASS]
+        crossed = any((a == "misere") != (b == "misere") for a, b in itertools.pairwise(kinds))
+        assert ("auction.misere/slot" in hand_events(st)) == crossed
+        found += crossed
+    assert found
+
+
+def test_an_open_misere_lost_before_it_was_shown_is_counted() -> None:
+    """Issue 19 §4 ("the moment an open misère was shown"): G shows the open misère's hand
+    after the first trick; a hand that ends at that trick (lost, G: play stops) is
+    play.open-misere/unshown, one played on is not."""
+    rules = load_rules("australian")
+    omis = rules.bid_index["OMIS"]
+    assert rules.bid_open[omis] == "after-first-trick"
+    seen = {True: 0, False: 0}
+    rng = Random(5)
+    bot = RandomBot()
+    for dealer in range(3000):
+        st = HandState.new(rules, dealer % 4, rng)
+        while st.result is None:
+            st.apply_fast(bot.choose(st, rng))
+        if st.result.contract != omis:
+            continue
+        unshown = len(st.tricks) <= 1
+        assert ("play.open-misere/unshown" in hand_events(st)) == unshown
+        seen[unshown] += 1
+        if all(seen.values()):
+            break
+    assert all(seen.values()), seen
+
+
+def test_simulate_counts_clauses_and_keeps_what_ctrl_c_interrupted(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 19 §4: `simulate --clauses` counts the hands each clause acted in (as balance
+    does); Ctrl-C prints the summary of the games finished and exits 130."""
+    from fivehundred.runtime.studies import simulate as sim
+
+    argv = ["simulate", "australian", "--games", "4", "--bots", "heuristic", "--seed", "2"]
+    code = main([*argv, "--clauses", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and not data["interrupted"]
+    clauses = data["clauses"]
+    assert set(clauses) <= set(EVENTS) and clauses.get("joker.trump", 0) > 0
+    assert all(0 < n <= data["hands"] for n in clauses.values())
+    played = 0
+    real = sim._game
+
+    def stop_after_two(*args: Any, **kwargs: Any) -> int | None:
+        nonlocal played
+        played += 1
+        if played == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sim, "_game", stop_after_two)
+    code = main(["simulate", "australian", "--games", "10", "--bots", "heuristic", "--seed", "2"])
+    out = capsys.readouterr().out
+    assert code == 130
+    assert out.startswith("interrupted: the figures below are of the 2 of 10 games finished")
+    assert "\ngames: 2\n" in out
 
 
 def test_student_t_matches_the_tables() -> None:

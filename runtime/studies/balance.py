@@ -35,9 +35,9 @@ from ..bots.registry import BOTS, Bot, BotSpecError, make_bot
 from ..engine.codes import NT, STRAINS
 from ..engine.errors import FiveHundredError
 from ..engine.fingerprint import rules_fingerprint
-from ..engine.game import NO_WINNER, Match, gone_out, reaches
+from ..engine.game import NO_WINNER, Match
 from ..engine.rules import Rules
-from .reached import EVENTS, hand_events
+from .reached import EVENTS, end_events, hand_events
 from .simulate import check_hand
 from .stats import Comparison, Mean, Proportion, compare_means, compare_proportions
 
@@ -199,7 +199,7 @@ def play_game(
         dealer = st.dealer
         res = match.finish_hand()
         events = hand_events(st)
-        _end_events(rules, before, match, events)
+        events |= end_events(rules, before, match.scores, match.winner)
         tally.hands += 1
         tally.contracts[res.contract] = tally.contracts.get(res.contract, 0) + 1
         if res.contract >= 0:
@@ -236,20 +236,6 @@ def play_game(
         point[0] += 1
         point[1] += scores[leader]
         point[2] += max((scores[s] for s in range(rules.n_sides) if s != leader), default=0)
-
-
-def _end_events(rules: Rules, before: list[int], match: Match, events: set[str]) -> None:
-    """The ``end.*`` clauses that the hand just scored decided something by."""
-    scores = match.scores
-    at_target = [s for s in range(rules.n_sides) if reaches(rules, scores[s])]
-    if rules.must_bid_to_win and any(s != match.winner for s in at_target):
-        events.add("end.must-bid-to-win")
-    if match.winner is not None and len(at_target) > 1:
-        events.add("end.both-out")
-    if any(
-        gone_out(rules, scores[s]) and not gone_out(rules, before[s]) for s in range(rules.n_sides)
-    ):
-        events.add("end.lose")
 
 
 def _ending(rules: Rules, match: Match, history: list[tuple[int, ...]]) -> str:

@@ -7,7 +7,7 @@ first trick, an inkle, a hand played sans kitty, a frozen score... Nothing is ad
 the hand is read after the fact, so the engine's fast path stays exactly as fast, and the cost is
 paid only by the balance study that asks (a replay of at most one trick list per hand).
 
-Game-level clauses (``end.*``) need the scores around the hand; :mod:`.balance` adds them.
+Game-level clauses (``end.*``) need the scores around the hand: :func:`end_events`.
 
 Each event key is a clause id (the rule book's anchor), or a clause id and a ``/`` qualifier for
 a narrower case of it; :data:`EVENTS` describes every key in one English sentence.
@@ -15,11 +15,15 @@ a narrower case of it; :data:`EVENTS` describes every key in one English sentenc
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..engine.codes import NT, SUITLESS
+from ..engine.game import gone_out, reaches
 from ..engine.hand import HandState
+from ..engine.rules import Rules
 from ..engine.scoring import score_hand
 
-__all__ = ["EVENTS", "hand_events"]
+__all__ = ["EVENTS", "end_events", "hand_events"]
 
 #: Every event key, what it counts (one hand counts once per key), in rule-book order.
 EVENTS: dict[str, str] = {
@@ -29,12 +33,16 @@ EVENTS: dict[str, str] = {
     "auction.misere": "a misère was bid",
     "auction.open-misere": "an open misère was bid",
     "auction.blind-misere": "a blind misère was bid",
+    "auction.misere/slot": "a misère and a suit bid overcalled one another (where the misère "
+    "sits on the ladder decided the auction)",
     "auction.all-pass": "everybody passed",
     "kitty.sans": "the contractor played sans kitty",
     "trump.left-bower": "a left bower was played as a trump",
     "joker.trump": "a joker was played in a trump contract",
     "play.misere-partner": "a misère was played with the partner out of play (sits out or faced)",
     "play.open-misere": "an open misère was played (the contractor's hand faced)",
+    "play.open-misere/unshown": "an open misère ended before its hand was shown (lost at the "
+    "first trick, the hand to be shown after it)",
     "play.misere-ends": "a misère was lost before the last trick and the hand ended there",
     "play.misere-ends/first-trick": "a misère was lost at the first trick",
     "joker.no-trumps.wins": "a joker won a trick in no trumps or a misère",
@@ -49,7 +57,10 @@ EVENTS: dict[str, str] = {
     "score.slam": "all tricks taken on a contract worth less than the slam bonus (slam scored)",
     "score.freeze": "an opponent's trick points were cut at the freeze",
     "end.must-bid-to-win": "a side at or above the target did not win: it was not contracting",
+    "end.target/exact": "the game was won on exactly the target",
     "end.both-out": "several sides reached the target on one hand: the tie-break decided",
+    "end.both-out/changed": "the tie-break gave the game to a side other than the one with the "
+    "highest total alone",
     "end.lose": "a side went out backwards (at or below the losing score)",
 }
 
@@ -81,6 +92,8 @@ def hand_events(st: HandState) -> set[str]:
                     out.add("play.misere-ends/first-trick")
         if r.bid_open[contract] != "no":
             out.add("play.open-misere")
+            if r.bid_open[contract] == "after-first-trick" and len(st.tricks) <= 1:
+                out.add("play.open-misere/unshown")
         if st.nominated >= 0:
             out.add("joker.no-trumps.nominate")
         _score_events(st, out)
@@ -91,6 +104,7 @@ def hand_events(st: HandState) -> set[str]:
 def _auction_events(st: HandState, out: set[str]) -> None:
     r = st.rules
     high_seat = -1
+    last_kind = ""
     for (seat, action), inkle in zip(st.calls, st.inkles, strict=True):
         if action == r.PASS:
             continue
@@ -101,8 +115,12 @@ def _auction_events(st: HandState, out: set[str]) -> None:
         if seat == high_seat:
             out.add("auction.raise-own-bid")
         high_seat = seat
-        if r.bid_kind[i] == "misere":
+        kind = r.bid_kind[i]
+        if kind == "misere":
             out.add(r.bid_clause[i])
+        if last_kind and (kind == "misere") != (last_kind == "misere"):
+            out.add("auction.misere/slot")  # one overcalled the other by its place
+        last_kind = kind
     if st.result is not None and st.result.contract < 0:
         out.add("auction.all-pass")
 
@@ -186,3 +204,27 @@ def _play_events(st: HandState, out: set[str]) -> None:
                 out.add("trump.left-bower")
             hands[seat] = hand & ~(1 << card)
         suits_led |= 1 << led
+
+
+def end_events(
+    rules: Rules, before: Sequence[int], scores: Sequence[int], winner: int | None
+) -> set[str]:
+    """The ``end.*`` event keys a hand decided: ``before`` and ``scores`` are the sides'
+    totals before and after it, ``winner`` the game's winner after it (None: the game goes on,
+    :data:`~fivehundred.runtime.engine.game.NO_WINNER`: over without one)."""
+    out: set[str] = set()
+    n = rules.n_sides
+    at_target = [s for s in range(n) if reaches(rules, scores[s])]
+    if rules.must_bid_to_win and any(s != winner for s in at_target):
+        out.add("end.must-bid-to-win")
+    if winner is not None and len(at_target) > 1:
+        out.add("end.both-out")
+        top = max(scores[s] for s in at_target)
+        alone = [s for s in at_target if scores[s] == top]
+        if winner >= 0 and alone != [winner]:
+            out.add("end.both-out/changed")
+    if winner is not None and winner >= 0 and scores[winner] == rules.target:
+        out.add("end.target/exact")
+    if any(gone_out(rules, scores[s]) and not gone_out(rules, before[s]) for s in range(n)):
+        out.add("end.lose")
+    return out
