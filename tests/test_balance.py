@@ -13,6 +13,7 @@ import itertools
 import json
 import os
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -240,16 +241,22 @@ def test_clause_counts_agree_with_the_engine_on_every_variant() -> None:
     assert {"joker.no-trumps.follow", "joker.no-trumps.lead", "barred-joker-lead"} <= seen
 
 
+def random_hands(rules: Any, seed: int, count: int) -> Iterator[HandState]:
+    """``count`` finished hands played by random bots from ``Random(seed)``, dealers in turn."""
+    rng = Random(seed)
+    bot = RandomBot()
+    for dealer in range(count):
+        st = HandState.new(rules, dealer % rules.players, rng)
+        while st.result is None:
+            st.apply_fast(bot.choose(st, rng))
+        yield st
+
+
 def test_misere_lost_at_the_first_trick_is_counted() -> None:
     """play.misere-ends: the bidder's side takes the first trick, the hand ends (G)."""
     rules = load_rules("australian")
     found = 0
-    rng = Random(4)
-    bot = RandomBot()
-    for dealer in range(400):
-        st = HandState.new(rules, dealer % 4, rng)
-        while st.result is None:
-            st.apply_fast(bot.choose(st, rng))
+    for st in random_hands(rules, 4, 400):
         events = hand_events(st)
         res = st.result
         lost_early = st.misere and not res.complete
@@ -284,13 +291,8 @@ def test_a_misere_and_a_suit_bid_overcalling_each_other_is_counted() -> None:
     above every 7 bid, below every 8 bid) decided the auction: a misère overcalled a suit bid
     or a suit bid overcalled a misère. Checked against the calls of every hand played."""
     rules = load_rules("australian")
-    rng = Random(9)
-    bot = RandomBot()
     found = 0
-    for dealer in range(300):
-        st = HandState.new(rules, dealer % 4, rng)
-        while st.result is None:
-            st.apply_fast(bot.choose(st, rng))
+    for st in random_hands(rules, 9, 300):
         kinds = [rules.bid_kind[a - rules.BID] for _, a in st.calls if a != rules.PASS]
         crossed = any((a == "misere") != (b == "misere") for a, b in itertools.pairwise(kinds))
         assert ("auction.misere/slot" in hand_events(st)) == crossed
@@ -306,12 +308,7 @@ def test_an_open_misere_lost_before_it_was_shown_is_counted() -> None:
     omis = rules.bid_index["OMIS"]
     assert rules.bid_open[omis] == "after-first-trick"
     seen = {True: 0, False: 0}
-    rng = Random(5)
-    bot = RandomBot()
-    for dealer in range(3000):
-        st = HandState.new(rules, dealer % 4, rng)
-        while st.result is None:
-            st.apply_fast(bot.choose(st, rng))
+    for st in random_hands(rules, 5, 3000):
         if st.result.contract != omis:
             continue
         unshown = len(st.tricks) <= 1
