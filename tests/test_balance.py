@@ -627,6 +627,10 @@ def test_a_house_study_opens_with_its_changed_clauses_and_reads_house_minus_base
     assert code == 0
     out = capsys.readouterr().out
     assert "difference = house minus base (misere-230 minus australian)" in out
+    # named the other way round, the study still reads house minus base, with the same figures
+    argv = ["balance", "misere-230", "--against", "australian", "--games", "3", "--workers", "1"]
+    assert main(argv) == 0
+    assert capsys.readouterr().out.split("\n", 3)[3] == out.split("\n", 3)[3]
     section = out.split("The house file's changes", 1)[1].split("\n\n", 1)[0]
     assert "  auction.misere: australian " in section
     for line in section.splitlines()[1:]:
