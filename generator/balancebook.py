@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from babel import Locale, UnknownLocaleError
-from babel.numbers import get_decimal_symbol, parse_pattern
+from babel.numbers import format_decimal, get_decimal_symbol, parse_pattern
 
 from ..runtime.engine.fingerprint import rules_fingerprint
 from .model import Ruleset
@@ -260,9 +260,10 @@ def book_context(rs: Ruleset, lang: str, folder: Path | None = None) -> dict[str
         return {"state": "missing", "command": command}
     if data.get("rules") != _fingerprint(rs):
         return {"state": "stale", "command": command}
-    # the figures differ between languages by their decimal sign only: a build makes them
-    # once per variant and sign (the summary read is the same object while its file is)
-    symbol = (_decimal_symbol(lang), _percent_affixes(lang))
+    # the figures differ between languages by their decimal sign, percent and digit grouping
+    # only: a build makes them once per variant and notation (the summary read is the same
+    # object while its file is)
+    symbol = (_decimal_symbol(lang), _percent_affixes(lang), _count(1000, lang))
     cached = _CONTEXTS.get((id(rs), id(data), symbol))
     if cached is not None and cached[0] is rs and cached[1] is data:
         return cached[2]
@@ -397,4 +398,37 @@ def _compare(
                     "significant": significant,
                 }
             )
-    return {"base": against["variant"], "rows": rows, "omitted": omitted}
+    return {
+        "base": against["variant"],
+        "rows": rows,
+        "omitted": omitted,
+        "rare": _rare(mine, clause_ids, changed, lang),
+    }
+
+
+#: A rule this variant changes that acted in fewer of its hands than this share gets a sentence
+#: saying the figures say little about it (as the balance report warns).
+RARE = 0.01
+
+
+def _count(x: int, lang: str) -> str:
+    """A whole number in the language's grouping (8,363; nl 8.363; nb 8 363)."""
+    try:
+        return str(format_decimal(x, locale=Locale.parse(lang.replace("-", "_"))))
+    except (UnknownLocaleError, ValueError, TypeError):
+        return str(x)
+
+
+def _rare(
+    figures: dict[str, Any], clause_ids: Sequence[str], changed: set[str], lang: str
+) -> list[Any]:
+    """The clauses this variant changes that its computer players reached in under
+    :data:`RARE` of the hands: ``{"id", "k", "n"}`` each (the counts written for ``lang``), in
+    clause order."""
+    out = []
+    for cid in clause_ids:
+        f = figures.get("clauses", {}).get(cid)
+        if cid in changed and f and f["n"] and f["k"] < RARE * f["n"]:
+            k, n = (_count(x, lang) for x in (f["k"], f["n"]))
+            out.append({"id": cid, "k": k, "n": n, "never": not f["k"]})
+    return out
