@@ -525,6 +525,12 @@ def test_ladder_by_value_counts_a_bid_of_fewer_tricks_over_more(tmp_path: Path) 
     assert "auction.higher/by-value" not in hand_events(state)  # type: ignore[arg-type]
     assert event_applies(r, "auction.higher/by-value")
     assert not event_applies(Rules.builtin("american"), "auction.higher/by-value")
+    # the committed study of the house variant counts it, and its book shows it under the rule
+    summary = (ROOT / "generated/balance/original-schedule.json").read_text(encoding="utf-8")
+    assert '"auction.higher/by-value"' in summary
+    book = (ROOT / "generated/docs/en/original-schedule.md").read_text(encoding="utf-8")
+    plays = book[book.index("## How this variant plays") :]
+    assert "| [Each bid higher](#auction.higher)" in plays
 
 
 def _threshold_and_cap() -> tuple[Rules, Rules]:
