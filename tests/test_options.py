@@ -464,6 +464,13 @@ def test_ladder_by_value_ranks_the_original_schedule_by_value_ties_by_tricks() -
     assert at["6D"] < at["7S"] < at["6H"] < at["6NT"] < at["7C"] < at["8S"] < at["7D"]
     assert r.bid_codes[at["9C"] + 1] == "MIS" and r.bid_codes[at["10H"] + 1] == "OMIS"
     assert r.bid_codes[-1] == "10NT" and r.bid_value[at["10S"]] == 200
+    # the public API's action ids are ladder places (OpenSpiel's too): 6H's id above 7S's
+    import fivehundred
+
+    api = fivehundred.load("original-schedule")
+    ids = {name: a for a, name in enumerate(api.action_names)}
+    assert api.bids == r.bid_codes
+    assert ids["6D"] < ids["7S"] < ids["6H"] and ids["6H"] == r.bid_action("6H")
     # the level order of every other variant is untouched (G, P)
     g = Rules.builtin("american")
     assert g.auction["ranking"] == "level" and g.bid_codes[:6] == (
