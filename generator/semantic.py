@@ -36,7 +36,7 @@ told about its own lines rather than the base's. The checks:
 - ``play.misere-partner``: ``both-hands`` (or a bid's ``partner``) needs partnerships.
 - ``score.table``: exactly one of ``scoring.table`` and ``scoring.formula``.
 - ``score.slam``: a slam rule with a ``value`` must apply to some bid (``below``).
-- ``score.freeze``: a freeze below the target.
+- ``score.freeze``: a freeze below the target; a threshold (``scoring.freeze``) needs one.
 - ``end.target`` / ``end.lose`` / ``end.must-bid-to-win``: the game end is reachable:
   ``lose_at`` below 0 (the schema already refuses a target below 1 and a positive ``lose_at``),
   ``out_backwards`` only with ``lose_at``, and some way to score points (a contract worth
@@ -987,6 +987,14 @@ def _check_scoring(c: _Check) -> None:
                 "score.slam",
             )
     freeze = c.opt_int(("scoring", "opponents_freeze_at"))
+    if freeze is None and c.option("scoring.freeze") == "threshold":
+        c.report(
+            c.where(("scoring", "freeze"), ("scoring", "opponents_freeze_at")),
+            "scoring.freeze is a threshold, but opponents_freeze_at is null: give the score over "
+            "which a side scores no trick points as opponents (opponents_freeze_at: 400)",
+            "score.freeze",
+        )
+        return
     if freeze is None or freeze is _MISSING:
         return
     target = c.opt_int(("end", "target"), 1)

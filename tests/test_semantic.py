@@ -276,6 +276,13 @@ def test_the_original_schedule_needs_the_ladder_ranked_by_value(tmp_path: Path) 
     assert {"7S", "8S", "9S", "10S"} <= set(ranked.bid_index)
 
 
+def test_a_threshold_needs_its_score(tmp_path: Path) -> None:
+    """score.freeze: scoring.freeze threshold ("no trick points for a defending side over
+    400") with no opponents_freeze_at would be no rule at all: one message, at the key."""
+    found = house(tmp_path, "scoring:\n  freeze: threshold\n")
+    at(one(found), 3, 11, "score.freeze", "threshold", "opponents_freeze_at is null")
+
+
 def test_table_and_formula_both(tmp_path: Path) -> None:
     found = house(
         tmp_path, "scoring:\n  formula: {first: {S: 40, C: 60, D: 80, H: 100, NT: 120}}\n"
