@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -319,9 +319,9 @@ def _context(
     ]
     endings = [{"key": k, **_fig(v, lang, True)} for k, v in figs["endings"].items() if v["k"]]
     clauses = [
-        {"id": k, **_fig(v, lang, True)}
+        {"id": shown, **_fig(v, lang, True)}
         for k, v in figs["clauses"].items()
-        if "/" not in k and k in clause_ids
+        if (shown := _shown_clause(k, figs["clauses"], clause_ids)) is not None
     ]
     sides = int(data["sides"])
     bots = set(data["bots"])
@@ -347,6 +347,20 @@ def _context(
     if data.get("against"):
         out["compare"] = _compare(data, clause_ids, changed, lang)
     return out
+
+
+def _shown_clause(key: str, keys: Mapping[str, Any], clause_ids: Sequence[str]) -> str | None:
+    """The rule a clause count is shown under in the book, or None: a clause id is its own; a
+    narrower count (``auction.higher/by-value``) stands for its rule only where the study has
+    no count of the rule itself (the ladder ranked by value: how often a bid of fewer tricks
+    overcalled one of more)."""
+    base = key.split("/")[0]
+    if base not in clause_ids:
+        return None
+    if key == base:
+        return key
+    others = [k for k in keys if k.split("/")[0] == base]
+    return base if base not in keys and others[0] == key else None
 
 
 #: Rows of the comparison table shown whether or not they differ.
@@ -377,11 +391,15 @@ def _compare(
             b = mine.get(group, {}).get(key)
             if a is None and b is None:
                 continue
-            if group == "clauses" and ("/" in key or key not in clause_ids):
-                continue
+            shown = key
+            if group == "clauses":
+                keys = {**theirs.get(group, {}), **mine.get(group, {})}
+                if (found := _shown_clause(key, keys, clause_ids)) is None:
+                    continue
+                shown = found
             significant = bool(d.get("significant"))
             if not (
-                significant or (group, key) in _ALWAYS or (group == "clauses" and key in changed)
+                significant or (group, key) in _ALWAYS or (group == "clauses" and shown in changed)
             ):
                 omitted += 1
                 continue
@@ -391,7 +409,7 @@ def _compare(
             rows.append(
                 {
                     "group": group,
-                    "key": key,
+                    "key": shown,
                     "this": _fig(b or {}, lang, percent)["value"],
                     "base": _fig(a or {}, lang, percent)["value"],
                     "diff": DASH if diff is None else f(diff, lang, True),

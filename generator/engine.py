@@ -59,6 +59,7 @@ _OPTIONS: dict[str, frozenset[Any] | None] = {
     "auction.inkles.level": _ANY,
     "auction.sans_kitty": _ANY,
     "auction.sans_kitty.bonus": _ANY,
+    "auction.ranking": frozenset({"level", "value"}),  # the ladder is in that order already
     "partner.call": frozenset({"none", "choose", "card"}),
     "partner.second_partner_at": _ANY,
     # the ladder
@@ -88,6 +89,7 @@ _OPTIONS: dict[str, frozenset[Any] | None] = {
     "scoring.opponents_per_trick": _ANY,
     "scoring.opponents_against_misere": _ANY,
     "scoring.opponents_freeze_at": _ANY,
+    "scoring.freeze": frozenset({"cap", "threshold"}),
     "scoring.opponent_tricks": frozenset({"own", "pooled"}),  # read through pool_opponents
     # the end of the game: Match's (runtime/engine/game.py), not the hand's
     **dict.fromkeys(("end.target", "end.lose_at", "end.must_bid_to_win"), _ANY),
@@ -298,6 +300,7 @@ def engine_context(tables: Tables) -> dict[str, Any]:
         "per_trick": scoring["opponents_per_trick"],
         "against_misere": scoring["opponents_against_misere"],
         "freeze_at": scoring["opponents_freeze_at"],
+        "freeze_threshold": scoring["freeze"] == "threshold",
         "pool_opponents": derived["pool_opponents"],
     }
 

@@ -17,7 +17,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
-from ..runtime.engine.codes import NT, RANK_ORDER, STRAINS, SUITLESS, SUITS, same_colour
+from ..runtime.engine.codes import (
+    NT,
+    RANK_ORDER,
+    STRAINS,
+    SUITLESS,
+    SUITS,
+    same_colour,
+    suit_rank,
+)
 from ..runtime.engine.rules import Rules
 from ..runtime.engine.tableformat import (
     FORMAT,
@@ -275,6 +283,8 @@ def _ladder(data: dict[str, Any]) -> list[Bid]:
                 first = int(formula["first"][STRAINS[strain]])
                 value = first + (level - low) * int(formula["step"])
             bids.append(_suit_bid(code, level, strain, value))
+    if ladder_spec["order"] == "value":
+        bids.sort(key=lambda b: suit_rank(b["level"], b["strain"], b["value"], by_value=True))
     specials = ladder_spec["special"]
     pending = list(enumerate(specials))
     progress = True

@@ -23,7 +23,8 @@ told about its own lines rather than the base's. The checks:
 - ``seats.partner``: a five-handed ``partner`` call is for ``teams: none``.
 - ``auction.ladder``: levels from ≤ to ≤ hand_size (a bid can be made); every suit bid has a
   value (a score-table row of the right length, or the formula) and is worth more than the bid
-  below it; special-bid codes are unique and are neither suit bids, card codes nor verbs; each
+  below it (unless ``auction.ladder.order`` is ``value``: the ladder is then ranked by value);
+  special-bid codes are unique and are neither suit bids, card codes nor verbs; each
   special bid is placed above a bid that exists, with no two directly above the same bid and no
   circle of special bids.
 - ``auction.misere`` / ``auction.open-misere``: a bid available only after a bid of level N
@@ -35,7 +36,7 @@ told about its own lines rather than the base's. The checks:
 - ``play.misere-partner``: ``both-hands`` (or a bid's ``partner``) needs partnerships.
 - ``score.table``: exactly one of ``scoring.table`` and ``scoring.formula``.
 - ``score.slam``: a slam rule with a ``value`` must apply to some bid (``below``).
-- ``score.freeze``: a freeze below the target.
+- ``score.freeze``: a freeze below the target; a threshold (``scoring.freeze``) needs one.
 - ``end.target`` / ``end.lose`` / ``end.must-bid-to-win``: the game end is reachable:
   ``lose_at`` below 0 (the schema already refuses a target below 1 and a positive ``lose_at``),
   ``out_backwards`` only with ``lose_at``, and some way to score points (a contract worth
@@ -50,7 +51,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, TypeGuard, get_args, get_origin
 
-from ..runtime.engine.codes import RANK_ORDER, STRAINS, normalise_card, normalise_rank
+from ..runtime.engine.codes import RANK_ORDER, STRAINS, normalise_card, normalise_rank, suit_rank
 from ..runtime.engine.errors import Diagnostic
 from ..runtime.engine.tableformat import Option
 from .options import option
@@ -302,12 +303,27 @@ def _suit_values(c: _Check) -> dict[str, tuple[int, KeyPath]] | None:
 
 
 def _suit_codes(c: _Check) -> list[str] | None:
-    """The suit bids of the ladder, lowest first."""
+    """The suit bids of the ladder, lowest first (by value when the ladder is ranked so and
+    the values are known, as the model ranks them)."""
     levels = _levels(c)
     strains = _strains(c)
     if levels is None or strains is None:
         return None
-    return [f"{level}{s}" for level in range(levels[0], levels[1] + 1) for s in strains]
+    codes = [(level, s) for level in range(levels[0], levels[1] + 1) for s in strains]
+    values = _suit_values(c) if _by_value(c) else None
+    if values is not None:
+        worth = {code: v for code, (v, _) in values.items()}
+        codes.sort(
+            key=lambda b: suit_rank(
+                b[0], STRAINS.index(b[1]), worth[f"{b[0]}{b[1]}"], by_value=True
+            )
+        )
+    return [f"{level}{s}" for level, s in codes]
+
+
+def _by_value(c: _Check) -> bool:
+    """auction.higher: the suit bids rank by value (``auction.ladder.order``)."""
+    return bool(c.option("auction.ladder.order") == "value")
 
 
 def _unique_specials(c: _Check) -> dict[str, int]:
@@ -626,6 +642,8 @@ def _check_values(c: _Check) -> None:
     if values is None or codes is None:
         return
     by_formula = isinstance(formula, Mapping)
+    if _by_value(c):
+        return  # ranked by value: a higher bid is worth at least as much by construction
     for below, code in itertools.pairwise(codes):
         if values[code][0] <= values[below][0]:
             path = values[code][1]
@@ -868,7 +886,8 @@ def _check_availability(c: _Check) -> None:
                 _special_clause(sp),
             )
             continue
-        lowest = f"{max(after, levels[0])}{strains[0]}"
+        level = max(after, levels[0])
+        lowest = min((f"{level}{s}" for s in strains), key=ladder.index)  # by value, too
         if code in ladder and ladder.index(code) < ladder.index(lowest):
             c.report(
                 path,
@@ -1008,6 +1027,14 @@ def _check_scoring(c: _Check) -> None:
                 "score.slam",
             )
     freeze = c.opt_int(("scoring", "opponents_freeze_at"))
+    if freeze is None and c.option("scoring.freeze") == "threshold":
+        c.report(
+            c.where(("scoring", "freeze"), ("scoring", "opponents_freeze_at")),
+            "scoring.freeze is a threshold, but opponents_freeze_at is null: give the score over "
+            "which a side scores no trick points as opponents (opponents_freeze_at: 400)",
+            "score.freeze",
+        )
+        return
     if freeze is None or freeze is _MISSING:
         return
     target = c.opt_int(("end", "target"), 1)

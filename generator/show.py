@@ -109,7 +109,9 @@ def _rule_lines(rs: Ruleset) -> list[str]:
     scoring.append(opponents)
     if misere:
         scoring.append(f"{rs.opponents_against_misere} a trick against a {word}")
-    if rs.opponents_freeze_at is not None:
+    if rs.opponents_freeze_at is not None and rs.scoring["freeze"] == "threshold":
+        scoring.append(f"no trick points for opponents over {rs.opponents_freeze_at}")
+    elif rs.opponents_freeze_at is not None:
         scoring.append(f"opponents' trick points stop at {rs.opponents_freeze_at}")
     lines.append("scoring: " + "; ".join(scoring))
     return lines

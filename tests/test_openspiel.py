@@ -44,7 +44,14 @@ def test_random_sim_test_australian() -> None:
 
 @pytest.mark.parametrize(
     "variant",
-    ["american", "five-handed-call", "two-handed", "six-handed-2v2v2", "both-hands-misere"],
+    [
+        "american",
+        "five-handed-call",
+        "two-handed",
+        "six-handed-2v2v2",
+        "both-hands-misere",
+        "original-schedule",  # action ids are places on a ladder ranked by value
+    ],
 )
 def test_random_sim_test_variants(variant: str) -> None:
     game = pyspiel.load_game("python_fivehundred", {"variant": variant})

@@ -41,6 +41,7 @@ from ..engine.game import gone_out, reaches
 from ..engine.hand import AUCTION, DISCARD, OVER, PLAY, ActionKind, HandState, action_kind, deal
 from ..engine.records import RECORD_FORMAT, error_object, record_of, replay, replay_view
 from ..engine.rules import Rules
+from ..engine.scoring import score_hand
 from ..engine.tableformat import FORMAT as TABLES_FORMAT
 
 __all__ = [
@@ -205,7 +206,14 @@ def _scoring_clauses(state: HandState) -> set[str]:
                 out.add("score.slam")
             if taken < r.hand_size:
                 out.add("score.opponents")
-        if r.opponents_freeze_at is not None:
+        if r.opponents_freeze_at is not None and r.scoring["freeze"] == "threshold":
+            # a threshold acts where it withholds a side's trick points (score_hand says)
+            mask = sum(1 << s for s in allies)
+            score = score_hand(
+                r, result.contract, mask, state.tricks_won, state.scores, result.sans
+            )
+            out |= score.clauses & {"score.freeze"}
+        elif r.opponents_freeze_at is not None:
             for side in range(r.n_sides):
                 earned = result.points[side]
                 if side not in {r.side_of_seat[s] for s in allies} and (
@@ -231,7 +239,10 @@ def _score_presets(r: Rules) -> list[list[int]]:
     presets = [[0] * n, [r.target - short] * n]
     if r.lose_at is not None:
         presets.append([r.lose_at + 40] + [r.target - 40] * (n - 1))
-    if r.opponents_freeze_at is not None:
+    if r.opponents_freeze_at is not None and r.scoring["freeze"] == "threshold":
+        # under the threshold and passing it, over it and scoring nothing (380 and 410 at 400)
+        presets += [[r.opponents_freeze_at - 20] * n, [r.opponents_freeze_at + 10] * n]
+    elif r.opponents_freeze_at is not None:
         presets.append([r.opponents_freeze_at - 10] * n)
     return presets
 

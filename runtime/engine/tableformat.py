@@ -54,12 +54,14 @@ __all__ = [
     "JokerWord",
     "Kitty",
     "KittyWord",
+    "LadderOrder",
     "Meta",
     "MiserePartner",
     "MisereWord",
     "Nominate",
     "OpenWhen",
     "OpponentTricks",
+    "OpponentsLimit",
     "Option",
     "OutBackwards",
     "Packet",
@@ -135,6 +137,8 @@ JokerLead = Literal["name-any-suit", "name-unled-suit"]
 VoidMustPlay = Literal["never", "misere", "always"]
 Failed = Literal["minus-value"]
 OpponentTricks = Literal["pooled", "own"]
+OpponentsLimit = Literal["cap", "threshold"]
+LadderOrder = Literal["level", "value"]
 BothOut = Literal["contractor", "highest", "first-by-trick"]
 OutBackwards = Literal["game-over", "cannot-win"]
 EndLine = Literal["reach", "exceed"]
@@ -381,6 +385,18 @@ class Auction(TypedDict):
                 "null, or: after the auction, unless the contract is a misère, the "
                 "contractor first chooses `take` (the kitty) or `sans` (the kitty stays "
                 "out and the contract is worth `bonus` more, made or failed)."
+            ),
+        ),
+    ]
+    ranking: Annotated[
+        LadderOrder,
+        Meta(
+            "Ranking",
+            (
+                "How the suit bids of `ladder` were ranked (the ladder is already in that "
+                "order, lowest first): `level`: by tricks, then strain; `value`: by value, "
+                "and of two bids worth as much the one of more tricks (then the higher "
+                "strain) ranks higher."
             ),
         ),
     ]
@@ -704,7 +720,20 @@ class Scoring(TypedDict):
             "Opponents' cap",
             (
                 "null, or a total F: trick points scored as opponents never take a side "
-                "above F (a side at or above F before the hand gains none)."
+                "above F (a side at or above F before the hand gains none); with `freeze` "
+                "`threshold`, a side above F before the hand gains none and any other side "
+                "gains them all."
+            ),
+        ),
+    ]
+    freeze: Annotated[
+        OpponentsLimit,
+        Meta(
+            "Freeze",
+            (
+                "How `opponents_freeze_at` limits trick points scored as opponents: `cap`: "
+                "they stop at it; `threshold`: a side over it before the hand scores none, "
+                "a side at or below it scores them all."
             ),
         ),
     ]
@@ -1815,6 +1844,31 @@ OPTIONS: tuple[Option, ...] = (
         note="the strains one may bid",
     ),
     Option(
+        "auction.ladder.order",
+        LadderOrder,
+        "level",
+        "auction.higher",
+        "Ladder order",
+        (
+            "How the suit bids rank. `level`: more tricks rank higher, and of as many tricks "
+            "the higher strain (G, P: the ladder of the Avondale schedule). `value`: the bid "
+            "worth more ranks higher, as in the original schedule of the United States Playing "
+            "Card Company (before 1906, spades 40 to hearts 100 and no trumps 120 for six "
+            "tricks), where six hearts (100) overcalls seven spades (80). Two bids worth as "
+            "much (six diamonds and seven spades, 80 each) are ranked by tricks: the bid of "
+            "more tricks ranks higher, then the higher strain. So the ladder stays one order, "
+            "each bid in one place (an "
+            "overcall is a higher place; action numbers are places), and of two contracts "
+            "worth the same the one that undertakes more tricks is the bigger undertaking. "
+            "Special bids keep the place `above` gives them. Default `level`."
+        ),
+        tables="auction.ranking",
+        diff="bids rank by",
+        note="level (tricks, then strain), or value",
+        show=True,
+        late=True,
+    ),
+    Option(
         "kitty.take",
         bool,
         True,
@@ -2018,6 +2072,25 @@ OPTIONS: tuple[Option, ...] = (
         note="their points stop here (T: 490), or null",
         attr="opponents_freeze_at",
         schema={"examples": [490, 480, None]},
+    ),
+    Option(
+        "scoring.freeze",
+        OpponentsLimit,
+        "cap",
+        "score.freeze",
+        "Cap or threshold",
+        (
+            "How `opponents_freeze_at` limits the trick points of the contractor's opponents. "
+            "`cap`: they stop at it, a side never passes it on them (T, G: a side at 480 "
+            "taking five tricks stops at 490). `threshold`: a side over it before the hand "
+            "scores no trick points, a side at or below it scores all of them even past it "
+            '(house rule "no trick points for a defending side over 400": a side at 380 '
+            "taking five tricks reaches 430, a side at 410 gets nothing). Default `cap`."
+        ),
+        diff="opponents' trick points limited by",
+        note="cap, or threshold (none over the limit)",
+        show=True,
+        late=True,
     ),
     Option(
         "scoring.opponent_tricks",

@@ -15,6 +15,7 @@ a narrower case of it; :data:`EVENTS` describes every key in one English sentenc
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 from ..engine.codes import NT, SUITLESS
@@ -23,11 +24,13 @@ from ..engine.hand import HandState
 from ..engine.rules import Rules
 from ..engine.scoring import score_hand
 
-__all__ = ["EVENTS", "end_events", "hand_events"]
+__all__ = ["EVENTS", "end_events", "event_applies", "hand_events"]
 
 #: Every event key, what it counts (one hand counts once per key), in rule-book order.
 EVENTS: dict[str, str] = {
     "seats.partner": "the contractor chose or called a partner for the hand",
+    "auction.higher/by-value": "a bid of fewer tricks overcalled a bid of more tricks worth "
+    "less (the ladder ranked by value)",
     "auction.inkles": "an inkle was bid (a first-round bid at the inkle level that wins nothing)",
     "auction.raise-own-bid": "the high bidder raised his own bid after the others passed",
     "auction.misere": "a misère was bid",
@@ -55,7 +58,7 @@ EVENTS: dict[str, str] = {
     "joker.no-trumps.misere-void": "a player void in the led suit had to play the joker",
     "score.overtricks": "a contract made with overtricks that score",
     "score.slam": "all tricks taken on a contract worth less than the slam bonus (slam scored)",
-    "score.freeze": "an opponent's trick points were cut at the freeze",
+    "score.freeze": "an opponent's trick points were cut by the freeze (its cap or threshold)",
     "end.must-bid-to-win": "a side at or above the target did not win: it was not contracting",
     "end.target/exact": "the game was won on exactly the target",
     "end.both-out": "several sides reached the target on one hand: the tie-break decided",
@@ -63,6 +66,20 @@ EVENTS: dict[str, str] = {
     "highest total alone",
     "end.lose": "a side went out backwards (at or below the losing score)",
 }
+
+
+def event_applies(rules: Rules, key: str) -> bool:
+    """Whether the event ``key`` can happen under ``rules`` (a balance study counts only
+    those): its clause is one of the variant's, and ``auction.higher/by-value`` needs a ladder
+    that ranks a bid above one of more tricks (``auction.ladder.order: value``)."""
+    if key.split("/")[0] not in rules.clause_ids:
+        return False
+    if key == "auction.higher/by-value":
+        levels = [
+            lv for lv, kind in zip(rules.bid_level, rules.bid_kind, strict=True) if kind == "suit"
+        ]
+        return any(low < high for high, low in itertools.pairwise(levels))
+    return True
 
 
 def hand_events(st: HandState) -> set[str]:
@@ -103,7 +120,7 @@ def hand_events(st: HandState) -> set[str]:
 
 def _auction_events(st: HandState, out: set[str]) -> None:
     r = st.rules
-    high_seat = -1
+    high_seat = high = -1
     last_kind = ""
     for (seat, action), inkle in zip(st.calls, st.inkles, strict=True):
         if action == r.PASS:
@@ -114,7 +131,14 @@ def _auction_events(st: HandState, out: set[str]) -> None:
         i = action - r.BID
         if seat == high_seat:
             out.add("auction.raise-own-bid")
-        high_seat = seat
+        # auction.ladder.order value: fewer tricks over more (6H over 7S)
+        if (
+            high >= 0
+            and r.bid_kind[high] == r.bid_kind[i] == "suit"
+            and (r.bid_level[i] < r.bid_level[high])
+        ):
+            out.add("auction.higher/by-value")
+        high_seat, high = seat, i
         kind = r.bid_kind[i]
         if kind == "misere":
             out.add(r.bid_clause[i])
