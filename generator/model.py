@@ -51,6 +51,7 @@ from ..runtime.engine.tableformat import (
     Tables,
     Terms,
 )
+from .ladder import place_specials
 from .options import file_value as read_option
 
 __all__ = ["FORMAT", "Ruleset", "build_ruleset", "build_tables"]
@@ -286,46 +287,38 @@ def _ladder(data: dict[str, Any]) -> list[Bid]:
     if ladder_spec["order"] == "value":
         bids.sort(key=lambda b: suit_rank(b["level"], b["strain"], b["value"], by_value=True))
     specials = ladder_spec["special"]
-    pending = list(enumerate(specials))
-    progress = True
-    while pending and progress:
-        progress = False
-        for entry in list(pending):
-            _, sp = entry
-            codes = [b["code"] for b in bids]
-            above = str(sp["above"])
-            if above not in codes:
-                continue
-            pending.remove(entry)
-            progress = True
-            avail = sp["available"]
-            after = 0
-            if isinstance(avail, dict):
-                after = int(avail["after_bid_of"])
-            raw_open = sp["open"]
-            open_: OpenWhen = "no" if raw_open in (False, "False", "false", "no") else raw_open
-            blind = bool(sp["blind"])
-            clause: ClauseId = (
-                "auction.blind-misere"
-                if blind
-                else ("auction.open-misere" if open_ != "no" else "auction.misere")
-            )
-            bids.insert(
-                codes.index(above) + 1,
-                {
-                    "code": str(sp["bid"]),
-                    "kind": sp["kind"],
-                    "level": 0,
-                    "strain": NT,
-                    "value": int(sp["value"]),
-                    "open": open_,
-                    "blind": blind,
-                    "after_bid_of": after,
-                    "clause": clause,
-                    # a misère without its own partner rule follows play.misere_partner
-                    "partner": sp.get("partner", misere_partner),
-                },
-            )
+    placed = place_specials(
+        [b["code"] for b in bids],
+        [(i, str(sp["bid"]), str(sp["above"])) for i, sp in enumerate(specials)],
+    )  # every special placed, none clashing: the checks refused any other file (semantic.py)
+    by_code: dict[str, Bid] = {b["code"]: b for b in bids}
+    for sp in specials:
+        avail = sp["available"]
+        after = 0
+        if isinstance(avail, dict):
+            after = int(avail["after_bid_of"])
+        raw_open = sp["open"]
+        open_: OpenWhen = "no" if raw_open in (False, "False", "false", "no") else raw_open
+        blind = bool(sp["blind"])
+        clause: ClauseId = (
+            "auction.blind-misere"
+            if blind
+            else ("auction.open-misere" if open_ != "no" else "auction.misere")
+        )
+        by_code[str(sp["bid"])] = {
+            "code": str(sp["bid"]),
+            "kind": sp["kind"],
+            "level": 0,
+            "strain": NT,
+            "value": int(sp["value"]),
+            "open": open_,
+            "blind": blind,
+            "after_bid_of": after,
+            "clause": clause,
+            # a misère without its own partner rule follows play.misere_partner
+            "partner": sp.get("partner", misere_partner),
+        }
+    bids = [by_code[code] for code in placed.ladder]
     return bids
 
 

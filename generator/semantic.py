@@ -54,6 +54,7 @@ from typing import Any, Literal, TypeGuard, get_args, get_origin
 from ..runtime.engine.codes import RANK_ORDER, STRAINS, normalise_card, normalise_rank, suit_rank
 from ..runtime.engine.errors import Diagnostic
 from ..runtime.engine.tableformat import Option
+from .ladder import place_specials
 from .options import option
 from .yamlload import KeyPath, Marks
 
@@ -342,7 +343,7 @@ def _unique_specials(c: _Check) -> dict[str, int]:
 def _place(
     c: _Check,
 ) -> tuple[list[str], list[tuple[int, str]], list[int]] | None:
-    """Place the special bids as the model does.
+    """The special bids placed as the model places them (:func:`.ladder.place_specials`).
 
     Returns the ladder (lowest first), the special bids that clash with another placed
     directly above the same bid (index, the other's code), and the special bids that cannot be
@@ -351,27 +352,14 @@ def _place(
     codes = _suit_codes(c)
     if codes is None:
         return None
-    ladder = list(codes)
-    usable = _unique_specials(c)
     specials = dict(_specials(c))
-    pending = [i for code, i in usable.items() if isinstance(specials[i].get("above"), str)]
-    taken: dict[str, str] = {}
-    clashes: list[tuple[int, str]] = []
-    progress = True
-    while pending and progress:
-        progress = False
-        for i in list(pending):
-            above, code = specials[i]["above"], specials[i]["bid"]
-            if above not in ladder:
-                continue
-            pending.remove(i)
-            progress = True
-            if above in taken:
-                clashes.append((i, taken[above]))
-                continue
-            taken[above] = code
-            ladder.insert(ladder.index(above) + 1, code)
-    return ladder, clashes, sorted(pending)
+    entries = [
+        (i, code, specials[i]["above"])
+        for code, i in _unique_specials(c).items()
+        if isinstance(specials[i].get("above"), str)
+    ]
+    placed = place_specials(codes, sorted(entries))
+    return list(placed.ladder), list(placed.clashes), list(placed.pending)
 
 
 # -- the checks ----------------------------------------------------------------------------------

@@ -751,3 +751,16 @@ def test_level_beyond_the_hand_is_reported_first_and_alone(tmp_path: Path) -> No
     the score table's rows."""
     found = house(tmp_path, "auction:\n  ladder:\n    levels: {from: 6, to: 11}\n")
     at(one(found), 4, 27, "auction.ladder", "a bid of 11 tricks can never be made")
+
+
+def test_the_model_and_the_checks_place_the_special_bids_with_one_function() -> None:
+    """Issue 17 §1: special-bid placement is written once (generator/ladder.py); a chain given
+    in any order is placed as the model places it, and two specials above one bid clash."""
+    from fivehundred.generator.ladder import place_specials
+
+    suits = ["9NT", "10S", "10C", "10D", "10H", "10NT"]
+    placed = place_specials(suits, [(0, "BMIS", "OMIS"), (1, "OMIS", "10D"), (2, "X", "Y")])
+    assert placed.ladder == ("9NT", "10S", "10C", "10D", "OMIS", "BMIS", "10H", "10NT")
+    assert placed.pending == (2,) and placed.clashes == ()
+    clash = place_specials(suits, [(0, "OMIS", "10D"), (1, "MIS", "10D")])
+    assert clash.clashes == ((1, "OMIS"),)
