@@ -37,7 +37,7 @@ from ..engine.errors import FiveHundredError
 from ..engine.fingerprint import rules_fingerprint
 from ..engine.game import NO_WINNER, Match, gone_out, reaches
 from ..engine.rules import Rules
-from .reached import EVENTS, hand_events
+from .reached import EVENTS, hand_events, possible
 from .simulate import check_hand
 from .stats import Comparison, Mean, Proportion, compare_means, compare_proportions
 
@@ -596,7 +596,7 @@ def figures(study: Study) -> dict[str, dict[str, Figure]]:
             t.position_contracts.get(pos, 0), contracted
         )
     for key in EVENTS:
-        if key.split("/")[0] in r.clause_ids or key in t.event_hands:
+        if possible(r, key) or key in t.event_hands:
             out["clauses"][key] = Proportion(t.event_hands.get(key, 0), hands)
     return out
 

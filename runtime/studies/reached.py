@@ -16,20 +16,23 @@ a narrower case of it; :data:`EVENTS` describes every key in one English sentenc
 from __future__ import annotations
 
 from ..engine.codes import NT, SUITLESS
-from ..engine.hand import HandState
+from ..engine.hand import HandState, next_dealer, passes_reopen
+from ..engine.rules import Rules
 from ..engine.scoring import score_hand
 
-__all__ = ["EVENTS", "hand_events"]
+__all__ = ["EVENTS", "hand_events", "possible"]
 
 #: Every event key, what it counts (one hand counts once per key), in rule-book order.
 EVENTS: dict[str, str] = {
     "seats.partner": "the contractor chose or called a partner for the hand",
     "auction.inkles": "an inkle was bid (a first-round bid at the inkle level that wins nothing)",
+    "auction.pass-final/bid-again": "a player who had passed bid again (bidding after a pass)",
     "auction.raise-own-bid": "the high bidder raised his own bid after the others passed",
     "auction.misere": "a misère was bid",
     "auction.open-misere": "an open misère was bid",
     "auction.blind-misere": "a blind misère was bid",
     "auction.all-pass": "everybody passed",
+    "auction.all-pass/redeal": "everybody passed and the same dealer dealt again",
     "kitty.sans": "the contractor played sans kitty",
     "trump.left-bower": "a left bower was played as a trump",
     "joker.trump": "a joker was played in a trump contract",
@@ -52,6 +55,19 @@ EVENTS: dict[str, str] = {
     "end.both-out": "several sides reached the target on one hand: the tie-break decided",
     "end.lose": "a side went out backwards (at or below the losing score)",
 }
+
+
+def possible(r: Rules, key: str) -> bool:
+    """Whether the rules ``r`` can reach the event ``key`` at all: its clause is one of the
+    variant's, and the two events of options (bidding after a pass, the same dealer redealing)
+    only where the option allows them."""
+    if key.split("/")[0] not in r.clause_ids:
+        return False
+    if key == "auction.pass-final/bid-again":
+        return passes_reopen(r)
+    if key == "auction.all-pass/redeal":
+        return next_dealer(r, 0, -1) == 0
+    return True
 
 
 def hand_events(st: HandState) -> set[str]:
@@ -91,9 +107,13 @@ def hand_events(st: HandState) -> set[str]:
 def _auction_events(st: HandState, out: set[str]) -> None:
     r = st.rules
     high_seat = -1
+    passed = 0
     for (seat, action), inkle in zip(st.calls, st.inkles, strict=True):
         if action == r.PASS:
+            passed |= 1 << seat
             continue
+        if passed >> seat & 1:
+            out.add("auction.pass-final/bid-again")
         if inkle:
             out.add("auction.inkles")
             continue
@@ -105,6 +125,8 @@ def _auction_events(st: HandState, out: set[str]) -> None:
             out.add(r.bid_clause[i])
     if st.result is not None and st.result.contract < 0:
         out.add("auction.all-pass")
+        if next_dealer(r, st.dealer, -1) == st.dealer:
+            out.add("auction.all-pass/redeal")
 
 
 def _score_events(st: HandState, out: set[str]) -> None:
