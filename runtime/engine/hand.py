@@ -361,6 +361,24 @@ class HandState:
             raise ArgumentError(f"{self.rules.action_str(action)!r} is legal now")
         return why
 
+    def why_not_turn(self, seat: int) -> Explanation | None:
+        """Why ``seat``, which is not the seat to move, will not be asked to bid, when a rule
+        says so: in a rounds auction a seat whose pass stands is skipped (auction.pass-final:
+        for good, or with ``bid_after_pass`` until someone bids higher). None when ``seat``
+        only waits for its turn (or is the seat to move)."""
+        if self.phase != AUCTION or seat == self.to_move or self.rules.procedure != "rounds":
+            return None
+        if not (self.passed & ~self.reopened) >> seat & 1:
+            return None
+        if passes_reopen(self.rules):
+            return Explanation(
+                "auction.pass-final",
+                N_("a player who has passed may bid again only after someone bids higher"),
+            )
+        return Explanation(
+            "auction.pass-final", N_("a player who has passed may not bid again in this auction")
+        )
+
     def _walk(self, probe: int) -> int | Explanation:
         """The restrictions of the phase, walked in order (see above)."""
         phase = self.phase
