@@ -269,3 +269,24 @@ def test_action_ids_are_those_of_the_base() -> None:
             g.BID,
             g.bid_codes,
         )
+
+
+@pytest.mark.parametrize(("variant", "same"), [(NEVER, False), (CHANGED, True)])
+def test_pettingzoo_hand_episodes_rotate_the_deal_by_the_rules(variant: str, same: bool) -> None:
+    """PettingZoo, one hand an episode: after a hand everybody passed the next reset deals
+    from the next seat (G, T, P) or, with all_pass: redeal, from the same dealer; the pass and
+    the bids keep their action ids."""
+    from extras import require
+
+    require("pettingzoo", "pettingzoo")
+    from fivehundred.pettingzoo import env
+
+    e = env(variant=variant)
+    e.reset(seed=4, options={"dealer": 2})
+    pass_id = Rules.builtin(variant).PASS
+    for _agent in e.agent_iter():
+        *_, termination, truncation, _ = e.last()
+        e.step(None if termination or truncation else pass_id)
+    assert e.unwrapped._state.hand.result.contract == -1
+    e.reset()
+    assert e.unwrapped._state.hand.dealer == (2 if same else 3)
