@@ -290,3 +290,28 @@ def test_pettingzoo_hand_episodes_rotate_the_deal_by_the_rules(variant: str, sam
     assert e.unwrapped._state.hand.result.contract == -1
     e.reset()
     assert e.unwrapped._state.hand.dealer == (2 if same else 3)
+
+
+@pytest.mark.parametrize("after_pass", ["always", "if-changed"])
+def test_with_raising_ones_own_bid_the_compiled_engine_agrees(
+    tmp_path: Path, after_pass: str
+) -> None:
+    """A club file with both T options (raise own bid, bidding after a pass) is compiled in
+    memory into its engine, which plays the checked engine's hands action for action; the high
+    bidder's extra call still closes the auction."""
+    from test_engines import _disagreement
+
+    path = tmp_path / "club.yaml"
+    path.write_text(
+        "id: club-raise\nextends: australian\nname: Club\nsummary: Both options.\n"
+        f"sources: [T]\nauction:\n  raise_own_bid: true\n  bid_after_pass: {after_pass}\n",
+        encoding="utf-8",
+    )
+    rules = load_rules(str(path))
+    assert fast_engine(rules).generated
+    problems = [_disagreement(rules, seed, None) for seed in range(300)]
+    assert [p for p in problems if p] == []
+    state = HandState.new(rules, 0, Random(1))
+    for call in ["6S", "pass", "pass", "pass", "7S"]:  # seat 1 raises his own 6S
+        state.apply_str(call)
+    assert state.phase_name != "auction" and state.rules.bid_codes[state.contract] == "7S"

@@ -297,8 +297,8 @@ def _choose(state: HandState, legal: list[int], plan: tuple[str, str], rng: Rand
         if auction == "low":
             return bids[0] if state.high < 0 else r.PASS
         if auction == "rebid":  # the first caller passes, bids when asked again; one bid each
-            mine = [a for s, a in state.calls if s == state.to_move]
-            if not state.calls or any(a != r.PASS for a in mine):
+            own = [a for s, a in state.calls if s == state.to_move]
+            if not state.calls or any(a != r.PASS for a in own):
                 return r.PASS
             return bids[0]
         if auction == "slam":  # the rigged hand bids the lowest spades contract it may
