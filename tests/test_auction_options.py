@@ -315,3 +315,24 @@ def test_with_raising_ones_own_bid_the_compiled_engine_agrees(
     for call in ["6S", "pass", "pass", "pass", "7S"]:  # seat 1 raises his own 6S
         state.apply_str(call)
     assert state.phase_name != "auction" and state.rules.bid_codes[state.contract] == "7S"
+
+
+@pytest.mark.parametrize("variant", [NEVER, ALWAYS, CHANGED])
+def test_simulate_counts_bids_after_a_pass_and_redeals(
+    variant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """simulate says how often each rule acted: ``bid_again`` (a player bid after his own pass)
+    and ``redealt`` (a hand thrown in and dealt again by the same dealer), the same on the
+    fast path and the checked engine; the first hands are all passed (a stream of zeros)."""
+    from fivehundred.runtime.studies import simulate as sim
+
+    monkeypatch.setattr(sim, "Random", lambda seed: _PassingFirst(seed, 200))
+    rules = Rules.builtin(variant)
+    fast = sim.simulate(rules, seed=3, hands=400, check_every=9).as_json()
+    monkeypatch.setattr(sim, "fast_engine", lambda rules: None)
+    checked = sim.simulate(rules, seed=3, hands=400, check_every=9).as_json()
+    for key in ("bid_again", "redealt", "thrown_in"):
+        assert fast[key] == checked[key], key
+    assert fast["thrown_in"] > 0
+    assert fast["redealt"] == (fast["thrown_in"] if variant == CHANGED else 0)
+    assert (fast["bid_again"] > 0) == (variant != NEVER)
