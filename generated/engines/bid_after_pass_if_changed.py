@@ -288,8 +288,9 @@ def auction(dealer, random, acts):
     """The auction: (high bid index, its seat), (-1, -1) when nobody bid.
 
     auction.order: from the dealer's left each player passes or bids; auction.higher: a bid is
-    higher than the high bid.    auction.pass-final: a pass stands, but who passed is asked again after a higher bid;
-    auction.end: over when all but one stand passed.
+    higher than the high bid. auction.pass-final: a
+    pass stands, but who passed is asked again after a higher bid; auction.end: over when all
+    but one stand passed.
     """
     seat = NEXT_SEAT[dealer]
     high = high_seat = -1
