@@ -142,7 +142,9 @@ def test_an_option_the_generator_does_not_know_is_an_error() -> None:
     tables = importlib.import_module("fivehundred.generated.rulesets.australian").TABLES
     render_engine(tables)  # the real tables render
     for path, value, named in (
-        (("auction", "bid_after_pass"), True, "auction.bid_after_pass"),
+        (("auction", "double"), True, "auction.double"),
+        (("auction", "bid_after_pass"), "on-sundays", "auction.bid_after_pass"),
+        (("auction", "all_pass"), "replay", "auction.all_pass"),
         (("auction", "procedure"), "auction-bridge", "auction.procedure"),
         (("play", "joker_no_trumps", "void_must_play"), "on-tuesdays", "void_must_play"),
         (("scoring", "failed"), "half-value", "scoring.failed"),
