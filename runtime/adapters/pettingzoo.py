@@ -110,15 +110,15 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new hand (or start a new game); ``options={"dealer": seat}`` picks the dealer,
         otherwise the deal passes to the left at every reset (after a finished hand as the
-        rules rotate it: the same dealer again after a hand thrown in with ``all_pass:
-        redeal``)."""
+        rules rotate it: the same dealer again after a hand thrown in where the variant's
+        all-pass rule redeals, auction.all-pass)."""
         if seed is not None:
             self._rng = Random(seed)
         if options and "dealer" in options:
             self._dealer = int(options["dealer"])
         elif self.episode != "game" and isinstance(self._state, State) and self._state.hand.is_over:
-            # the rules' rotation: a hand everybody passed is redealt by the same dealer under
-            # auction.all-pass: redeal, the deal passes to the left otherwise
+            # the rules' rotation (hand.next_dealer): a hand everybody passed may be redealt by
+            # the same dealer (auction.all-pass), the deal passes to the left otherwise
             last = self._state.hand
             assert last.result is not None
             self._dealer = next_dealer(self.game.rules, last.dealer, last.result.contract)

@@ -54,8 +54,8 @@ class Summary:
     thrown_in: int = 0
     #: Hands all passed and played at no trumps (``auction.all-pass``: no-trumps): not thrown in.
     all_passed_played: int = 0
-    #: Hands in which a player bid after a pass of his own (``auction.pass-final``, with
-    #: ``bid_after_pass`` always or if-changed).
+    #: Hands in which a player bid after a pass of his own (``auction.pass-final``, where
+    #: the variant lets passes reopen: always or if-changed).
     bid_again: int = 0
     #: Hands thrown in and redealt by the same dealer (``auction.all-pass``: redeal).
     redealt: int = 0
