@@ -38,7 +38,7 @@ def clauses_for(rs: Ruleset) -> list[Clause]:
         "kitty": rs.kitty,
         "dead_hand": rs.dead_hand,
     }
-    out["deal.rotation"] = {}
+    out["deal.rotation"] = {"redeal": True} if rs.all_pass == "redeal" else {}
     out["auction.order"] = {}
     out["auction.ladder"] = {"bids": [b["code"] for b in rs.ladder]}
     out["auction.higher"] = {}

@@ -19,12 +19,12 @@ id, written by :func:`~fivehundred.generator.render.pyliteral`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, get_args
 
 from ..runtime.engine.codes import NT, SUITLESS
 from ..runtime.engine.errors import FiveHundredError
 from ..runtime.engine.fingerprint import rules_fingerprint
-from ..runtime.engine.tableformat import Tables
+from ..runtime.engine.tableformat import OPTIONS, Tables
 from .render import pyliteral, template_env
 
 __all__ = ["EngineOptionError", "engine_context", "render_engine"]
@@ -52,7 +52,10 @@ _OPTIONS: dict[str, frozenset[Any] | None] = {
     # auction
     "auction.procedure": frozenset({"rounds", "single-round"}),
     "auction.raise_own_bid": frozenset({False, True}),
-    "auction.all_pass": frozenset({"throw-in", "no-trumps"}),
+    "auction.all_pass": frozenset({"throw-in", "redeal", "no-trumps"}),  # redeal: the match's
+    # the options of the rule on passes (auction.pass-final), every value: the template reads
+    # them from ``auction``
+    **{o.path: frozenset(get_args(o.type)) for o in OPTIONS if o.clause == "auction.pass-final"},
     "auction.all_pass_per_trick": _ANY,
     "auction.inkles": _ANY,
     "auction.inkles.bidders": _ANY,
@@ -259,6 +262,7 @@ def engine_context(tables: Tables) -> dict[str, Any]:
         "discard": nominate + 6 + n + n_cards,
         # auction
         "n_bids": n_bids,
+        "auction": auction,
         "single_round": auction["procedure"] == "single-round",
         "raise_own_bid": auction["raise_own_bid"],
         "all_pass_no_trumps": auction["all_pass"] == "no-trumps",

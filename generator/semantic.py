@@ -30,6 +30,8 @@ told about its own lines rather than the base's. The checks:
 - ``auction.misere`` / ``auction.open-misere``: a bid available only after a bid of level N
   must sit above the lowest bid of that level (else it can never be bid); an open misère
   available only after a bid of 8 needs the plain misère available only after a bid of 7 (T).
+- an option the registry says ``requires`` another's values (``Option.requires``: bidding
+  after a pass needs ``procedure: rounds``) keeps its default without them.
 - ``auction.inkles``: inkles belong to ``procedure: single-round``, at a level of the ladder,
   with fewer inkle bidders than players.
 - ``kitty.sans``: a sans-kitty bid needs a kitty that is taken.
@@ -53,7 +55,7 @@ from typing import Any, Literal, TypeGuard, get_args, get_origin
 
 from ..runtime.engine.codes import RANK_ORDER, STRAINS, normalise_card, normalise_rank, suit_rank
 from ..runtime.engine.errors import Diagnostic
-from ..runtime.engine.tableformat import Option
+from ..runtime.engine.tableformat import OPTIONS, Option
 from .ladder import place_specials
 from .options import option
 from .yamlload import KeyPath, Marks
@@ -1091,7 +1093,34 @@ def _check_end(c: _Check) -> None:
         )
 
 
+def _check_requires(c: _Check) -> None:
+    """An option that applies only with another option's values (``Option.requires``) keeps
+    its default otherwise."""
+    for opt in OPTIONS:
+        if opt.requires is None:
+            continue
+        path, values, why = opt.requires
+        value = c.option(opt.path)
+        other = c.option(path)
+        if value is None or value == opt.default or other is None or other in values:
+            continue
+        c.report(
+            c.where(opt.keys, option(path).keys),
+            f"{opt.keys[-1]}: {_word(value)} needs {option(path).keys[-1]}: "
+            f"{' or '.join(_word(v) for v in values)} ({why})",
+            opt.clause or "",
+        )
+
+
+def _word(value: object) -> str:
+    """A value as a rule file writes it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 _STEPS: tuple[Callable[[_Check], None], ...] = (
+    _check_requires,
     _check_deck,
     _check_packets,
     _check_teams,

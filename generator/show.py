@@ -72,6 +72,8 @@ def _rule_lines(rs: Ruleset) -> list[str]:
         auction.append("raise own bid" if rs.raise_own_bid else "no raising own bid")
     if rs.all_pass == "no-trumps":
         auction.append(f"all pass: played at no trumps, {rs.all_pass_per_trick} a trick")
+    elif rs.all_pass == "redeal":
+        auction.append("all pass: thrown in, the same dealer deals again")
     else:
         auction.append("all pass: thrown in")
     lines.append("auction: " + "; ".join(auction))

@@ -201,7 +201,9 @@ def test_an_option_the_generator_does_not_know_is_an_error() -> None:
     tables = importlib.import_module("fivehundred.generated.rulesets.australian").TABLES
     render_engine(tables)  # the real tables render
     for path, value, named in (
-        (("auction", "bid_after_pass"), True, "auction.bid_after_pass"),
+        (("auction", "double"), True, "auction.double"),
+        (("auction", "bid_after_pass"), "on-sundays", "auction.bid_after_pass"),
+        (("auction", "all_pass"), "replay", "auction.all_pass"),
         (("auction", "procedure"), "auction-bridge", "auction.procedure"),
         (("play", "joker_no_trumps", "void_must_play"), "on-tuesdays", "void_must_play"),
         (("scoring", "failed"), "half-value", "scoring.failed"),
@@ -250,7 +252,7 @@ def test_fast_match_plays_the_games_match_plays() -> None:
     """Whole games through the fast path: the same scores, hands and winner as Match with the
     random bot, from the same random stream (the three-handed game ranks sides trick by trick
     when two reach the target on one hand)."""
-    for variant in ("australian", "three-handed", "five-handed-call"):
+    for variant in ("australian", "three-handed", "five-handed-call", "bid-after-pass-if-changed"):
         rules = load_builtin(variant)
         for seed in range(4):
             rng_a, rng_b = Random(seed), Random(seed)
@@ -272,7 +274,7 @@ def test_fast_match_plays_the_games_match_plays() -> None:
 
 
 @pytest.mark.parametrize(
-    "variant", ["australian", "three-handed", "five-handed-call", "sans-kitty"]
+    "variant", ["australian", "three-handed", "five-handed-call", "sans-kitty", "bid-after-pass"]
 )
 def test_simulate_is_the_same_on_either_engine(variant: str, monkeypatch: Any) -> None:
     """simulate with random bots runs the fast path; with it taken away (the bots then play

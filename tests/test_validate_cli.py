@@ -765,7 +765,9 @@ def test_a_clause_typo_gets_the_suggestion_without_the_list_of_every_clause(
         and "deck.cards" not in e
         for e in err
     ), err
-    assert any("is not one of: throw-in, no-trumps; did you mean 'throw-in'?" in e for e in err)
+    assert any(
+        "is not one of: throw-in, redeal, no-trumps; did you mean 'throw-in'?" in e for e in err
+    )
 
 
 def test_a_second_special_bid_with_the_same_meaning_is_refused_at_the_author_s_line(

@@ -38,7 +38,17 @@ from typing import IO, Any
 from ..engine.codes import bits
 from ..engine.errors import FiveHundredError, RecordError
 from ..engine.game import gone_out, reaches
-from ..engine.hand import AUCTION, DISCARD, OVER, PLAY, ActionKind, HandState, action_kind, deal
+from ..engine.hand import (
+    AUCTION,
+    DISCARD,
+    OVER,
+    PLAY,
+    ActionKind,
+    HandState,
+    action_kind,
+    deal,
+    passes_reopen,
+)
 from ..engine.records import RECORD_FORMAT, error_object, record_of, replay, replay_view
 from ..engine.rules import Rules
 from ..engine.scoring import score_hand
@@ -68,7 +78,7 @@ KEEP = 12
 #: Clauses no single-hand record can exercise, with the reason printed by the coverage report.
 UNREACHABLE: dict[str, str] = {
     "deal.first-dealer": "a record states its dealer; the first dealer of a game is not in a hand",
-    "deal.rotation": "a record holds one hand; the deal passes to the left between hands",
+    "deal.rotation": "a record holds one hand; who deals the next is decided between hands",
     "deal.packets": "a record states the dealt cards; packets matter only when shuffling",
 }
 
@@ -103,7 +113,10 @@ def clauses_reached(state: HandState, kinds: Sequence[ActionKind]) -> set[str]:
     if r.procedure == "single-round" and len(calls) == r.players:
         out.add("auction.single-round")
     if r.procedure == "rounds" and len(calls) > r.players and r.PASS in calls:
-        out.add("auction.pass-final")  # the auction went round again, skipping who passed
+        if not passes_reopen(r):
+            out.add("auction.pass-final")  # the auction went round again, skipping who passed
+        elif _bid_after_pass(state):
+            out.add("auction.pass-final")  # a player who had passed bid again
     if state.phase != AUCTION:
         if state.contract >= 0:
             out.add("auction.end")
@@ -172,6 +185,17 @@ def clauses_reached(state: HandState, kinds: Sequence[ActionKind]) -> set[str]:
     if result is not None:
         out |= _scoring_clauses(state)
     return out
+
+
+def _bid_after_pass(state: HandState) -> bool:
+    """Whether a seat bid after a pass of its own in the hand's auction."""
+    passed = 0
+    for seat, action in state.calls:
+        if action == state.rules.PASS:
+            passed |= 1 << seat
+        elif passed >> seat & 1:
+            return True
+    return False
 
 
 def _card_of(r: Rules, action: int) -> int:
@@ -252,6 +276,8 @@ def _plans(r: Rules) -> list[tuple[str, str]]:
     auctions = ["random", "low", "pass"] + [
         b for i, b in enumerate(r.bid_codes) if r.bid_kind[i] == "misere"
     ]
+    if r.procedure == "rounds" and passes_reopen(r):
+        auctions.append("rebid")  # auction.pass-final: a player bids after his own pass
     plays = ["random", "strong", "weak"]
     return [("slam", "strong")] + [(a, p) for p in plays for a in auctions]
 
@@ -281,6 +307,11 @@ def _choose(state: HandState, legal: list[int], plan: tuple[str, str], rng: Rand
             return r.PASS
         if auction == "low":
             return bids[0] if state.high < 0 else r.PASS
+        if auction == "rebid":  # the first caller passes, bids when asked again; one bid each
+            own = [a for s, a in state.calls if s == state.to_move]
+            if not state.calls or any(a != r.PASS for a in own):
+                return r.PASS
+            return bids[0]
         if auction == "slam":  # the rigged hand bids the lowest spades contract it may
             spades = [
                 a

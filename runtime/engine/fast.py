@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 from .fingerprint import rules_fingerprint
 from .game import first_dealer, game_winner, gone_out
-from .hand import HandResult, HandState, shuffled
+from .hand import HandResult, HandState, next_dealer, shuffled
 from .rules import Rules
 
 __all__ = ["FastEngine", "FastMatch", "Playout", "fast_engine", "register"]
@@ -201,7 +201,7 @@ class FastMatch:
         if r.lose_at is not None and r.out_backwards == "cannot-win":
             self.barred |= {s for s in range(r.n_sides) if gone_out(r, self.scores[s])}
         if self.winner is None:
-            self.dealer = (dealer + 1) % r.players
+            self.dealer = next_dealer(r, dealer, hand.contract)
         return hand, dealer, before
 
     def cut_off(self) -> None:

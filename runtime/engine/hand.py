@@ -39,6 +39,8 @@ __all__ = [
     "action_kind",
     "deal",
     "deal_cards",
+    "next_dealer",
+    "passes_reopen",
     "shuffled",
 ]
 
@@ -78,6 +80,21 @@ class HandResult:
     complete: bool = True
     allies: tuple[int, ...] = ()  # seats on the contractor's side for this hand
     sans: bool = False  # played sans kitty
+
+
+def next_dealer(rules: Rules, dealer: int, contract: int) -> int:
+    """Who deals the hand after one ``dealer`` dealt that ended with ladder entry ``contract``
+    (-1: everybody passed): deal.rotation, the seat on the dealer's left; auction.all-pass with
+    ``all_pass: redeal``, the same dealer again after a hand thrown in."""
+    if contract < 0 and rules.all_pass == "redeal":
+        return dealer
+    return (dealer + 1) % rules.players
+
+
+def passes_reopen(rules: Rules) -> bool:
+    """Whether a player who passed may be asked again and bid (auction.pass-final): with
+    ``bid_after_pass`` always or if-changed."""
+    return rules.auction["bid_after_pass"] != "never"
 
 
 def deal(rules: Rules, dealer: int, rng: Random) -> tuple[list[int], int, int]:
@@ -137,6 +154,7 @@ class HandState:
         "passed",
         "phase",
         "power",
+        "reopened",
         "result",
         "rules",
         "sans",
@@ -177,6 +195,9 @@ class HandState:
         self.high = -1
         self.high_seat = -1
         self.passed = 0
+        #: auction.pass-final (bid_after_pass: if-changed): the seats whose pass stands but
+        #: who are asked again, someone having made a higher bid since they passed.
+        self.reopened = 0
         self.called = 0
         self.max_level = 0
         self.final_call = False
@@ -252,6 +273,7 @@ class HandState:
         o.passed = self.passed
         o.phase = self.phase
         o.power = self.power
+        o.reopened = self.reopened
         o.result = self.result
         o.rules = self.rules
         o.sans = self.sans
@@ -338,6 +360,24 @@ class HandState:
         if why is None:
             raise ArgumentError(f"{self.rules.action_str(action)!r} is legal now")
         return why
+
+    def why_not_turn(self, seat: int) -> Explanation | None:
+        """Why ``seat``, which is not the seat to move, will not be asked to bid, when a rule
+        says so: in a rounds auction a seat whose pass stands is skipped (auction.pass-final:
+        for good, or with ``bid_after_pass`` until someone bids higher). None when ``seat``
+        only waits for its turn (or is the seat to move)."""
+        if self.phase != AUCTION or seat == self.to_move or self.rules.procedure != "rounds":
+            return None
+        if not (self.passed & ~self.reopened) >> seat & 1:
+            return None
+        if passes_reopen(self.rules):
+            return Explanation(
+                "auction.pass-final",
+                N_("a player who has passed may bid again only after someone bids higher"),
+            )
+        return Explanation(
+            "auction.pass-final", N_("a player who has passed may not bid again in this auction")
+        )
 
     def _walk(self, probe: int) -> int | Explanation:
         """The restrictions of the phase, walked in order (see above)."""
@@ -827,6 +867,7 @@ class HandState:
         inkle = False
         if action == r.PASS:
             self.passed |= 1 << seat
+            self.reopened &= ~(1 << seat)
         else:
             i = action - r.BID
             if (
@@ -841,6 +882,15 @@ class HandState:
                 level = r.bid_level[i]
                 if level > self.max_level:
                     self.max_level = level
+                if self.passed:
+                    # auction.pass-final: whether a higher bid gives the seats that passed
+                    # their voice back (every pass cancelled, or the passes stand but are asked)
+                    after_pass = r.auction["bid_after_pass"]
+                    if after_pass == "always":
+                        self.passed = 0
+                    elif after_pass == "if-changed":
+                        self.passed &= ~(1 << seat)
+                        self.reopened = self.passed
         self.calls.append((seat, action))
         self.inkles.append(inkle)
         self.called |= 1 << seat
@@ -867,7 +917,8 @@ class HandState:
             self._end_auction()
             return
         nxt = (seat + 1) % n
-        while self.passed >> nxt & 1:
+        skipped = self.passed & ~self.reopened
+        while skipped >> nxt & 1:
             nxt = (nxt + 1) % n
         self.to_move = nxt
 

@@ -31,6 +31,7 @@ __all__ = [
     "AllPass",
     "Auction",
     "Bid",
+    "BidAfterPass",
     "BidCode",
     "BidKind",
     "BidPartner",
@@ -126,7 +127,8 @@ StrainCode = Literal["S", "C", "D", "H", "NT"]
 FirstDealer = Literal["random", "draw"]
 Receiver = Literal["players", "kitty", "dead"]
 Procedure = Literal["rounds", "single-round"]
-AllPass = Literal["throw-in", "no-trumps"]
+AllPass = Literal["throw-in", "redeal", "no-trumps"]
+BidAfterPass = Literal["never", "always", "if-changed"]
 PartnerCall = Literal["none", "choose", "card"]
 BidKind = Literal["suit", "misere"]
 OpenWhen = Literal["no", "from-start", "after-first-trick"]
@@ -340,12 +342,29 @@ class Auction(TypedDict):
             ),
         ),
     ]
+    bid_after_pass: Annotated[
+        BidAfterPass,
+        Meta(
+            "Bid after pass",
+            (
+                "With `rounds`: `never`: a player who passed is skipped for the rest of the "
+                "auction. `always`: every bid (not an inkle) cancels the passes made before "
+                "it, so a player who passed is asked again at his turn and may bid; the "
+                "auction ends when every player but the highest bidder has passed in "
+                "succession after the last bid. `if-changed`: a player who passed is asked "
+                "again at his turn only if someone made a higher bid after his pass; his pass "
+                "stands until he bids again, and the auction ends as soon as every player "
+                "but the highest bidder stands passed."
+            ),
+        ),
+    ]
     all_pass: Annotated[
         AllPass,
         Meta(
             "All pass",
             (
-                "`throw-in`: the hand is over and scores nothing. `no-trumps`: the hand "
+                "`throw-in`: the hand is over and scores nothing; the next dealer deals. "
+                "`redeal`: as `throw-in`, but the same dealer deals again. `no-trumps`: the hand "
                 "is played at no trumps with no contract, no kitty and no contractor (no "
                 "nomination); the seat on the dealer's left leads and each side scores "
                 "`all_pass_per_trick` per trick it takes."
@@ -957,6 +976,13 @@ class ClauseParams(TypedDict, total=False):
             ),
         ),
     ]
+    redeal: Annotated[
+        bool,
+        Meta(
+            "redeal",
+            "deal.rotation: the same dealer deals again after a hand everybody passed.",
+        ),
+    ]
     required: Annotated[
         bool, Meta("required", "end.must-bid-to-win: whether only a contract can win.")
     ]
@@ -1419,7 +1445,9 @@ class Option:
     JSON Schema keywords (``examples``, a ``oneOf``); ``show``: ``fivehundred show`` lists it
     with its diff label when it is not at its default (False: show words it itself); ``late``:
     added after the stored balance summaries were computed, so the rules fingerprint leaves it
-    out while it has its default (:func:`~.fingerprint.rules_fingerprint`).
+    out while it has its default (:func:`~.fingerprint.rules_fingerprint`); ``requires``: the
+    option at a path and its values without which this option may only keep its default, with
+    the reason (``fivehundred validate`` reports any other value as a semantic error).
 
     ``fivehundred build`` derives from :data:`OPTIONS` the rule-file schema
     (``specs/schema/variant.schema.json``), the defaults every resolved rule file is completed
@@ -1442,6 +1470,7 @@ class Option:
     schema: dict[str, object] | None = None
     show: bool = False
     late: bool = False
+    requires: tuple[str, tuple[object, ...], str] | None = None
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -1694,18 +1723,45 @@ OPTIONS: tuple[Option, ...] = (
         attr="raise_own_bid",
     ),
     Option(
+        "auction.bid_after_pass",
+        BidAfterPass,
+        "never",
+        "auction.pass-final",
+        "Bid after pass",
+        (
+            "With `rounds` (refused with `single-round`, where each player calls once): whether "
+            "a player who passed may bid again. `never`: he is out of the auction (G, T). "
+            "`always`: every bid cancels the passes made before it, so he is asked again at his "
+            "turn; the auction ends when every other player has passed in succession after the "
+            "last bid. `if-changed`: he is asked again only if someone made a higher bid after "
+            "his pass, and his pass stands until he bids again: the auction ends as soon as "
+            "every player but the highest bidder has passed, however long ago (a house rule; T's "
+            "app offers bidding after a pass). Default `never`."
+        ),
+        diff="bidding after a pass",
+        note="never, always, or if-changed (bid raised since)",
+        show=True,
+        late=True,
+        requires=(
+            "auction.procedure",
+            ("rounds",),
+            "with procedure: single-round each player calls once, so nobody speaks after a pass",
+        ),
+    ),
+    Option(
         "auction.all_pass",
         AllPass,
         "throw-in",
         "auction.all-pass",
         "When all pass",
         (
-            "`throw-in`: the hand is thrown in and the next dealer deals (G, T, P). `no-trumps`: "
-            "the hand is played at no trumps without the kitty and each player scores "
+            "`throw-in`: the hand is thrown in and the next dealer deals (G, T, P). `redeal`: the "
+            "hand is thrown in and the same dealer deals again (a house rule). `no-trumps`: the "
+            "hand is played at no trumps without the kitty and each player scores "
             "`all_pass_per_trick` a trick (a house rule). Default `throw-in`."
         ),
         diff="when all pass",
-        note="throw-in, or no-trumps (play it out)",
+        note="throw-in, redeal (same dealer), or no-trumps",
         attr="all_pass",
     ),
     Option(

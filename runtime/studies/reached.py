@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from ..engine.codes import NT, SUITLESS
 from ..engine.game import gone_out, reaches
-from ..engine.hand import HandState
+from ..engine.hand import HandState, next_dealer, passes_reopen
 from ..engine.rules import Rules
 from ..engine.scoring import score_hand
 
@@ -32,6 +32,7 @@ EVENTS: dict[str, str] = {
     "auction.higher/by-value": "a bid of fewer tricks overcalled a bid of more tricks worth "
     "less (the ladder ranked by value)",
     "auction.inkles": "an inkle was bid (a first-round bid at the inkle level that wins nothing)",
+    "auction.pass-final/bid-again": "a player who had passed bid again (bidding after a pass)",
     "auction.raise-own-bid": "the high bidder raised his own bid after the others passed",
     "auction.misere": "a misère was bid",
     "auction.open-misere": "an open misère was bid",
@@ -39,6 +40,7 @@ EVENTS: dict[str, str] = {
     "auction.misere/slot": "a misère and a suit bid overcalled one another (where the misère "
     "sits on the ladder decided the auction)",
     "auction.all-pass": "everybody passed",
+    "auction.all-pass/redeal": "everybody passed and the same dealer dealt again",
     "kitty.sans": "the contractor played sans kitty",
     "trump.left-bower": "a left bower was played as a trump",
     "joker.trump": "a joker was played in a trump contract",
@@ -70,8 +72,11 @@ EVENTS: dict[str, str] = {
 
 def event_applies(rules: Rules, key: str) -> bool:
     """Whether the event ``key`` can happen under ``rules`` (a balance study counts only
-    those): its clause is one of the variant's, and ``auction.higher/by-value`` needs a ladder
-    that ranks a bid above one of more tricks (``auction.ladder.order: value``)."""
+    those): its clause is one of the variant's, and the events of options only where the
+    option allows them: ``auction.higher/by-value`` needs a ladder that ranks a bid above one
+    of more tricks (``auction.ladder.order: value``), ``auction.pass-final/bid-again`` a
+    player asked again after his pass, ``auction.all-pass/redeal`` the same dealer dealing
+    again after all pass."""
     if key.split("/")[0] not in rules.clause_ids:
         return False
     if key == "auction.higher/by-value":
@@ -79,6 +84,10 @@ def event_applies(rules: Rules, key: str) -> bool:
             lv for lv, kind in zip(rules.bid_level, rules.bid_kind, strict=True) if kind == "suit"
         ]
         return any(low < high for high, low in itertools.pairwise(levels))
+    if key == "auction.pass-final/bid-again":
+        return passes_reopen(rules)
+    if key == "auction.all-pass/redeal":
+        return next_dealer(rules, 0, -1) == 0
     return True
 
 
@@ -122,9 +131,13 @@ def _auction_events(st: HandState, out: set[str]) -> None:
     r = st.rules
     high_seat = high = -1
     last_kind = ""
+    passed = 0
     for (seat, action), inkle in zip(st.calls, st.inkles, strict=True):
         if action == r.PASS:
+            passed |= 1 << seat
             continue
+        if passed >> seat & 1:
+            out.add("auction.pass-final/bid-again")
         if inkle:
             out.add("auction.inkles")
             continue
@@ -147,6 +160,8 @@ def _auction_events(st: HandState, out: set[str]) -> None:
         last_kind = kind
     if st.result is not None and st.result.contract < 0:
         out.add("auction.all-pass")
+        if next_dealer(r, st.dealer, -1) == st.dealer:
+            out.add("auction.all-pass/redeal")
 
 
 def _score_events(st: HandState, out: set[str]) -> None:

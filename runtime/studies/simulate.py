@@ -24,7 +24,7 @@ from typing import IO, Any
 from ..bots.registry import Bot, RandomBot, make_bot
 from ..engine.fast import FastEngine, FastMatch, Playout, fast_engine
 from ..engine.game import Match
-from ..engine.hand import HandState
+from ..engine.hand import AUCTION, HandState, next_dealer, passes_reopen
 from ..engine.records import record_of
 from ..engine.rules import Rules
 from ..terminal import progress
@@ -55,6 +55,11 @@ class Summary:
     thrown_in: int = 0
     #: Hands all passed and played at no trumps (``auction.all-pass``: no-trumps): not thrown in.
     all_passed_played: int = 0
+    #: Hands in which a player bid after a pass of his own (``auction.pass-final``, where
+    #: the variant lets passes reopen: always or if-changed).
+    bid_again: int = 0
+    #: Hands thrown in and redealt by the same dealer (``auction.all-pass``: redeal).
+    redealt: int = 0
     made: int = 0
     failed: int = 0
     contracts: dict[str, int] = field(default_factory=dict)
@@ -84,6 +89,8 @@ class Summary:
             "decisions_per_second": round(self.decisions / secs, 1),
             "thrown_in": self.thrown_in,
             "all_passed_played": self.all_passed_played,
+            "bid_again": self.bid_again,
+            "redealt": self.redealt,
             "made": self.made,
             "failed": self.failed,
             "contracts": dict(sorted(self.contracts.items())),
@@ -290,6 +297,7 @@ def _checked_now(summary: Summary, check_every: int) -> bool:
 def _tally(
     summary: Summary,
     rules: Rules,
+    dealer: int,
     decisions: int,
     contract: int,
     made: bool | None,
@@ -301,6 +309,8 @@ def _tally(
         summary.all_passed_played += 1
     elif contract < 0:
         summary.thrown_in += 1
+        if next_dealer(rules, dealer, contract) == dealer:
+            summary.redealt += 1
     else:
         code = rules.bid_codes[contract]
         summary.contracts[code] = summary.contracts.get(code, 0) + 1
@@ -308,6 +318,28 @@ def _tally(
             summary.made += 1
         else:
             summary.failed += 1
+
+
+def _bid_again(rules: Rules, calls: list[tuple[int, int]]) -> bool:
+    """Whether a seat bid after a pass of its own among ``calls`` (seat, action)."""
+    passed = 0
+    for seat, action in calls:
+        if action == rules.PASS:
+            passed |= 1 << seat
+        elif passed >> seat & 1:
+            return True
+    return False
+
+
+def _calls(rules: Rules, dealer: int, actions: list[int]) -> list[tuple[int, int]]:
+    """The auction of a fast-path hand, (seat, action) each: its first actions, replayed on a
+    hand without cards (the calls do not depend on them)."""
+    state = HandState(rules, dealer, [0] * rules.players, 0)
+    for action in actions:
+        if state.phase != AUCTION:
+            break
+        state.apply_fast(action)
+    return state.calls
 
 
 def _play(
@@ -333,7 +365,9 @@ def _play(
         if actions is not None:
             actions.append(action)
     res = state.result
-    _tally(summary, state.rules, n, res.contract, res.made, res.tricks_by_side)
+    _tally(summary, state.rules, state.dealer, n, res.contract, res.made, res.tricks_by_side)
+    if passes_reopen(state.rules) and _bid_again(state.rules, state.calls):
+        summary.bid_again += 1
     if hand_only and summary.clauses is not None:
         _events(summary, hand_events(state))
     if _checked_now(summary, check_every):
@@ -354,7 +388,10 @@ def _count(
 ) -> None:
     """Count a hand of the fast path; replay it through the checked engine when it is checked
     (which also checks that the two engines scored it alike) or recorded."""
-    _tally(summary, fast.rules, hand.decisions, hand.contract, hand.made, hand.tricks_by_side)
+    r = fast.rules
+    _tally(summary, r, dealer, hand.decisions, hand.contract, hand.made, hand.tricks_by_side)
+    if passes_reopen(r) and _bid_again(r, _calls(r, dealer, hand.actions)):
+        summary.bid_again += 1
     checked = _checked_now(summary, check_every)
     if not checked and records is None:
         return
