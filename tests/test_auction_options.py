@@ -25,7 +25,7 @@ from fivehundred.runtime.engine.hand import HandState, next_dealer
 from fivehundred.runtime.engine.records import record_of, replay
 from fivehundred.runtime.engine.rules import Rules
 from fivehundred.runtime.loading import load_rules
-from fivehundred.runtime.studies.reached import hand_events, possible
+from fivehundred.runtime.studies.reached import event_applies, hand_events
 
 NEVER, ALWAYS, CHANGED = "australian", "bid-after-pass", "bid-after-pass-if-changed"
 
@@ -229,12 +229,12 @@ def test_the_balance_study_counts_the_rules_only_where_they_can_act() -> None:
     """The clause counts of a study: bidding after a pass and the same dealer's redeal are
     listed for the variants with the option, not for G's game."""
     g, always, club = (Rules.builtin(v) for v in (NEVER, ALWAYS, CHANGED))
-    assert not possible(g, "auction.pass-final/bid-again") and not possible(
+    assert not event_applies(g, "auction.pass-final/bid-again") and not event_applies(
         g, "auction.all-pass/redeal"
     )
-    assert possible(always, "auction.pass-final/bid-again")
-    assert not possible(always, "auction.all-pass/redeal")
-    assert possible(club, "auction.all-pass/redeal")
+    assert event_applies(always, "auction.pass-final/bid-again")
+    assert not event_applies(always, "auction.all-pass/redeal")
+    assert event_applies(club, "auction.all-pass/redeal")
     thrown = _auction(CHANGED, ["pass"] * 4)
     assert {"auction.all-pass", "auction.all-pass/redeal"} <= hand_events(thrown)
     assert "auction.all-pass/redeal" not in hand_events(_auction(NEVER, ["pass"] * 4))
