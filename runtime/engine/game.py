@@ -200,6 +200,7 @@ class Match:
         if r.lose_at is not None and r.out_backwards == "cannot-win":
             self.barred |= {s for s in range(r.n_sides) if gone_out(r, self.scores[s])}
         if self.winner is None:
-            self.dealer = (self.dealer + 1) % self.rules.players
+            if not result.redeal:  # auction.no-ace-no-face: the same dealer deals again
+                self.dealer = (self.dealer + 1) % self.rules.players
             self.hand = HandState.new(self.rules, self.dealer, self.rng, self.scores)
         return result

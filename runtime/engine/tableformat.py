@@ -149,6 +149,7 @@ ClauseId = Literal[
     "deal.packets",
     "deal.rotation",
     "auction.order",
+    "auction.no-ace-no-face",
     "auction.ladder",
     "auction.higher",
     "auction.single-round",
@@ -333,6 +334,19 @@ class Auction(TypedDict):
                 "has passed after a bid. true: when a pass leaves only the highest "
                 "bidder not passed, he has exactly one more call (a higher bid or pass), "
                 "then the auction ends; if his own bid left him alone, it ends at once."
+            ),
+        ),
+    ]
+    no_ace_no_face: Annotated[
+        bool,
+        Meta(
+            "No ace, no face",
+            (
+                "true: a player whose hand holds no ace, no king, queen or jack (the bowers "
+                "are jacks) and no joker may, in place of his first call of the auction, ask "
+                "for a redeal (action `redeal`; asking is optional). The hand ends at once, "
+                "scores nothing, and the same dealer deals again. The numbered ranks 11, 12 and "
+                "13 are no face cards. false: no such claim."
             ),
         ),
     ]
@@ -1663,6 +1677,29 @@ OPTIONS: tuple[Option, ...] = (
         diff="last bidder may raise his own bid",
         note="raise one's own bid after the others pass",
         attr="raise_own_bid",
+    ),
+    Option(
+        "auction.no_ace_no_face",
+        bool,
+        False,
+        "auction.no-ace-no-face",
+        "No ace, no face",
+        (
+            'A player holding no ace and no face card may ask for a redeal ("no ace, no face": '
+            "a published house rule, as in the Five Hundred rules of Iowa State University's "
+            "intramural sports). The face cards are the kings, queens and jacks, the "
+            "bowers among them; the joker counts as one too (the published rule names it: no "
+            '"aces, jacks, queens, kings or joker"); 11, 12 and 13 of the six-handed pack are '
+            "numbered cards. The claim is optional and is made at the player's turn to bid, "
+            "in place of his first call, whatever was called before him. The hand is thrown "
+            "in, scores nothing, and the same dealer deals again. (The published rule lets "
+            "the partner refuse the proposal; here the claim alone decides.) Default false."
+        ),
+        diff="no ace, no face: redeal",
+        note="no ace and no face card: may ask a redeal",
+        attr="no_ace_no_face",
+        show=True,
+        late=True,
     ),
     Option(
         "auction.all_pass",
