@@ -113,6 +113,10 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
             self._rng = Random(seed)
         if options and "dealer" in options:
             self._dealer = int(options["dealer"])
+        elif self.episode == "hand" and self._state is not None:
+            done = self._state.hand.result
+            if done is not None and done.redeal:  # no ace, no face: the same dealer deals again
+                self._dealer = self._state.hand.dealer
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -384,12 +384,13 @@ class HandState:
                 N_("a redeal is asked for only in place of one's first call (no ace, no face)"),
             )
         # ... holding no ace, no king, queen or jack, and no joker
-        faces = self.hands[seat] & r.face_mask
-        if faces:
+        hand = self.hands[seat]
+        if hand & r.face_mask:
+            card = next(c for c in r.face_cards if hand >> c & 1)  # an ace first, if any
             return Explanation(
                 "auction.no-ace-no-face",
                 N_("he holds %(card)s (no ace, no face)"),
-                {"card": r.deck[faces.bit_length() - 1]},
+                {"card": r.deck[card]},
             )
         return None
 

@@ -107,6 +107,7 @@ class Rules:
         "deal_order",
         "deck",
         "discard_count",
+        "face_cards",
         "face_mask",
         "end",
         "extends",
@@ -279,10 +280,12 @@ class Rules:
         #: The cards that bar a redeal (no ace, no face): aces, kings, queens, jacks (the
         #: bowers among them) and the jokers; 11, 12 and 13 are numbered cards.
         ranks = tables["card_rank"]
-        self.face_mask: int = (
-            sum(1 << c for c, rank in enumerate(ranks) if rank in ("A", "K", "Q", "J"))
-            | self.joker_mask
+        #: Those cards, aces first, then kings, queens, jacks and jokers (as a refusal names them).
+        self.face_cards: tuple[int, ...] = (
+            tuple(c for rank in ("A", "K", "Q", "J") for c, r in enumerate(ranks) if r == rank)
+            + self.joker_cards
         )
+        self.face_mask: int = sum(1 << c for c in self.face_cards)
 
     # -- construction -------------------------------------------------------------------------
 

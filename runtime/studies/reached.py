@@ -24,6 +24,7 @@ __all__ = ["EVENTS", "hand_events"]
 #: Every event key, what it counts (one hand counts once per key), in rule-book order.
 EVENTS: dict[str, str] = {
     "seats.partner": "the contractor chose or called a partner for the hand",
+    "auction.no-ace-no-face": "a player with no ace and no face card asked for a redeal",
     "auction.inkles": "an inkle was bid (a first-round bid at the inkle level that wins nothing)",
     "auction.raise-own-bid": "the high bidder raised his own bid after the others passed",
     "auction.misere": "a misère was bid",
@@ -94,6 +95,9 @@ def _auction_events(st: HandState, out: set[str]) -> None:
     for (seat, action), inkle in zip(st.calls, st.inkles, strict=True):
         if action == r.PASS:
             continue
+        if action == r.REDEAL:
+            out.add("auction.no-ace-no-face")
+            return  # the hand is thrown in: no contract, and not all passed
         if inkle:
             out.add("auction.inkles")
             continue

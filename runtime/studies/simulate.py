@@ -52,6 +52,8 @@ class Summary:
     decisions: int = 0
     seconds: float = 0.0
     thrown_in: int = 0
+    #: Of the hands thrown in, those a player asked to have redealt (``auction.no-ace-no-face``).
+    redeals: int = 0
     #: Hands all passed and played at no trumps (``auction.all-pass``: no-trumps): not thrown in.
     all_passed_played: int = 0
     made: int = 0
@@ -75,6 +77,7 @@ class Summary:
             "hands_per_second": round(self.hands / secs, 1),
             "decisions_per_second": round(self.decisions / secs, 1),
             "thrown_in": self.thrown_in,
+            "redeals": self.redeals,
             "all_passed_played": self.all_passed_played,
             "made": self.made,
             "failed": self.failed,
@@ -255,9 +258,12 @@ def _tally(
     contract: int,
     made: bool | None,
     tricks_by_side: tuple[int, ...],
+    redeal: bool = False,
 ) -> None:
     summary.decisions += decisions
     summary.hands += 1
+    if redeal:  # auction.no-ace-no-face: thrown in on a claim, redealt by the same dealer
+        summary.redeals += 1
     if contract < 0 and any(tricks_by_side):  # all passed, and the hand was played out
         summary.all_passed_played += 1
     elif contract < 0:
@@ -289,7 +295,7 @@ def _play(
         if actions is not None:
             actions.append(action)
     res = state.result
-    _tally(summary, state.rules, n, res.contract, res.made, res.tricks_by_side)
+    _tally(summary, state.rules, n, res.contract, res.made, res.tricks_by_side, res.redeal)
     if _checked_now(summary, check_every):
         check_hand(state)
         summary.invariant_checks += 1
@@ -308,7 +314,15 @@ def _count(
 ) -> None:
     """Count a hand of the fast path; replay it through the checked engine when it is checked
     (which also checks that the two engines scored it alike) or recorded."""
-    _tally(summary, fast.rules, hand.decisions, hand.contract, hand.made, hand.tricks_by_side)
+    _tally(
+        summary,
+        fast.rules,
+        hand.decisions,
+        hand.contract,
+        hand.made,
+        hand.tricks_by_side,
+        hand.redeal,
+    )
     checked = _checked_now(summary, check_every)
     if not checked and records is None:
         return
