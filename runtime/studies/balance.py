@@ -202,8 +202,8 @@ def play_game(
         events = hand_events(st)
         _end_events(rules, before, match, events)
         tally.hands += 1
-        key = -2 if res.redeal else res.contract  # -2: redealt (no ace, no face)
-        tally.contracts[key] = tally.contracts.get(key, 0) + 1
+        played = -2 if res.redeal else res.contract  # -2: redealt (no ace, no face)
+        tally.contracts[played] = tally.contracts.get(played, 0) + 1
         if res.contract >= 0:
             if res.made:
                 tally.made[res.contract] = tally.made.get(res.contract, 0) + 1
