@@ -40,6 +40,8 @@ def clauses_for(rs: Ruleset) -> list[Clause]:
     }
     out["deal.rotation"] = {"redeal": True} if rs.all_pass == "redeal" else {}
     out["auction.order"] = {}
+    if rs.REDEAL >= 0:  # no ace, no face
+        out["auction.no-ace-no-face"] = {"jokers": list(rs.jokers)}
     out["auction.ladder"] = {"bids": [b["code"] for b in rs.ladder]}
     out["auction.higher"] = {}
     if rs.procedure == "single-round":

@@ -24,6 +24,7 @@ from typing import Any, get_args
 from ..runtime.engine.codes import NT, SUITLESS
 from ..runtime.engine.errors import FiveHundredError
 from ..runtime.engine.fingerprint import rules_fingerprint
+from ..runtime.engine.rules import Rules
 from ..runtime.engine.tableformat import OPTIONS, Tables
 from .render import pyliteral, template_env
 
@@ -106,6 +107,13 @@ _OPTIONS: dict[str, frozenset[Any] | None] = {
 }
 
 
+#: auction.no-ace-no-face: the registry's option of that clause, read through ``Rules.REDEAL``
+#: (the redeal id, -1 without the option).
+_OPTIONS[next(o.path for o in OPTIONS if o.clause == "auction.no-ace-no-face")] = frozenset(
+    {False, True}
+)
+
+
 def _paths(value: Any, path: str, out: dict[str, list[Any]]) -> None:
     """Every key path of ``value`` with the values found there; the entries of the ladder and
     of the strains are ``ladder[].key`` and ``strains[].key``."""
@@ -167,6 +175,7 @@ def _by_side(teams: list[list[int]]) -> str:
 def engine_context(tables: Tables) -> dict[str, Any]:
     """What the template needs: the variant's options resolved, its constants as literals."""
     check_options(tables)
+    rules = Rules(tables)
     if NT != SUITLESS:
         raise EngineOptionError("the generated play needs NT == SUITLESS (trumpish == strain)")
     n = tables["players"]
@@ -260,6 +269,10 @@ def engine_context(tables: Tables) -> dict[str, Any]:
         "partner": nominate + 6,
         "call": nominate + 6 + n,
         "discard": nominate + 6 + n + n_cards,
+        # auction.no-ace-no-face: the redeal id and the cards that bar the claim
+        "can_redeal": rules.REDEAL >= 0,
+        "redeal": rules.REDEAL,
+        "face_mask": rules.face_mask,
         # auction
         "n_bids": n_bids,
         "auction": auction,

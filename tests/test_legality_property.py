@@ -60,6 +60,14 @@ def reasons(state: HandState, a: int) -> dict[str, str]:
     if phase == OVER:
         return {"end.continue": "the hand is over"}
     if phase == AUCTION:
+        if kind == "redeal":
+            # no ace, no face (the Iowa State intramural rules): in place of one's first call,
+            # with no ace, king, queen, jack (bowers included) or joker
+            if state.called >> seat & 1:
+                return {"auction.no-ace-no-face": "first call (no ace, no face)"}
+            ranks = r.tables["card_rank"]
+            faces = [c for c in bits(hand) if ranks[c] in ("A", "K", "Q", "J", "JK", "BJ")]
+            return {"auction.no-ace-no-face": "holds "} if faces else {}
         if kind not in ("pass", "bid"):
             return {"auction.order": "bid or pass"}
         if kind == "pass":
@@ -275,4 +283,5 @@ def test_phases_and_action_kinds_are_closed_sets() -> None:
         seen = {action_kind(r, a) for a in range(r.n_actions)}
         assert seen <= kinds
         if r.partner_call != "none" and r.joker_cards and r.joker_nominate == "contractor":
-            assert seen == kinds, variant
+            # redeal: only the variants with no ace, no face have the action
+            assert seen == kinds - ({"redeal"} if r.REDEAL < 0 else set()), variant

@@ -106,8 +106,11 @@ def clauses_reached(state: HandState, kinds: Sequence[ActionKind]) -> set[str]:
     calls = [a for _, a in state.calls]
     if calls:
         out.add("auction.order")
-    if any(a != r.PASS for a in calls):
+    if any(a not in (r.PASS, r.REDEAL) for a in calls):
         out |= {"auction.ladder", "auction.higher"}
+    redeal = r.REDEAL in calls
+    if redeal:
+        out.add("auction.no-ace-no-face")
     if any(state.inkles):
         out.add("auction.inkles")
     if r.procedure == "single-round" and len(calls) == r.players:
@@ -125,7 +128,7 @@ def clauses_reached(state: HandState, kinds: Sequence[ActionKind]) -> set[str]:
             clause = r.bid_clause[state.contract]
             if clause != "auction.ladder":
                 out.add(clause)
-        else:
+        elif not redeal:
             out.add("auction.all-pass")
     if "discard" in kinds:
         out.add("kitty.take")
@@ -279,7 +282,9 @@ def _plans(r: Rules) -> list[tuple[str, str]]:
     if r.procedure == "rounds" and passes_reopen(r):
         auctions.append("rebid")  # auction.pass-final: a player bids after his own pass
     plays = ["random", "strong", "weak"]
-    return [("slam", "strong")] + [(a, p) for p in plays for a in auctions]
+    # no ace, no face: a hand rigged without aces and faces for the first caller, who asks
+    redeal = [("redeal", "random")] if r.REDEAL >= 0 else []
+    return [*redeal, ("slam", "strong")] + [(a, p) for p in plays for a in auctions]
 
 
 def _rigged(r: Rules, hands: list[int], seat: int) -> list[int]:
@@ -298,11 +303,31 @@ def _rigged(r: Rules, hands: list[int], seat: int) -> list[int]:
     return out
 
 
+def _faceless(r: Rules, hands: list[int], seat: int) -> list[int]:
+    """The hands with ``seat`` given cards without an ace or a face card (no ace, no face),
+    swapped with the other hands' lowest such cards."""
+    plain = sorted(
+        (c for s, h in enumerate(hands) if s != seat for c in bits(h & ~r.face_mask)),
+        key=lambda c: (r.power[4][c], c),
+    )
+    out = list(hands)
+    for face in bits(hands[seat] & r.face_mask):
+        if not plain:
+            break
+        c = plain.pop(0)
+        owner = next(s for s, h in enumerate(out) if h >> c & 1)
+        out[seat] ^= 1 << face | 1 << c
+        out[owner] ^= 1 << face | 1 << c
+    return out
+
+
 def _choose(state: HandState, legal: list[int], plan: tuple[str, str], rng: Random) -> int:
     r = state.rules
     auction, play = plan
-    if state.phase == AUCTION and auction != "random":
-        bids = [a for a in legal if a != r.PASS]
+    if state.phase == AUCTION and auction == "redeal" and r.REDEAL in legal:
+        return r.REDEAL
+    if state.phase == AUCTION and auction not in ("random", "redeal"):
+        bids = [a for a in legal if a not in (r.PASS, r.REDEAL)]
         if auction == "pass" or not bids:
             return r.PASS
         if auction == "low":
@@ -370,6 +395,8 @@ def _illegal_candidates(state: HandState) -> Iterator[int]:
         yield r.PASS
         yield from range(r.BID, r.BID + r.n_bids)
         yield r.TAKE if r.sans_kitty_bonus is not None else r.NOMINATE
+        if r.REDEAL >= 0:
+            yield r.REDEAL
         return
     if state.phase != PLAY:
         yield r.PASS
@@ -412,6 +439,8 @@ def build_vectors(rules: Rules) -> list[dict[str, Any]]:
         plan = plans[seed % len(plans)]
         if plan[0] == "slam":
             hands = _rigged(r, hands, (dealer + 1) % r.players)
+        elif plan[0] == "redeal":
+            hands = _faceless(r, hands, (dealer + 1) % r.players)
         fresh = HandState(r, dealer, hands, kitty, dead, scores)
         state = fresh.copy()
         actions, kinds, counts = _play_random(state, rng, plan)

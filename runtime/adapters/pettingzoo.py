@@ -118,10 +118,13 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
             self._dealer = int(options["dealer"])
         elif self.episode != "game" and isinstance(self._state, State) and self._state.hand.is_over:
             # the rules' rotation (hand.next_dealer): a hand everybody passed may be redealt by
-            # the same dealer (auction.all-pass), the deal passes to the left otherwise
+            # the same dealer (auction.all-pass), as is one a player asked to be redealt (no ace, no
+            # face); the deal passes to the left otherwise
             last = self._state.hand
             assert last.result is not None
-            self._dealer = next_dealer(self.game.rules, last.dealer, last.result.contract)
+            self._dealer = next_dealer(
+                self.game.rules, last.dealer, last.result.contract, redeal=last.result.redeal
+            )
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -582,12 +582,20 @@ def choose_bid(
     pair reaches; one's own bid is raised only when the raise gains more than the bid held.
     Without: the cheapest acceptable entry in the best strain (rounds), the highest (one call).
     Never outbids a partner in another strain; never bids blind unless the score calls for it.
+    No ace, no face: a hand that may ask for a redeal does when it would pass, unless its
+    partner holds the bid (a misère it is worth is bid instead).
     """
     r = view.rules
     team = _team_of(r, view.seat)
     partner_high = (
         view.high >= 0 and view.high_seat != view.seat and bool(team >> view.high_seat & 1)
     )
+    if r.REDEAL in legal and r.REDEAL >= 0:
+        # no ace, no face: a hand worth no bid asks for a redeal, unless partner holds the bid
+        call = choose_bid(view, [a for a in legal if a != r.REDEAL], judge, odds)
+        if call.action == r.PASS and not partner_high:
+            return Decision(r.REDEAL, "no ace, no face and worth no bid: ask for a redeal")
+        return call
     if odds is not None and _first_call(view):
         blind = _blind_misere(view, legal)
         if blind is not None:

@@ -372,7 +372,10 @@ def _print_replay(view: dict[str, Any]) -> None:
     contract = view["contract"]
     calls = " ".join(f"{c['seat']}:{c['call']}" for c in view["auction"])
     print(f"auction: {calls}")
-    if contract is None:
+    redeal = [c["seat"] for c in view["auction"] if c["call"] == "redeal"]
+    if redeal:
+        print(f"seat {redeal[0]} asked for a redeal (no ace, no face): the same dealer deals again")
+    elif contract is None:
         print("all passed: the hand is thrown in")
     else:
         print(f"contract: {contract['bid']} by seat {contract['seat']} (side {contract['side']})")

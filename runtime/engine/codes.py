@@ -23,7 +23,9 @@ __all__ = [
 
 #: The kind of an action int (``hand.action_kind``); also the kinds of the illegal-move
 #: sentences (``messages.ILLEGAL_BY_KIND``).
-ActionKind = Literal["card", "joker-lead", "pass", "bid", "nominate", "kitty", "partner", "discard"]
+ActionKind = Literal[
+    "card", "joker-lead", "pass", "bid", "nominate", "kitty", "partner", "discard", "redeal"
+]
 
 #: Suits, lowest to highest as bid strains.
 SUITS: tuple[str, ...] = ("S", "C", "D", "H")

@@ -200,6 +200,8 @@ class Match:
         if r.lose_at is not None and r.out_backwards == "cannot-win":
             self.barred |= {s for s in range(r.n_sides) if gone_out(r, self.scores[s])}
         if self.winner is None:
-            self.dealer = next_dealer(self.rules, self.dealer, result.contract)
+            self.dealer = next_dealer(
+                self.rules, self.dealer, result.contract, redeal=result.redeal
+            )
             self.hand = HandState.new(self.rules, self.dealer, self.rng, self.scores)
         return result

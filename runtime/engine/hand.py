@@ -80,13 +80,16 @@ class HandResult:
     complete: bool = True
     allies: tuple[int, ...] = ()  # seats on the contractor's side for this hand
     sans: bool = False  # played sans kitty
+    #: thrown in because a player asked for a redeal (no ace, no face): the same dealer deals
+    redeal: bool = False
 
 
-def next_dealer(rules: Rules, dealer: int, contract: int) -> int:
+def next_dealer(rules: Rules, dealer: int, contract: int, *, redeal: bool = False) -> int:
     """Who deals the hand after one ``dealer`` dealt that ended with ladder entry ``contract``
     (-1: everybody passed): deal.rotation, the seat on the dealer's left; auction.all-pass with
-    ``all_pass: redeal``, the same dealer again after a hand thrown in."""
-    if contract < 0 and rules.all_pass == "redeal":
+    ``all_pass: redeal``, the same dealer again after a hand thrown in; and the same dealer
+    after a hand a player asked to be redealt (``redeal``: auction.no-ace-no-face)."""
+    if redeal or (contract < 0 and rules.all_pass == "redeal"):
         return dealer
     return (dealer + 1) % rules.players
 
@@ -399,6 +402,42 @@ class HandState:
 
     def _auction_walk(self, probe: int) -> int | Explanation:
         r = self.rules
+        if r.REDEAL < 0:
+            return self._call_walk(probe)
+        # auction.no-ace-no-face: a hand with no ace and no face card may ask for a redeal
+        bit = 1 << r.REDEAL
+        if probe & bit:
+            why = self._why_no_redeal()
+            return bit if why is None else why
+        legal = self._call_walk(probe)
+        if probe or isinstance(legal, Explanation) or self._why_no_redeal() is not None:
+            return legal
+        return legal | bit
+
+    def _why_no_redeal(self) -> Explanation | None:
+        """Why the seat to call may not ask for a redeal now (no ace, no face), or None."""
+        r = self.rules
+        seat = self.to_move
+        # ... in place of his first call ...
+        if self.called >> seat & 1:
+            return Explanation(
+                "auction.no-ace-no-face",
+                N_("a redeal is asked for only in place of one's first call (no ace, no face)"),
+            )
+        # ... holding no ace, no king, queen or jack, and no joker
+        hand = self.hands[seat]
+        if hand & r.face_mask:
+            card = next(c for c in r.face_cards if hand >> c & 1)  # an ace first, if any
+            return Explanation(
+                "auction.no-ace-no-face",
+                N_("he holds %(card)s (no ace, no face)"),
+                {"card": r.deck[card]},
+            )
+        return None
+
+    def _call_walk(self, probe: int) -> int | Explanation:
+        """The restrictions on a pass or a bid (auction.order, auction.higher and the ladder's)."""
+        r = self.rules
         BID = r.BID
         # auction.order: each call is a bid or a pass
         if probe & ~(((2 << r.n_bids) - 1) << r.PASS):
@@ -463,9 +502,12 @@ class HandState:
         r = self.rules
         legal = self._auction_walk(0)
         assert not isinstance(legal, Explanation)
-        k = int(u * legal.bit_count())
+        count = legal.bit_count()
+        k = int(u * count)
         if k == 0:
             return r.PASS
+        if k == count - 1 and r.REDEAL >= 0 and legal >> r.REDEAL & 1:
+            return r.REDEAL  # the last legal id
         # The k-th bid above the high bid, skipping the restricted bids the walk barred.
         high = self.high
         i = high + k
@@ -864,6 +906,16 @@ class HandState:
     def _call(self, action: int) -> None:
         r = self.rules
         seat = self.to_move
+        if action == r.REDEAL:
+            # auction.no-ace-no-face: the hand is thrown in, scores nothing; the same dealer
+            # deals again (Match)
+            self.calls.append((seat, action))
+            self.inkles.append(False)
+            self.called |= 1 << seat
+            self.phase = OVER
+            zeros = tuple([0] * r.n_sides)
+            self.result = HandResult(-1, -1, None, zeros, zeros, True, redeal=True)
+            return
         inkle = False
         if action == r.PASS:
             self.passed |= 1 << seat
@@ -1326,7 +1378,10 @@ def _span(start: int, count: int) -> int:
 
 
 def action_kind(r: Rules, action: int) -> ActionKind:
-    """The kind of an action id: card, joker-lead, pass, bid, nominate, kitty, partner, discard."""
+    """The kind of an action id: card, joker-lead, pass, bid, nominate, kitty, partner, discard,
+    redeal."""
+    if action == r.REDEAL:
+        return "redeal"
     if 0 <= action < r.JOKER_LEAD:
         return "card"
     if action < r.PASS:

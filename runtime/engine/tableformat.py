@@ -155,6 +155,7 @@ ClauseId = Literal[
     "deal.packets",
     "deal.rotation",
     "auction.order",
+    "auction.no-ace-no-face",
     "auction.ladder",
     "auction.higher",
     "auction.single-round",
@@ -355,6 +356,19 @@ class Auction(TypedDict):
                 "again at his turn only if someone made a higher bid after his pass; his pass "
                 "stands until he bids again, and the auction ends as soon as every player "
                 "but the highest bidder stands passed."
+            ),
+        ),
+    ]
+    no_ace_no_face: Annotated[
+        bool,
+        Meta(
+            "No ace, no face",
+            (
+                "true: a player whose hand holds no ace, no king, queen or jack (the bowers "
+                "are jacks) and no joker may, in place of his first call of the auction, ask "
+                "for a redeal (action `redeal`; asking is optional). The hand ends at once, "
+                "scores nothing, and the same dealer deals again. The numbered ranks 11, 12 and "
+                "13 are no face cards. false: no such claim."
             ),
         ),
     ]
@@ -1747,6 +1761,29 @@ OPTIONS: tuple[Option, ...] = (
             ("rounds",),
             "with procedure: single-round each player calls once, so nobody speaks after a pass",
         ),
+    ),
+    Option(
+        "auction.no_ace_no_face",
+        bool,
+        False,
+        "auction.no-ace-no-face",
+        "No ace, no face",
+        (
+            'A player holding no ace and no face card may ask for a redeal ("no ace, no face": '
+            "a published house rule, as in the Five Hundred rules of Iowa State University's "
+            "intramural sports). The face cards are the kings, queens and jacks, the "
+            "bowers among them; the joker counts as one too (the published rule names it: no "
+            '"aces, jacks, queens, kings or joker"); 11, 12 and 13 of the six-handed pack are '
+            "numbered cards. The claim is optional and is made at the player's turn to bid, "
+            "in place of his first call, whatever was called before him. The hand is thrown "
+            "in, scores nothing, and the same dealer deals again. (The published rule lets "
+            "the partner refuse the proposal; here the claim alone decides.) Default false."
+        ),
+        diff="no ace, no face: redeal",
+        note="no ace and no face card: may ask a redeal",
+        attr="no_ace_no_face",
+        show=True,
+        late=True,
     ),
     Option(
         "auction.all_pass",

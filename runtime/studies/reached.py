@@ -31,6 +31,7 @@ EVENTS: dict[str, str] = {
     "seats.partner": "the contractor chose or called a partner for the hand",
     "auction.higher/by-value": "a bid of fewer tricks overcalled a bid of more tricks worth "
     "less (the ladder ranked by value)",
+    "auction.no-ace-no-face": "a player with no ace and no face card asked for a redeal",
     "auction.inkles": "an inkle was bid (a first-round bid at the inkle level that wins nothing)",
     "auction.pass-final/bid-again": "a player who had passed bid again (bidding after a pass)",
     "auction.raise-own-bid": "the high bidder raised his own bid after the others passed",
@@ -136,6 +137,9 @@ def _auction_events(st: HandState, out: set[str]) -> None:
         if action == r.PASS:
             passed |= 1 << seat
             continue
+        if action == r.REDEAL:
+            out.add("auction.no-ace-no-face")
+            return  # the hand is thrown in: no contract, and not all passed
         if passed >> seat & 1:
             out.add("auction.pass-final/bid-again")
         if inkle:

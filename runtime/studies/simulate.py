@@ -53,6 +53,8 @@ class Summary:
     decisions: int = 0
     seconds: float = 0.0
     thrown_in: int = 0
+    #: Of the hands thrown in, those a player asked to have redealt (``auction.no-ace-no-face``).
+    redeals: int = 0
     #: Hands all passed and played at no trumps (``auction.all-pass``: no-trumps): not thrown in.
     all_passed_played: int = 0
     #: Hands in which a player bid after a pass of his own (``auction.pass-final``, where
@@ -88,6 +90,7 @@ class Summary:
             "hands_per_second": round(self.hands / secs, 1),
             "decisions_per_second": round(self.decisions / secs, 1),
             "thrown_in": self.thrown_in,
+            "redeals": self.redeals,
             "all_passed_played": self.all_passed_played,
             "bid_again": self.bid_again,
             "redealt": self.redealt,
@@ -302,14 +305,17 @@ def _tally(
     contract: int,
     made: bool | None,
     tricks_by_side: tuple[int, ...],
+    redeal: bool = False,
 ) -> None:
     summary.decisions += decisions
     summary.hands += 1
+    if redeal:  # auction.no-ace-no-face: thrown in on a claim, redealt by the same dealer
+        summary.redeals += 1
     if contract < 0 and any(tricks_by_side):  # all passed, and the hand was played out
         summary.all_passed_played += 1
     elif contract < 0:
         summary.thrown_in += 1
-        if next_dealer(rules, dealer, contract) == dealer:
+        if not redeal and next_dealer(rules, dealer, contract) == dealer:
             summary.redealt += 1
     else:
         code = rules.bid_codes[contract]
@@ -365,7 +371,16 @@ def _play(
         if actions is not None:
             actions.append(action)
     res = state.result
-    _tally(summary, state.rules, state.dealer, n, res.contract, res.made, res.tricks_by_side)
+    _tally(
+        summary,
+        state.rules,
+        state.dealer,
+        n,
+        res.contract,
+        res.made,
+        res.tricks_by_side,
+        res.redeal,
+    )
     if passes_reopen(state.rules) and _bid_again(state.rules, state.calls):
         summary.bid_again += 1
     if hand_only and summary.clauses is not None:
@@ -389,7 +404,16 @@ def _count(
     """Count a hand of the fast path; replay it through the checked engine when it is checked
     (which also checks that the two engines scored it alike) or recorded."""
     r = fast.rules
-    _tally(summary, r, dealer, hand.decisions, hand.contract, hand.made, hand.tricks_by_side)
+    _tally(
+        summary,
+        r,
+        dealer,
+        hand.decisions,
+        hand.contract,
+        hand.made,
+        hand.tricks_by_side,
+        hand.redeal,
+    )
     if passes_reopen(r) and _bid_again(r, _calls(r, dealer, hand.actions)):
         summary.bid_again += 1
     checked = _checked_now(summary, check_every)
