@@ -100,6 +100,13 @@ def clauses_for(rs: Ruleset) -> list[Clause]:
             out["joker.no-trumps.lead-last-only"] = {"nominated": rs.joker_nominate == "contractor"}
         if rs.joker_void_must_play != "never" and misere_bids:
             out["joker.no-trumps.misere-void"] = {"when": rs.joker_void_must_play}
+        nominated = rs.joker_nominate == "contractor"
+        if rs.joker_low_in_misere and misere_bids:
+            out["joker.no-trumps.misere-low"] = {"nominated": nominated}
+        if rs.joker_first_or_last:
+            out["joker.no-trumps.first-or-last"] = {"nominated": nominated}
+        if rs.joker_lead_not_void:
+            out["joker.no-trumps.void-suit"] = {}
     out["score.table"] = {}
     out["score.made"] = {}
     if rs.overtricks:

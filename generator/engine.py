@@ -78,6 +78,9 @@ _OPTIONS: dict[str, frozenset[Any] | None] = {
     "play.joker_no_trumps.lead": frozenset({"name-unled-suit", "name-any-suit"}),
     "play.joker_no_trumps.void_must_play": frozenset({"misere", "never", "always"}),
     "play.joker_no_trumps.lead_only_last_trick": frozenset({False, True}),
+    "play.joker_no_trumps.low_in_misere": frozenset({False, True}),  # through derived.misere_*
+    "play.joker_no_trumps.first_or_last": frozenset({False, True}),
+    "play.joker_no_trumps.lead_not_void": frozenset({False, True}),
     **dict.fromkeys(("strains[].code", "strains[].trump", "strains[].suit_of"), _ANY),
     **dict.fromkeys(("strains[].power", "strains[].order"), _ANY),
     # scoring
@@ -97,6 +100,7 @@ _OPTIONS: dict[str, frozenset[Any] | None] = {
     # derived
     **dict.fromkeys(("derived.deal_order", "derived.suit_masks", "derived.joker_cards"), _ANY),
     **dict.fromkeys(("derived.joker_mask", "derived.nominated_power"), _ANY),
+    **dict.fromkeys(("derived.misere_power", "derived.misere_nominated_power"), _ANY),
     **dict.fromkeys(("derived.restricted_bids", "derived.pool_opponents"), _ANY),
 }
 
@@ -191,6 +195,12 @@ def engine_context(tables: Tables) -> dict[str, Any]:
         ]
         for t in range(5)
     ]
+    # joker.no-trumps.misere-low: a misère's keys are its own powers' (the jokers lowest)
+    misere_power = derived["misere_power"]
+    misere_keys = [
+        [misere_power[c] if suit_of[NT][c] in (led, NT) else 0 for c in range(n_cards)]
+        for led in range(5)
+    ]
     inkles = auction["inkles"]
     restricted = []
     for i in derived["restricted_bids"]:
@@ -225,6 +235,9 @@ def engine_context(tables: Tables) -> dict[str, Any]:
     pass_action = n_cards + 4 * len(jokers)
     nominate = pass_action + 1 + n_bids
     lead_only_last = jnt["lead_only_last_trick"]
+    first_or_last = bool(jokers) and jnt["first_or_last"]
+    lead_not_void = bool(jokers) and jnt["lead_not_void"]
+    any_misere = any(b["kind"] == "misere" for b in ladder)
     return {
         "variant": tables["variant"],
         "fingerprint": rules_fingerprint(tables),
@@ -286,6 +299,12 @@ def engine_context(tables: Tables) -> dict[str, Any]:
         "name_unled": jnt["lead"] == "name-unled-suit",
         "void_must_play": jnt["void_must_play"] if jokers else "never",
         "lead_only_last": lead_only_last,
+        "first_or_last": first_or_last,
+        "lead_not_void": lead_not_void,
+        "shows": first_or_last or lead_not_void,
+        "misere_low": any_misere and misere_keys != keys[NT],
+        "misere_keys": misere_keys,
+        "misere_nominated_power": derived["misere_nominated_power"],
         "misere_ends_when_lost": play["misere_ends_when_lost"] and any(misere),
         "suit_of": suit_of,
         "power": power,
