@@ -24,7 +24,9 @@ from typing import Any
 from ..runtime.engine.codes import NT, SUITLESS
 from ..runtime.engine.errors import FiveHundredError
 from ..runtime.engine.fingerprint import rules_fingerprint
+from ..runtime.engine.hand import joker_suit_rules
 from ..runtime.engine.tableformat import Tables
+from .options import clause_option
 from .render import pyliteral, template_env
 
 __all__ = ["EngineOptionError", "engine_context", "render_engine"]
@@ -32,6 +34,13 @@ __all__ = ["EngineOptionError", "engine_context", "render_engine"]
 
 class EngineOptionError(FiveHundredError):
     """The tables hold an option (a key or a value) the engine generator does not know."""
+
+
+def _table_path(clause: str) -> str:
+    """The key path in the tables of the option that governs ``clause``."""
+    keys = clause_option(clause).table_keys
+    assert keys is not None
+    return ".".join(keys)
 
 
 #: Every key path of the tables the generator reads or knowingly ignores, with the values it
@@ -78,9 +87,17 @@ _OPTIONS: dict[str, frozenset[Any] | None] = {
     "play.joker_no_trumps.lead": frozenset({"name-unled-suit", "name-any-suit"}),
     "play.joker_no_trumps.void_must_play": frozenset({"misere", "never", "always"}),
     "play.joker_no_trumps.lead_only_last_trick": frozenset({False, True}),
-    "play.joker_no_trumps.low_in_misere": frozenset({False, True}),  # through derived.misere_*
-    "play.joker_no_trumps.first_or_last": frozenset({False, True}),
-    "play.joker_no_trumps.lead_not_void": frozenset({False, True}),
+    # options added later, by the clause they govern: the joker lowest in a misère (read
+    # through derived.misere_power and derived.misere_nominated_power), the joker's suit rules
+    # (read through runtime.engine.hand.joker_suit_rules)
+    **{
+        _table_path(clause): frozenset({False, True})
+        for clause in (
+            "joker.no-trumps.misere-low",
+            "joker.no-trumps.first-or-last",
+            "joker.no-trumps.void-suit",
+        )
+    },
     **dict.fromkeys(("strains[].code", "strains[].trump", "strains[].suit_of"), _ANY),
     **dict.fromkeys(("strains[].power", "strains[].order"), _ANY),
     # scoring
@@ -235,8 +252,7 @@ def engine_context(tables: Tables) -> dict[str, Any]:
     pass_action = n_cards + 4 * len(jokers)
     nominate = pass_action + 1 + n_bids
     lead_only_last = jnt["lead_only_last_trick"]
-    first_or_last = bool(jokers) and jnt["first_or_last"]
-    lead_not_void = bool(jokers) and jnt["lead_not_void"]
+    ends_rule, void_rule = (bool(jokers) and on for on in joker_suit_rules(play))
     any_misere = any(b["kind"] == "misere" for b in ladder)
     return {
         "variant": tables["variant"],
@@ -299,9 +315,9 @@ def engine_context(tables: Tables) -> dict[str, Any]:
         "name_unled": jnt["lead"] == "name-unled-suit",
         "void_must_play": jnt["void_must_play"] if jokers else "never",
         "lead_only_last": lead_only_last,
-        "first_or_last": first_or_last,
-        "lead_not_void": lead_not_void,
-        "shows": first_or_last or lead_not_void,
+        "ends_rule": ends_rule,
+        "void_rule": void_rule,
+        "shows": ends_rule or void_rule,
         "misere_low": any_misere and misere_keys != keys[NT],
         "misere_keys": misere_keys,
         "misere_nominated_power": derived["misere_nominated_power"],

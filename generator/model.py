@@ -43,6 +43,7 @@ from ..runtime.engine.tableformat import (
     Tables,
     Terms,
 )
+from .options import clause_option
 from .options import file_value as read_option
 
 __all__ = ["FORMAT", "Ruleset", "build_ruleset", "build_tables"]
@@ -382,7 +383,7 @@ def build_tables(data: dict[str, Any], *, extends: str | None = None) -> Tables:
     strains = [_strain_table(t, deck, card_suit, card_rank, jokers) for t in range(5)]
     joker_cards = [deck.index(j) for j in jokers]
     # joker.no-trumps.misere-low: in a misère every joker is below every card
-    low = bool(opts["play"]["joker_no_trumps"]["low_in_misere"])
+    low = bool(read_option(data, clause_option("joker.no-trumps.misere-low")))
     derived: Derived = {
         "deal_order": _deal_order(players, packets),
         "suit_masks": [masks for _, masks in strains],

@@ -26,7 +26,7 @@ table, as do all the moves tried from one position.
 from __future__ import annotations
 
 from ..engine.codes import SUITLESS
-from ..engine.hand import PLAY, HandState
+from ..engine.hand import PLAY, HandState, joker_suit_rules
 
 __all__ = ["Solver", "contract_sides"]
 
@@ -123,8 +123,7 @@ class Solver:
         # joker.no-trumps.first-or-last, joker.no-trumps.void-suit: what each seat's plays
         # showed, 8 bits a seat from bit 8 * seat: the suits it played, then the suits it
         # showed void in (HandState.shown_suits)
-        self._first_or_last = r.joker_first_or_last
-        self._not_void = r.joker_lead_not_void
+        self._first_or_last, self._not_void = joker_suit_rules(r.play)
         self._shows = bool(r.joker_cards) and (self._first_or_last or self._not_void)
         self.shown = 0
         if self._shows:
@@ -305,10 +304,9 @@ class Solver:
         else:
             led = self.trick_led
         if self._shows:
-            if not trick:
-                shown = 1 << led  # a joker led naming a suit is played as that suit
-            else:
-                shown = (1 << suit) & 15 | (suit != led) << 4 + led
+            # a joker led naming a suit is played as that suit; a follower's card of another
+            # suit shows him void in the led suit
+            shown = 1 << led if not trick else (1 << suit) & 15 | (suit != led) << 4 + led
             self.shown |= shown << 8 * seat
         key = self._power[card] if suit in (led, self._trumpish) else 0
         if key > self.trick_key:

@@ -23,6 +23,7 @@ from .errors import ArgumentError, IllegalActionError, InvalidActionError
 from .messages import N_, Explanation
 from .rules import Rules
 from .scoring import score_hand
+from .tableformat import Play
 
 __all__ = [
     "AUCTION",
@@ -39,6 +40,7 @@ __all__ = [
     "action_kind",
     "deal",
     "deal_cards",
+    "joker_suit_rules",
     "shuffled",
 ]
 
@@ -78,6 +80,15 @@ class HandResult:
     complete: bool = True
     allies: tuple[int, ...] = ()  # seats on the contractor's side for this hand
     sans: bool = False  # played sans kitty
+
+
+def joker_suit_rules(play: Play) -> tuple[bool, bool]:
+    """The joker's suit rules of a variant's ``play`` options (``Rules.play``, or the tables'
+    ``play``): whether a joker played as a card of a suit must be its holder's first or last of
+    it (joker.no-trumps.first-or-last), and whether a joker may not be led naming a suit its
+    holder has shown void in (joker.no-trumps.void-suit)."""
+    jnt = play["joker_no_trumps"]
+    return jnt["first_or_last"], jnt["lead_not_void"]
 
 
 def deal(rules: Rules, dealer: int, rng: Random) -> tuple[list[int], int, int]:
@@ -621,7 +632,7 @@ class HandState:
         that are neither its first card of their suit in the hand nor its last: its seat has
         played that suit and holds a card of it that is no joker. 0 without the rule."""
         r = self.rules
-        if not r.joker_first_or_last or self.nominated < 0:
+        if not joker_suit_rules(r.play)[0] or self.nominated < 0:
             return 0
         suit = self.nominated
         played = self.shown_suits(self.to_move)[0]
@@ -796,10 +807,11 @@ class HandState:
                     N_("%(suit)s have been led already this hand"),
                     {"suit": SUITS[(probe.bit_length() - 1 - r.JOKER_LEAD) % 4]},
                 )
-        if r.joker_lead_not_void or r.joker_first_or_last:
-            suits = self._shown_leads(hand, others, suits, suitless, probe)
-            if isinstance(suits, Explanation):
-                return suits
+        if any(joker_suit_rules(r.play)):
+            shown = self._shown_leads(hand, others, suits, suitless, probe)
+            if isinstance(shown, Explanation):
+                return shown
+            suits = shown
         return cards | self._joker_leads(suitless, suits)
 
     def _shown_leads(
@@ -811,7 +823,7 @@ class HandState:
         r = self.rules
         played, void = self.shown_suits(self.to_move)
         suit = (probe.bit_length() - 1 - r.JOKER_LEAD) % 4
-        if r.joker_lead_not_void:
+        if joker_suit_rules(r.play)[1]:
             # joker.no-trumps.void-suit: not a suit its holder has shown void in, unless that
             # leaves no suit to a holder of no other card
             ok = suits & ~void
@@ -826,7 +838,7 @@ class HandState:
                         {"seat": self.to_move, "suit": SUITS[suit]},
                     )
                 suits = ok
-        if r.joker_first_or_last:
+        if joker_suit_rules(r.play)[0]:
             # joker.no-trumps.first-or-last: led naming a suit, the joker is its holder's first
             # card of that suit in the hand, or his last
             barred = 0

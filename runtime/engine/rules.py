@@ -154,9 +154,6 @@ class Rules:
     joker_lead: JokerLead
     joker_void_must_play: VoidMustPlay
     joker_lead_only_last_trick: bool
-    joker_low_in_misere: bool
-    joker_first_or_last: bool
-    joker_lead_not_void: bool
     overtricks: int
     slam_value: int
     slam_below: int
