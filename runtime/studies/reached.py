@@ -172,10 +172,16 @@ def _play_events(st: HandState, out: set[str]) -> None:
             and hand & ~suitless
             and not (r.joker_lead_only_last_trick and k < last)
         ):
-            if void_on and voids[leader]:
+            # the suits the joker could name but for these rules (joker.no-trumps.lead)
+            suits = 15
+            if r.joker_lead == "name-unled-suit" and (15 & ~suits_led or k < last):
+                suits = 15 & ~suits_led
+            if void_on and suits & voids[leader]:
                 out.add("joker.no-trumps.void-suit")
+                suits &= ~voids[leader]
             if ends_on and any(
-                played[leader] >> t & 1 and hand & masks[t] & ~r.joker_mask for t in range(4)
+                suits >> t & 1 and played[leader] >> t & 1 and hand & masks[t] & ~r.joker_mask
+                for t in range(4)
             ):
                 out.add("joker.no-trumps.first-or-last")
         # a nominated joker is still the joker: it too waits for the last trick
@@ -202,6 +208,12 @@ def _play_events(st: HandState, out: set[str]) -> None:
                 and named
                 and played[seat] >> st.nominated & 1
                 and hand & masks[st.nominated] & ~r.joker_mask
+                # ... and the nominated joker could be played but for the rule
+                and (
+                    led == st.nominated or not hand & masks[led]
+                    if i
+                    else not (r.joker_lead_only_last_trick and k < last)
+                )
             ):
                 out.add("joker.no-trumps.first-or-last")
             suit = suit_of[card]
