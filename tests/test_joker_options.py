@@ -354,3 +354,40 @@ def test_show_and_diff_list_the_options(capsys: pytest.CaptureFixture[str]) -> N
         assert label in capsys.readouterr().out, (variant, label)
         assert main(["diff", "australian", variant]) in (0, 1)
         assert label in capsys.readouterr().out, (variant, label)
+
+
+@pytest.mark.parametrize("base", ["american", "australian-46", "three-handed"])
+def test_compiled_engine_agrees_with_every_joker_rule_at_once(base: str, tmp_path: Path) -> None:
+    """The three options together compose with each base's joker rules (American: nullo, no
+    nomination; australian-46: two jokers, nomination, the black above the red; three-handed:
+    one round, P's rules): the engine compiled in memory from the rule file plays exactly the
+    checked path's actions, trick winners and points, in random hands and in every contract of
+    the ladder (tests/test_engines.py's comparison)."""
+    from test_engines import _disagreement
+
+    from fivehundred.runtime.engine.fast import fast_engine
+
+    rules = overlay_rules(
+        base,
+        {
+            "play": {
+                "joker": {
+                    "no_trumps": {
+                        "low_in_misere": True,
+                        "first_or_last": True,
+                        "lead_not_void": True,
+                    }
+                }
+            }
+        },
+        tmp_path,
+        f"all-{base}",
+    )
+    assert fast_engine(rules).generated
+    problems = [_disagreement(rules, seed, None) for seed in range(150)]
+    for bid in range(rules.n_bids):
+        for k in range(3):
+            seat = (bid + k) % rules.players
+            problems.append(_disagreement(rules, 10_000 + 100 * k + bid, (seat, bid)))
+    found = [p for p in problems if p is not None]
+    assert not found, "\n".join(found[:5])

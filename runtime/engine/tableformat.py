@@ -1353,7 +1353,8 @@ class Tables(TypedDict):
                 "effective suit is L, T, or 4, the one with the greatest `power` wins. "
                 "Powers make this a single max: plain cards 1..16 (by rank, 2 low, A "
                 "high), a nominated joker 99, trumps 101 and up, suitless jokers 201 and "
-                "up (black above red)."
+                "up (black above red). A misère contract plays by `derived.misere_power` "
+                "(the same, or the jokers 0 with `play.joker_no_trumps.low_in_misere`)."
             ),
             items=Meta("Strain table", "The card order under one strain."),
             min_items=5,
@@ -1392,14 +1393,19 @@ class Tables(TypedDict):
                 "trumps when the card or all the following cards are bowers or jokers "
                 "`joker.trump` (a joker among them) else `trump.left-bower`, else "
                 "`play.follow-suit`; void while a suitless joker must be played "
-                "`joker.no-trumps.misere-void`; leading: a suit named for a joker that "
-                "has one (`joker.no-trumps.nominate` if nominated, else `joker.trump`), "
-                "a nominated joker held back `joker.no-trumps.lead-last-only`, a "
-                "suitless joker led unnamed `joker.no-trumps.lead`, a joker before the "
-                "last trick `joker.no-trumps.lead-last-only`, a suit already led "
+                "`joker.no-trumps.misere-void`; a nominated joker neither first nor last "
+                "of its suit `joker.no-trumps.first-or-last`; leading: a suit named for a "
+                "joker that has one (`joker.no-trumps.nominate` if nominated, else "
+                "`joker.trump`), a nominated joker held back "
+                "`joker.no-trumps.lead-last-only`, a nominated joker neither first nor "
+                "last `joker.no-trumps.first-or-last`, a suitless joker led unnamed "
+                "`joker.no-trumps.lead`, a joker before the last trick "
+                "`joker.no-trumps.lead-last-only`, a suit already led "
                 "(`joker.no-trumps.last-trick` when all four were led, else "
-                "`joker.no-trumps.lead`), else `play.follow-suit`. Every clause cited is "
-                "one of this list."
+                "`joker.no-trumps.lead`), a suit shown void `joker.no-trumps.void-suit`, "
+                "a suit the joker would be neither first nor last of "
+                "`joker.no-trumps.first-or-last`, else `play.follow-suit`. Every clause "
+                "cited is one of this list."
             ),
             items=Meta("Clause", "One rule clause."),
         ),
