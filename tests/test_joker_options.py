@@ -391,3 +391,30 @@ def test_compiled_engine_agrees_with_every_joker_rule_at_once(base: str, tmp_pat
             problems.append(_disagreement(rules, 10_000 + 100 * k + bid, (seat, bid)))
     found = [p for p in problems if p is not None]
     assert not found, "\n".join(found[:5])
+
+
+@pytest.mark.parametrize("bot_name", ["heuristic", "search:4"])
+def test_bots_play_legal_moves_where_the_joker_rules_bind(bot_name: str) -> None:
+    """The bots pick from the legal actions and the search bot's sampler and solver keep the
+    new legality: from the positions where the conformance vectors show first-or-last and
+    void-suit binding, and from a misère with the low joker on lead, each bot plays the hand out
+    through the checked path (``apply`` raises on an illegal action)."""
+    from fivehundred.runtime.bots.registry import make_bot
+    from fivehundred.runtime.engine.records import replay
+
+    starts = []
+    for vector in _vectors("joker-first-or-last"):
+        error = vector["expect"].get("error")
+        if error and error["clause"] in (
+            "joker.no-trumps.first-or-last",
+            "joker.no-trumps.void-suit",
+        ):
+            record = vector["record"]
+            starts.append(replay({**record, "actions": record["actions"][: error["index"]]}))
+    assert len(starts) == 2
+    starts.append(_hand(rules_of("low-joker-misere"), MISERE))
+    bot = make_bot(bot_name)
+    rng = Random(5)
+    for state in starts:
+        while not state.is_over:
+            state.apply(bot.choose(state, rng))
