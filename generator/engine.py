@@ -24,8 +24,10 @@ from typing import Any, get_args
 from ..runtime.engine.codes import NT, SUITLESS
 from ..runtime.engine.errors import FiveHundredError
 from ..runtime.engine.fingerprint import rules_fingerprint
+from ..runtime.engine.hand import joker_suit_rules
 from ..runtime.engine.rules import Rules
 from ..runtime.engine.tableformat import OPTIONS, Tables
+from .options import clause_option
 from .render import pyliteral, template_env
 
 __all__ = ["EngineOptionError", "engine_context", "render_engine"]
@@ -33,6 +35,13 @@ __all__ = ["EngineOptionError", "engine_context", "render_engine"]
 
 class EngineOptionError(FiveHundredError):
     """The tables hold an option (a key or a value) the engine generator does not know."""
+
+
+def _table_path(clause: str) -> str:
+    """The key path in the tables of the option that governs ``clause``."""
+    keys = clause_option(clause).table_keys
+    assert keys is not None
+    return ".".join(keys)
 
 
 #: Every key path of the tables the generator reads or knowingly ignores, with the values it
@@ -83,6 +92,17 @@ _OPTIONS: dict[str, frozenset[Any] | None] = {
     "play.joker_no_trumps.lead": frozenset({"name-unled-suit", "name-any-suit"}),
     "play.joker_no_trumps.void_must_play": frozenset({"misere", "never", "always"}),
     "play.joker_no_trumps.lead_only_last_trick": frozenset({False, True}),
+    # options added later, by the clause they govern: the joker lowest in a misère (read
+    # through derived.misere_power and derived.misere_nominated_power), the joker's suit rules
+    # (read through runtime.engine.hand.joker_suit_rules)
+    **{
+        _table_path(clause): frozenset({False, True})
+        for clause in (
+            "joker.no-trumps.misere-low",
+            "joker.no-trumps.first-or-last",
+            "joker.no-trumps.void-suit",
+        )
+    },
     **dict.fromkeys(("strains[].code", "strains[].trump", "strains[].suit_of"), _ANY),
     **dict.fromkeys(("strains[].power", "strains[].order"), _ANY),
     # scoring
@@ -103,6 +123,7 @@ _OPTIONS: dict[str, frozenset[Any] | None] = {
     # derived
     **dict.fromkeys(("derived.deal_order", "derived.suit_masks", "derived.joker_cards"), _ANY),
     **dict.fromkeys(("derived.joker_mask", "derived.nominated_power"), _ANY),
+    **dict.fromkeys(("derived.misere_power", "derived.misere_nominated_power"), _ANY),
     **dict.fromkeys(("derived.restricted_bids", "derived.pool_opponents"), _ANY),
 }
 
@@ -205,6 +226,12 @@ def engine_context(tables: Tables) -> dict[str, Any]:
         ]
         for t in range(5)
     ]
+    # joker.no-trumps.misere-low: a misère's keys are its own powers' (the jokers lowest)
+    misere_power = derived["misere_power"]
+    misere_keys = [
+        [misere_power[c] if suit_of[NT][c] in (led, NT) else 0 for c in range(n_cards)]
+        for led in range(5)
+    ]
     inkles = auction["inkles"]
     restricted = []
     for i in derived["restricted_bids"]:
@@ -239,6 +266,8 @@ def engine_context(tables: Tables) -> dict[str, Any]:
     pass_action = n_cards + 4 * len(jokers)
     nominate = pass_action + 1 + n_bids
     lead_only_last = jnt["lead_only_last_trick"]
+    ends_rule, void_rule = (bool(jokers) and on for on in joker_suit_rules(play))
+    any_misere = any(b["kind"] == "misere" for b in ladder)
     return {
         "variant": tables["variant"],
         "fingerprint": rules_fingerprint(tables),
@@ -305,6 +334,12 @@ def engine_context(tables: Tables) -> dict[str, Any]:
         "name_unled": jnt["lead"] == "name-unled-suit",
         "void_must_play": jnt["void_must_play"] if jokers else "never",
         "lead_only_last": lead_only_last,
+        "ends_rule": ends_rule,
+        "void_rule": void_rule,
+        "shows": ends_rule or void_rule,
+        "misere_low": any_misere and misere_keys != keys[NT],
+        "misere_keys": misere_keys,
+        "misere_nominated_power": derived["misere_nominated_power"],
         "misere_ends_when_lost": play["misere_ends_when_lost"] and any(misere),
         "suit_of": suit_of,
         "power": power,

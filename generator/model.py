@@ -52,6 +52,7 @@ from ..runtime.engine.tableformat import (
     Terms,
 )
 from .ladder import place_specials
+from .options import clause_option
 from .options import file_value as read_option
 
 __all__ = ["FORMAT", "Ruleset", "build_ruleset", "build_tables"]
@@ -384,12 +385,20 @@ def build_tables(data: dict[str, Any], *, extends: str | None = None) -> Tables:
     kitty_take = bool(data["kitty"]["take"])
     strains = [_strain_table(t, deck, card_suit, card_rank, jokers) for t in range(5)]
     joker_cards = [deck.index(j) for j in jokers]
+    # joker.no-trumps.misere-low: in a misère every joker is below every card
+    low = bool(read_option(data, clause_option("joker.no-trumps.misere-low")))
     derived: Derived = {
         "deal_order": _deal_order(players, packets),
         "suit_masks": [masks for _, masks in strains],
         "joker_cards": joker_cards,
         "joker_mask": sum(1 << c for c in joker_cards),
         "nominated_power": [NOMINATED_POWER - (len(jokers) - 1 - k) for k in range(len(jokers))],
+        "misere_power": [
+            0 if low and c in joker_cards else p for c, p in enumerate(strains[NT][0]["power"])
+        ],
+        "misere_nominated_power": [
+            0 if low else NOMINATED_POWER - (len(jokers) - 1 - k) for k in range(len(jokers))
+        ],
         "restricted_bids": _restricted_bids(ladder, inkles["level"] if inkles else 0),
         "pool_opponents": opts["scoring"]["opponent_tricks"] == "pooled"
         and all(len(t) == 1 for t in teams),

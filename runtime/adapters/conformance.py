@@ -53,6 +53,7 @@ from ..engine.records import RECORD_FORMAT, error_object, record_of, replay, rep
 from ..engine.rules import Rules
 from ..engine.scoring import score_hand
 from ..engine.tableformat import FORMAT as TABLES_FORMAT
+from ..studies.reached import hand_events
 
 __all__ = [
     "UNREACHABLE",
@@ -74,6 +75,9 @@ __all__ = [
 #: Seeded hands tried per variant, and the most kept (each adds at least one clause).
 TRIES = 96
 KEEP = 12
+#: Seeded hands tried in all for the joker's rules that bind only in rare positions
+#: (``_JOKER_EVENTS``), while a variant has one no earlier hand reached.
+EXTRA_TRIES = 2000
 
 #: Clauses no single-hand record can exercise, with the reason printed by the coverage report.
 UNREACHABLE: dict[str, str] = {
@@ -187,6 +191,9 @@ def clauses_reached(state: HandState, kinds: Sequence[ActionKind]) -> set[str]:
     result = state.result
     if result is not None:
         out |= _scoring_clauses(state)
+        # the joker's rules that bind only in some positions: where the finished hand reached
+        # them (the balance studies' clause counts)
+        out |= hand_events(state) & _JOKER_EVENTS
     return out
 
 
@@ -199,6 +206,12 @@ def _bid_after_pass(state: HandState) -> bool:
         elif passed >> seat & 1:
             return True
     return False
+
+
+#: Clauses :func:`~fivehundred.runtime.studies.reached.hand_events` finds in a finished hand.
+_JOKER_EVENTS = frozenset(
+    {"joker.no-trumps.misere-low", "joker.no-trumps.first-or-last", "joker.no-trumps.void-suit"}
+)
 
 
 def _card_of(r: Rules, action: int) -> int:
@@ -429,9 +442,11 @@ def build_vectors(rules: Rules) -> list[dict[str, Any]]:
     variant_clauses = {c["id"] for c in r.tables["clauses"]}
     kept = 0
     finished: dict[str, Any] | None = None
-    for seed in range(TRIES):
-        if kept >= KEEP:
+    for seed in range(EXTRA_TRIES):
+        if seed >= TRIES and not (_JOKER_EVENTS & variant_clauses) - found.clauses:
             break
+        if kept >= KEEP and seed < TRIES:
+            continue
         rng = Random(seed)
         dealer = seed % r.players
         scores = presets[seed % len(presets)]
@@ -445,7 +460,9 @@ def build_vectors(rules: Rules) -> list[dict[str, Any]]:
         state = fresh.copy()
         actions, kinds, counts = _play_random(state, rng, plan)
         reached = clauses_reached(state, kinds) & variant_clauses
-        if not reached - found.clauses:
+        if not reached - found.clauses or (
+            seed >= TRIES and not reached & _JOKER_EVENTS - found.clauses
+        ):
             continue
         kept += 1
         record = record_of(fresh, actions)
@@ -526,7 +543,7 @@ def vectors_jsonl(vectors: Iterable[dict[str, Any]]) -> str:
 ENGINE_MODULES = (
     "engine/codes.py", "engine/errors.py", "engine/game.py", "engine/hand.py",
     "engine/messages.py", "engine/records.py", "engine/rules.py", "engine/scoring.py",
-    "adapters/conformance.py",
+    "adapters/conformance.py", "studies/reached.py",
 )  # fmt: skip
 #: The conformance file's own format: 2 since its header names the formats it is built on
 #: (``tables_format``, the tables' FORMAT 2; ``record_format``, the records' 1); format 1 had a

@@ -23,6 +23,7 @@ from .errors import ArgumentError, IllegalActionError, InvalidActionError
 from .messages import N_, Explanation
 from .rules import Rules
 from .scoring import score_hand
+from .tableformat import Play
 
 __all__ = [
     "AUCTION",
@@ -39,6 +40,7 @@ __all__ = [
     "action_kind",
     "deal",
     "deal_cards",
+    "joker_suit_rules",
     "next_dealer",
     "passes_reopen",
     "shuffled",
@@ -98,6 +100,15 @@ def passes_reopen(rules: Rules) -> bool:
     """Whether a player who passed may be asked again and bid (auction.pass-final): with
     ``bid_after_pass`` always or if-changed."""
     return rules.auction["bid_after_pass"] != "never"
+
+
+def joker_suit_rules(play: Play) -> tuple[bool, bool]:
+    """The joker's suit rules of a variant's ``play`` options (``Rules.play``, or the tables'
+    ``play``): whether a joker played as a card of a suit must be its holder's first or last of
+    it (joker.no-trumps.first-or-last), and whether a joker may not be led naming a suit its
+    holder has shown void in (joker.no-trumps.void-suit)."""
+    jnt = play["joker_no_trumps"]
+    return jnt["first_or_last"], jnt["lead_not_void"]
 
 
 def deal(rules: Rules, dealer: int, rng: Random) -> tuple[list[int], int, int]:
@@ -679,17 +690,80 @@ class HandState:
             # play.follow-suit: one who holds the led suit plays it
             if probe & hand & ~follow:
                 return self._why_follow(probe.bit_length() - 1, follow)
-            return follow
-        jokers = hand & masks[SUITLESS]
-        if jokers and self._void_must_play_joker():
-            # joker.no-trumps.misere-void: void in the led suit, the joker must be played
-            if probe & hand & ~jokers:
-                return Explanation(
-                    "joker.no-trumps.misere-void",
-                    N_("void in the led suit in a misère, the joker must be played"),
-                )
-            return jokers
-        return hand
+            cards = follow
+        else:
+            jokers = hand & masks[SUITLESS]
+            if jokers and self._void_must_play_joker():
+                # joker.no-trumps.misere-void: void in the led suit, the joker must be played
+                if probe & hand & ~jokers:
+                    return Explanation(
+                        "joker.no-trumps.misere-void",
+                        N_("void in the led suit in a misère, the joker must be played"),
+                    )
+                return jokers
+            cards = hand
+        if self.nominated >= 0 and hand & self.rules.joker_mask & ~masks[SUITLESS]:
+            barred = self._not_first_or_last(hand)
+            if probe & cards & barred:
+                return self._why_not_first_or_last()
+            cards &= ~barred
+        return cards
+
+    def _not_first_or_last(self, hand: int) -> int:
+        """joker.no-trumps.first-or-last: the nominated jokers of ``hand`` (the seat to move's)
+        that are neither its first card of their suit in the hand nor its last: its seat has
+        played that suit and holds a card of it that is no joker. 0 without the rule."""
+        r = self.rules
+        if not joker_suit_rules(r.play)[0] or self.nominated < 0:
+            return 0
+        suit = self.nominated
+        played = self.shown_suits(self.to_move)[0]
+        if played >> suit & 1 and hand & self.masks[suit] & ~r.joker_mask:
+            return hand & r.joker_mask & ~self.masks[SUITLESS]
+        return 0
+
+    def _why_not_first_or_last(self, suit: int = -1) -> Explanation:
+        """The sentence of joker.no-trumps.first-or-last for a joker played as ``suit`` (-1:
+        the suit it is nominated to)."""
+        return Explanation(
+            "joker.no-trumps.first-or-last",
+            N_(
+                "the joker may be played as %(suit)s only as its holder's first or last card "
+                "of %(suit)s in the hand"
+            ),
+            {"suit": SUITS[self.nominated if suit < 0 else suit]},
+        )
+
+    def shown_suits(self, seat: int) -> tuple[int, int]:
+        """What ``seat``'s plays so far in the hand showed, as two 4-bit suit masks: the
+        effective suits it has played (a joker led naming a suit counts as that suit) and the
+        suits it has shown void in (it played a card of another effective suit to a lead of
+        it). Read from the tricks (joker.no-trumps.first-or-last, joker.no-trumps.void-suit)."""
+        r = self.rules
+        suit_of = self.suit_of
+        jl = r.JOKER_LEAD
+        played = void = 0
+        tricks = [(leader, actions) for leader, actions, _ in self.tricks]
+        if self.trick:
+            tricks.append((self.trick_leader, tuple(self.trick)))
+        for leader, actions in tricks:
+            s = leader
+            led = -1
+            for a in actions:
+                if a >= jl:
+                    led = (a - jl) % 4  # a joker lead: it is played as the suit it names
+                    if s == seat:
+                        played |= 1 << led
+                else:
+                    suit = suit_of[a]
+                    if led < 0:
+                        led = suit
+                    if s == seat:
+                        played |= (1 << suit) & 15
+                        if suit != led:
+                            void |= 1 << led
+                s = self.next_seat[s]
+        return played, void
 
     def _why_follow(self, card: int, follow: int) -> Explanation:
         """Why ``card`` does not follow suit: the clause that gives it (or the cards that do
@@ -766,6 +840,13 @@ class HandState:
                     ),
                 )
             cards &= ~(jokers & ~suitless)
+        if self.nominated >= 0 and jokers & ~suitless:
+            # joker.no-trumps.first-or-last: a nominated joker is its holder's first or last
+            # card of its suit
+            barred = self._not_first_or_last(hand)
+            if probe & barred:
+                return self._why_not_first_or_last()
+            cards &= ~barred
         if not suitless:
             return cards
         # joker.no-trumps.lead: leading a suitless joker names the suit to follow
@@ -808,7 +889,48 @@ class HandState:
                     N_("%(suit)s have been led already this hand"),
                     {"suit": SUITS[(probe.bit_length() - 1 - r.JOKER_LEAD) % 4]},
                 )
+        if any(joker_suit_rules(r.play)):
+            shown = self._shown_leads(hand, others, suits, suitless, probe)
+            if isinstance(shown, Explanation):
+                return shown
+            suits = shown
         return cards | self._joker_leads(suitless, suits)
+
+    def _shown_leads(
+        self, hand: int, others: int, suits: int, suitless: int, probe: int
+    ) -> int | Explanation:
+        """The suits (a 4-bit mask, within ``suits``) a suitless joker of ``hand`` may name by
+        what the seat's plays showed (joker.no-trumps.void-suit, joker.no-trumps.first-or-last),
+        or why the probed joker lead may not name its suit."""
+        r = self.rules
+        played, void = self.shown_suits(self.to_move)
+        suit = (probe.bit_length() - 1 - r.JOKER_LEAD) % 4
+        if joker_suit_rules(r.play)[1]:
+            # joker.no-trumps.void-suit: not a suit its holder has shown void in, unless that
+            # leaves no suit to a holder of no other card
+            ok = suits & ~void
+            if ok or others:
+                if probe & self._joker_leads(suitless, suits & ~ok):
+                    return Explanation(
+                        "joker.no-trumps.void-suit",
+                        N_(
+                            "seat %(seat)s has shown void in %(suit)s: leading the joker, he "
+                            "may not name it"
+                        ),
+                        {"seat": self.to_move, "suit": SUITS[suit]},
+                    )
+                suits = ok
+        if joker_suit_rules(r.play)[0]:
+            # joker.no-trumps.first-or-last: led naming a suit, the joker is its holder's first
+            # card of that suit in the hand, or his last
+            barred = 0
+            for t in range(4):
+                if played >> t & 1 and hand & self.masks[t] & ~r.joker_mask:
+                    barred |= 1 << t
+            if probe & self._joker_leads(suitless, suits & barred):
+                return self._why_not_first_or_last(suit)
+            suits &= ~barred
+        return suits
 
     def _joker_leads(self, jokers: int, suits: int) -> int:
         """The joker-lead action bits of the jokers in ``jokers`` naming the suits in ``suits``
@@ -1066,7 +1188,8 @@ class HandState:
         strain = r.bid_strain[self.contract] if self.contract >= 0 else NT
         self.strain = strain
         self.suit_of = r.suit_of[strain]
-        self.power = r.power[strain]
+        # joker.no-trumps.misere-low: a misère plays by its own powers (the jokers lowest)
+        self.power = r.misere_power if self.misere else r.power[strain]
         self.masks = r.masks[strain]
         self.trumpish = strain if strain < NT else SUITLESS
         if self.contract >= 0 and r.bid_partner[self.contract] == "sits-out":
@@ -1132,10 +1255,11 @@ class HandState:
         power = list(self.power)
         masks = list(self.masks)
         held = self.hands[self.contractor] & masks[SUITLESS]
+        nominated_power = r.misere_nominated_power if self.misere else r.nominated_power
         for k, c in enumerate(r.joker_cards):
             if held >> c & 1:
                 suit_of[c] = suit
-                power[c] = r.nominated_power[k]
+                power[c] = nominated_power[k]
                 masks[SUITLESS] &= ~(1 << c)
                 masks[suit] |= 1 << c
         self.suit_of = tuple(suit_of)

@@ -115,6 +115,8 @@ class Rules:
         "joker_cards",
         "joker_mask",
         "masks",
+        "misere_nominated_power",
+        "misere_power",
         "n_actions",
         "n_bids",
         "n_cards",
@@ -217,6 +219,10 @@ class Rules:
         self.joker_mask: int = derived["joker_mask"]
         #: ``nominated_power[j]``: the power of joker ``joker_cards[j]`` once nominated to a suit.
         self.nominated_power: tuple[int, ...] = tuple(derived["nominated_power"])
+        #: The powers of a misère contract (joker.no-trumps.misere-low: the jokers lowest):
+        #: ``misere_power[c]`` by card, ``misere_nominated_power[j]`` for a nominated joker.
+        self.misere_power: tuple[int, ...] = tuple(derived["misere_power"])
+        self.misere_nominated_power: tuple[int, ...] = tuple(derived["misere_nominated_power"])
         deal = tables["deal"]
         self.packets: tuple[tuple[Receiver, int], ...] = tuple(
             (p[0], p[1]) for p in deal["packets"]

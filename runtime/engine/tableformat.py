@@ -186,6 +186,9 @@ ClauseId = Literal[
     "joker.no-trumps.last-trick",
     "joker.no-trumps.lead-last-only",
     "joker.no-trumps.misere-void",
+    "joker.no-trumps.misere-low",
+    "joker.no-trumps.first-or-last",
+    "joker.no-trumps.void-suit",
     "score.table",
     "score.made",
     "score.overtricks",
@@ -607,6 +610,46 @@ class JokerNoTrumps(TypedDict):
             ),
         ),
     ]
+    low_in_misere: Annotated[
+        bool,
+        Meta(
+            "Low in misère",
+            (
+                "true: in a misère contract every joker has power 0 (`derived.misere_power`,"
+                " `derived.misere_nominated_power`), below every card: suitless, it still "
+                "follows no suit; led as `JK:X` it counts as the lowest card of X and takes "
+                "the trick only when nobody plays an X; played to another lead it takes "
+                "nothing; nominated, it is the lowest card of its suit."
+            ),
+        ),
+    ]
+    first_or_last: Annotated[
+        bool,
+        Meta(
+            "First or last",
+            (
+                "true: a joker played as a card of suit X (a suitless joker led as `JK:X`, "
+                "or a joker nominated to X, however played) is its holder's first card of X "
+                "in the hand or his last: it may be played only when he has played no card "
+                "of X yet in the hand (a joker led naming X counts as one; a card played "
+                "counts as its effective suit) or holds no card of X but jokers. A suitless "
+                "joker played to another player's lead is not restricted (its holder is void"
+                " in the led suit)."
+            ),
+        ),
+    ]
+    lead_not_void: Annotated[
+        bool,
+        Meta(
+            "Not a void suit",
+            (
+                "true: a suitless joker may not be led naming a suit its holder has shown "
+                "void in (played a card of another effective suit to a lead of it earlier "
+                "in the hand), unless every suit the other rules leave him is one and he "
+                "holds no other card."
+            ),
+        ),
+    ]
 
 
 class Play(TypedDict):
@@ -940,7 +983,10 @@ class ClauseParams(TypedDict, total=False):
             "nominated",
             (
                 "joker.no-trumps.lead-last-only: whether the contractor may nominate the "
-                "joker's suit (a nominated joker too may be led only to the last trick)."
+                "joker's suit (a nominated joker too may be led only to the last trick); "
+                "joker.no-trumps.misere-low, joker.no-trumps.first-or-last: whether the "
+                "contractor may nominate it (the sentence then says what a nominated joker "
+                "does)."
             ),
         ),
     ]
@@ -1144,6 +1190,31 @@ class Derived(TypedDict):
                 "next."
             ),
             items=Meta("Power", "A power.", minimum=1),
+        ),
+    ]
+    misere_power: Annotated[
+        list[int],
+        Meta(
+            "Misère power",
+            (
+                "`misere_power[c]`: the `power` of card c in a misère contract: "
+                "`strains[4].power`, except that with `play.joker_no_trumps.low_in_misere` "
+                "every joker has 0, below every card (a joker led naming X then takes the "
+                "trick only when nobody plays an X; played to another lead it never does)."
+            ),
+            items=Meta("Power", "A power.", minimum=0),
+        ),
+    ]
+    misere_nominated_power: Annotated[
+        list[int],
+        Meta(
+            "Misère nominated power",
+            (
+                "`misere_nominated_power[j]`: the `power` of joker `jokers[j]` nominated to "
+                "a suit in a misère contract: `nominated_power[j]`, or 0 (the lowest card of "
+                "that suit) with `play.joker_no_trumps.low_in_misere`."
+            ),
+            items=Meta("Power", "A power.", minimum=0),
         ),
     ]
     restricted_bids: Annotated[
@@ -1351,7 +1422,8 @@ class Tables(TypedDict):
                 "effective suit is L, T, or 4, the one with the greatest `power` wins. "
                 "Powers make this a single max: plain cards 1..16 (by rank, 2 low, A "
                 "high), a nominated joker 99, trumps 101 and up, suitless jokers 201 and "
-                "up (black above red)."
+                "up (black above red). A misère contract plays by `derived.misere_power` "
+                "(the same, or the jokers 0 with `play.joker_no_trumps.low_in_misere`)."
             ),
             items=Meta("Strain table", "The card order under one strain."),
             min_items=5,
@@ -1390,14 +1462,19 @@ class Tables(TypedDict):
                 "trumps when the card or all the following cards are bowers or jokers "
                 "`joker.trump` (a joker among them) else `trump.left-bower`, else "
                 "`play.follow-suit`; void while a suitless joker must be played "
-                "`joker.no-trumps.misere-void`; leading: a suit named for a joker that "
-                "has one (`joker.no-trumps.nominate` if nominated, else `joker.trump`), "
-                "a nominated joker held back `joker.no-trumps.lead-last-only`, a "
-                "suitless joker led unnamed `joker.no-trumps.lead`, a joker before the "
-                "last trick `joker.no-trumps.lead-last-only`, a suit already led "
+                "`joker.no-trumps.misere-void`; a nominated joker neither first nor last "
+                "of its suit `joker.no-trumps.first-or-last`; leading: a suit named for a "
+                "joker that has one (`joker.no-trumps.nominate` if nominated, else "
+                "`joker.trump`), a nominated joker held back "
+                "`joker.no-trumps.lead-last-only`, a nominated joker neither first nor "
+                "last `joker.no-trumps.first-or-last`, a suitless joker led unnamed "
+                "`joker.no-trumps.lead`, a joker before the last trick "
+                "`joker.no-trumps.lead-last-only`, a suit already led "
                 "(`joker.no-trumps.last-trick` when all four were led, else "
-                "`joker.no-trumps.lead`), else `play.follow-suit`. Every clause cited is "
-                "one of this list."
+                "`joker.no-trumps.lead`), a suit shown void `joker.no-trumps.void-suit`, "
+                "a suit the joker would be neither first nor last of "
+                "`joker.no-trumps.first-or-last`, else `play.follow-suit`. Every clause "
+                "cited is one of this list."
             ),
             items=Meta("Clause", "One rule clause."),
         ),
@@ -2069,6 +2146,61 @@ OPTIONS: tuple[Option, ...] = (
         note="lead it only to the last trick",
         tables="play.joker_no_trumps.lead_only_last_trick",
         attr="joker_lead_only_last_trick",
+    ),
+    Option(
+        "play.joker.no_trumps.low_in_misere",
+        bool,
+        False,
+        "joker.no-trumps.misere-low",
+        "Lowest card in a misère",
+        (
+            "In a misère (open, blind, nullo) the joker is the lowest card (T's app option): "
+            "it follows no suit, as in no trumps, and takes no trick, except one it leads when "
+            "nobody plays a card of the suit its leader names (it is the lowest card of that "
+            "suit); a nominated joker is the lowest card of its suit. In no trumps it stays the "
+            "highest. Default false."
+        ),
+        diff="joker lowest in a misère",
+        note="the joker is the lowest card in a misère",
+        tables="play.joker_no_trumps.low_in_misere",
+        show=True,
+        late=True,
+    ),
+    Option(
+        "play.joker.no_trumps.first_or_last",
+        bool,
+        False,
+        "joker.no-trumps.first-or-last",
+        "First or last of its suit",
+        (
+            "A house rule: a joker played as a card of a suit (led naming it, or nominated to "
+            "it) must be its holder's first card of that suit in the hand or his last: he may "
+            "play it so only before he has played a card of that suit, or once he holds no "
+            "other card of it. Played to another suit's lead, which it may be only when void in"
+            " that suit, it is his last card of that suit and is not restricted. Default false."
+        ),
+        diff="joker first or last card of its suit",
+        note="the joker first or last card of its suit",
+        tables="play.joker_no_trumps.first_or_last",
+        show=True,
+        late=True,
+    ),
+    Option(
+        "play.joker.no_trumps.lead_not_void",
+        bool,
+        False,
+        "joker.no-trumps.void-suit",
+        "Not a suit shown void",
+        (
+            "A house rule: leading the joker, a player may not name a suit he has shown void in"
+            " (failed to follow earlier in the hand), unless that leaves him no suit to name and"
+            " no other card. Default false."
+        ),
+        diff="joker may not name a suit its holder showed void in",
+        note="the joker may not name a suit one showed void in",
+        tables="play.joker_no_trumps.lead_not_void",
+        show=True,
+        late=True,
     ),
     Option(
         "scoring.overtricks",

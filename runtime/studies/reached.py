@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from ..engine.codes import NT, SUITLESS
 from ..engine.game import gone_out, reaches
-from ..engine.hand import HandState, next_dealer, passes_reopen
+from ..engine.hand import HandState, joker_suit_rules, next_dealer, passes_reopen
 from ..engine.rules import Rules
 from ..engine.scoring import score_hand
 
@@ -59,6 +59,13 @@ EVENTS: dict[str, str] = {
     "joker.no-trumps.lead-last-only": "a player on lead held a joker before the last trick "
     "(it could not be led) or led it to the last trick",
     "joker.no-trumps.misere-void": "a player void in the led suit had to play the joker",
+    "joker.no-trumps.misere-low": "a joker was played in a misère where it is the lowest card",
+    "joker.no-trumps.misere-low/won": "a joker led in a misère where it is the lowest card took "
+    "the trick (nobody played the suit named)",
+    "joker.no-trumps.first-or-last": "a player to play held a joker the rule kept from being "
+    "played as a suit it had played and still held (a joker lead naming it, or a nominated joker)",
+    "joker.no-trumps.void-suit": "a player on lead held a joker the rule kept from naming a suit "
+    "it had shown void in",
     "score.overtricks": "a contract made with overtricks that score",
     "score.slam": "all tricks taken on a contract worth less than the slam bonus (slam scored)",
     "score.freeze": "an opponent's trick points were cut by the freeze (its cap or threshold)",
@@ -211,10 +218,33 @@ def _play_events(st: HandState, out: set[str]) -> None:
                 left_bowers |= 1 << c
     suits_led = 0
     last = r.hand_size - 1
+    ends_on, void_on = joker_suit_rules(r.play) if strain == NT else (False, False)
+    # joker.no-trumps.misere-low: the jokers have power 0 in this hand's tables
+    low = st.misere and any(not st.power[c] for c in r.joker_cards)
+    played = [0] * r.players  # the suits each seat has played (a joker lead: the suit named)
+    voids = [0] * r.players  # the suits each seat has shown void in
     for k, (leader, actions, winner) in enumerate(st.tricks):
         seats = st.trick_seats(leader, len(actions))
         first = actions[0]
         hand = hands[leader]
+        if (
+            (ends_on or void_on)
+            and hand & suitless
+            and hand & ~suitless
+            and not (r.joker_lead_only_last_trick and k < last)
+        ):
+            # the suits the joker could name but for these rules (joker.no-trumps.lead)
+            suits = 15
+            if r.joker_lead == "name-unled-suit" and (15 & ~suits_led or k < last):
+                suits = 15 & ~suits_led
+            if void_on and suits & voids[leader]:
+                out.add("joker.no-trumps.void-suit")
+                suits &= ~voids[leader]
+            if ends_on and any(
+                suits >> t & 1 and played[leader] >> t & 1 and hand & masks[t] & ~r.joker_mask
+                for t in range(4)
+            ):
+                out.add("joker.no-trumps.first-or-last")
         # a nominated joker is still the joker: it too waits for the last trick
         if strain == NT and hand & r.joker_mask and hand & ~r.joker_mask and k < last:
             if r.joker_lead_only_last_trick:
@@ -233,6 +263,28 @@ def _play_events(st: HandState, out: set[str]) -> None:
         for i, (seat, action) in enumerate(zip(seats, actions, strict=True)):
             card = card_of(action)
             hand = hands[seat]
+            named = hand & r.joker_mask & ~suitless if st.nominated >= 0 else 0
+            if (
+                ends_on
+                and named
+                and played[seat] >> st.nominated & 1
+                and hand & masks[st.nominated] & ~r.joker_mask
+                # ... and the nominated joker could be played but for the rule
+                and (
+                    led == st.nominated or not hand & masks[led]
+                    if i
+                    else not (r.joker_lead_only_last_trick and k < last)
+                )
+            ):
+                out.add("joker.no-trumps.first-or-last")
+            suit = suit_of[card]
+            played[seat] |= 1 << led if not i else (1 << suit) & 15
+            if i and suit != led:
+                voids[seat] |= 1 << led
+            if low and r.joker_mask >> card & 1:
+                out.add("joker.no-trumps.misere-low")
+                if seat == winner:
+                    out.add("joker.no-trumps.misere-low/won")
             if i and hand & suitless:
                 if hand & masks[led]:
                     out.add("joker.no-trumps.follow")
