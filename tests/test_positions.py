@@ -214,3 +214,49 @@ def test_a_position_rebuilt_from_one_seat_gives_the_decision_of_the_real_hand(va
         assert bot.decide(pos) == bot.decide(st), (k, texts)
         checked += 1
     assert checked >= 8
+
+
+THREE = "three-handed"
+#: Three-handed, dealer 0: seat 1 bids 6S, seats 2 and 0 pass; seat 1 leads 9D, seat 2 (the
+#: other defender) wins it with the ace; seat 0, void in diamonds with trumps, plays last.
+AD_OVER = ["6S", "pass", "pass", "9D", "AD"]
+VOID_IN_DIAMONDS = ["AH", "KH", "7H", "AC", "10C", "9C", "8C", "7S", "9S", "8S"]
+
+
+def test_three_handed_defence_covers_the_defender_about_to_win_the_game():
+    """P: each defender scores his own tricks and a player at 500 wins, however he scored. The
+    other defender (480) needs two tricks of the few the defence may expect to win the game,
+    while the contract would not take the contractor out: seat 0 ruffs his ace (the cheapest
+    trump) rather than duck under it. At ordinary scores he plays low under the fellow
+    defender, as heuristic-1 always did."""
+    action, why = hints(THREE, 0, VOID_IN_DIAMONDS, AD_OVER, scores=[100, 100, 480])
+    assert action == "7S"
+    assert "cover the defender about to win the game" in why
+    old, _ = hints(THREE, 0, VOID_IN_DIAMONDS, AD_OVER, bot="heuristic-1", scores=[100, 100, 480])
+    assert old == "7H"  # the miss this test guards against
+    action, why = hints(THREE, 0, VOID_IN_DIAMONDS, AD_OVER, scores=[100, 100, 300])
+    assert action == "7H" and "play low" in why
+
+
+def test_three_handed_defence_plays_together_when_the_contract_is_the_threat():
+    """The contractor (480) wins the game by making 6S, and P gives the game to the
+    contractor when he and a defender reach 500 on the same hand: beating the contract comes
+    first, so seat 0 neither overtakes the other defender's winning ace nor wastes a trump on
+    it, though that defender (480) is near the target too."""
+    action, why = hints(THREE, 0, VOID_IN_DIAMONDS, AD_OVER, scores=[100, 480, 480])
+    assert action == "7H"
+    assert "making the contract would win the game" in why and "play low" in why
+
+
+def test_three_handed_defence_leads_through_the_contractor_when_the_contract_is_the_threat():
+    """Seat 0 won the first trick; the contractor (seat 1, whose 6S wins him the game) plays
+    next and the other defender last. Seat 0 leads low in his weakest side suit, through the
+    contractor to the defender sitting over him, not away from his heart honours; at ordinary
+    scores the plain lead from the longest suit stays."""
+    hand = ["KH", "QH", "10H", "9H", "9C", "8C", "10D", "8D", "7S"]
+    actions = ["6S", "pass", "pass", "9D", "7D", "AD"]
+    action, why = hints(THREE, 0, hand, actions, scores=[100, 480, 100])
+    assert action == "8C"
+    assert "lead through the contractor" in why
+    action, why = hints(THREE, 0, hand, actions, scores=[100, 100, 100])
+    assert action == "9H" and "through" not in why

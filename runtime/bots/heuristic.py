@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from random import Random
 
 from ..engine.codes import NT, SUITLESS, SUITS, bits
+from ..engine.game import reaches
 from ..engine.hand import AUCTION, DISCARD, KITTY, PARTNER, PLAY, HandState
 from ..engine.rules import Rules
 from ..engine.seatview import SeatView, view_of
@@ -898,6 +899,8 @@ class _Context:
             self.friends = sum(1 << s for s in self.r.teams[self.r.side_of_seat[mover]])
         #: Why a fellow defender is played against, not with ("" when none is).
         self.rival_why = ""
+        #: Why the defenders play together though they score apart ("" when not said).
+        self.coop_why = ""
         if view.contract >= 0 and not view.allies >> mover & 1 and not view.misere:
             self._rivals()
         self.trump = view.trumpish if view.trumpish < SUITLESS else -1
@@ -911,9 +914,12 @@ class _Context:
         self.after = after
 
     def _rivals(self) -> None:
-        """Defenders who score apart are partners only while the contract is in doubt: once it
-        is made or beaten, or when a fellow defender's tricks would win him the game, he is
-        covered like any opponent."""
+        """Defenders who score apart are partners only while the contract is in doubt and is
+        the threat. When making it would take the contractor's side to the target, the
+        defenders play together until it is beaten (the contract is the threat); otherwise a
+        fellow defender whose own tricks would take him to the target is covered like any
+        opponent (he is the threat), and once the contract is made or beaten every defender
+        plays for his own tricks."""
         v = self.v
         r = self.r
         if r.pool_opponents or not r.opponents_per_trick:
@@ -929,18 +935,31 @@ class _Context:
         taken = sum(w for s, w in enumerate(v.tricks_won) if v.allies >> s & 1)
         level = r.bid_level[v.contract]
         left = r.hand_size - v.n_tricks
-        settled = taken >= level or taken + left < level
+        beaten = taken + left < level
+        settled = taken >= level or beaten
+        cside = r.side_of_seat[v.contractor] if v.contractor >= 0 else -1
+        contract_wins = (
+            not settled and cside >= 0 and reaches(r, v.scores[cside] + r.bid_value[v.contract])
+        )
+        if contract_wins:
+            self.coop_why = "making the contract would win the game: defend together"
+            return
+        # The tricks the defence may still expect, shared among the defenders.
+        defence = max(1, left - max(0, level - taken))
+        share = max(1, round(defence / (len(fellows) + 1)))
+        freeze = r.opponents_freeze_at
         for s in fellows:
             side = r.side_of_seat[s]
             won = sum(w for t, w in enumerate(v.tricks_won) if r.side_of_seat[t] == side)
             threat = (
                 not r.must_bid_to_win
-                and v.scores[side] + r.opponents_per_trick * (won + 1) >= r.target
+                and (freeze is None or reaches(r, freeze))
+                and reaches(r, v.scores[side] + r.opponents_per_trick * (won + share))
             )
             if threat or settled:
                 self.friends &= ~(1 << s)
                 self.rival_why = (
-                    "cover the defender about to win the game"
+                    "cover the defender about to win the game by his tricks"
                     if threat
                     else "the contract is settled: every defender plays for his own tricks"
                 )
@@ -1027,11 +1046,15 @@ class _Context:
         if partner_wins:
             best_card = self.card(v.trick[(_seat_index(v, v.best_seat))])
             if not self.after or self.holds(best_card, led):
-                return Decision(self.low_card(cards), "partner is winning the trick: play low")
+                why = "partner is winning the trick: play low"
+                if self.coop_why and v.best_seat != self.mover:
+                    why = self.coop_why + ": the other defender is winning the trick, play low"
+                return Decision(self.low_card(cards), why)
             sure = [a for a in winners if self.holds(self.card(a), led)]
             if sure:
                 return Decision(self.cheapest(sure), "partner's card may be beaten: win it surely")
             return Decision(self.low_card(cards), "partner is winning for now: play low")
+        rival_wins = bool(self.rival_why) and not (v.allies >> v.best_seat & 1)
         if not winners:
             why = "cannot win the trick: play the least useful card"
             if not follows:
@@ -1039,12 +1062,14 @@ class _Context:
             return Decision(self.low_card(cards), why)
         if not self.after:
             why = "last to play: win as cheaply as possible"
-            if self.rival_why and v.contract >= 0 and not v.allies >> v.best_seat & 1:
+            if rival_wins:
                 why = self.rival_why + ": " + why
             return Decision(self.cheapest(winners), why)
         sure = [a for a in winners if self.holds(self.card(a), led)]
         if sure:
             why = "win cheaply with a card that should hold"
+            if rival_wins:
+                why = self.rival_why + ": " + why
             if not follows:
                 why = "void in the suit led: ruff with the cheapest trump that should hold"
             return Decision(self.cheapest(sure), why)
@@ -1174,10 +1199,47 @@ class _Context:
             ]
             if singles:
                 return Decision(self.cheapest(singles), "lead a singleton, to ruff the suit later")
+        through = self.lead_through(side) if self.coop_why else None
+        if through is not None:
+            return through
         longest = max(side, key=lambda a: (hand & t.masks[t.suit_of[self.card(a)]]).bit_count())
         suit = t.suit_of[self.card(longest)]
         low = self.cheapest([a for a in side if t.suit_of[self.card(a)] == suit])
         return Decision(low, "lead low from the longest suit")
+
+    def lead_through(self, side: list[int]) -> Decision | None:
+        """Defending when the contractor plays next and a fellow defender last: lead low in the
+        side suit where the mover holds least (no honour to give away), one the contractor has
+        not shown out of, so that the fellow defender plays over the contractor."""
+        v = self.v
+        t = self.t
+        nxt = v.next_seat[self.mover]
+        if not v.allies >> nxt & 1 or len(self.after) < 2:
+            return None
+        if not any(self.friends >> s & 1 for s in self.after[1:]):
+            return None
+        best: tuple[int, int] | None = None
+        pick = -1
+        for a in side:
+            c = self.card(a)
+            suit = t.suit_of[c]
+            if suit == self.trump or suit == SUITLESS or v.voids[nxt] >> suit & 1:
+                continue
+            mine = self.hand & t.masks[suit]
+            top = _desc(mine, t.power)[0]
+            # Honours: cards with at most two higher cards still out.
+            if (t.higher[top] & self.out).bit_count() <= 2:
+                continue
+            key = (t.power[top], mine.bit_count())
+            if best is None or key < best:
+                best = key
+                pick = suit
+        if pick < 0:
+            return None
+        low = self.cheapest([a for a in side if t.suit_of[self.card(a)] == pick])
+        return Decision(
+            low, self.coop_why + ": lead through the contractor, low in my weakest suit"
+        )
 
     def lead_misere(self, cards: list[int]) -> Decision:
         v = self.v
