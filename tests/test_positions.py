@@ -260,3 +260,56 @@ def test_three_handed_defence_leads_through_the_contractor_when_the_contract_is_
     assert "lead through the contractor" in why
     action, why = hints(THREE, 0, hand, actions, scores=[100, 100, 100])
     assert action == "9H" and "through" not in why
+
+
+def test_bid_the_game_before_an_opponent_goes_out_on_his_tricks():
+    """P: a player at 500 wins however he scored, and the contractor wins when he and another
+    reach 500 on one hand. Seat 0 (480) needs only two tricks in defence; seat 1 (400) bids
+    6H, the contract that takes him out, on a chance he would pass at ordinary scores (or
+    with nobody near the target)."""
+    hand = ["10S", "7D", "7S", "8D", "JH", "JK", "KC", "KH", "KS", "QD"]
+    action, why = hints(THREE, 1, hand, [], scores=[480, 400, 100])
+    assert action == "6H"
+    assert "wins the game before the opponents go out" in why
+    assert hints(THREE, 1, hand, [], scores=[100, 100, 100])[0] == "pass"
+    assert hints(THREE, 1, hand, [], scores=[100, 400, 100])[0] == "pass"
+
+
+def test_no_risky_contract_when_ones_own_defence_tricks_win_the_game():
+    """P: a defender's own tricks count for him. Seat 1 at 480 needs two tricks in defence to
+    win: he does not risk 6D on a 61% chance that he bids at ordinary scores."""
+    hand = ["10D", "10H", "7C", "8D", "9H", "AC", "AD", "KD", "QD", "QH"]
+    assert hints(THREE, 1, hand, [], scores=[100, 100, 100])[0] == "6D"
+    action, why = hints(THREE, 1, hand, [], scores=[100, 480, 100])
+    assert action == "pass"
+    assert "our tricks in defence should win the game" in why
+
+
+def test_partners_bid_that_wins_the_game_is_not_raised():
+    """Partner's 6H (100) takes the side from 400 to 500: the raise the same hand makes at
+    ordinary scores adds nothing but risk."""
+    hand = ["JH", "JD", "AH", "9H", "8H", "AS", "KS", "AC", "5D", "6D"]
+    assert hints(AUS, 3, hand, ["6H", "pass"], scores=[0, 0])[0] == "7H"
+    action, why = hints(AUS, 3, hand, ["6H", "pass"], scores=[0, 400])
+    assert action == "pass"
+    assert "already wins the game" in why
+
+
+def test_only_a_contract_wins_where_one_must_bid_to_win():
+    """G: only the contractor's side wins the game, by its own contract. At 460 any contract
+    made wins, and defending never does: a hand passed at 0 all bids 6H at about even odds."""
+    hand = ["4H", "5C", "5D", "5H", "9C", "9D", "AH", "JD", "JS", "QH"]
+    assert hints(AUS, 1, hand, [], scores=[0, 0])[0] == "pass"
+    action, why = hints(AUS, 1, hand, [], scores=[0, 460])
+    assert action == "6H"
+    assert "only a contract wins the game" in why
+
+
+def test_bid_just_high_enough_to_win_the_game():
+    """At 420, 6C (60) would leave the side short of 500 and 7C (160) takes it out: the club
+    hand that opens 6C at 0 all opens 7C, the cheapest bid that wins, not higher."""
+    hand = ["10C", "5H", "7C", "7S", "8H", "8S", "JK", "JS", "QC", "QD"]
+    assert hints(AUS, 1, hand, [], scores=[0, 0])[0] == "6C"
+    action, why = hints(AUS, 1, hand, [], scores=[0, 420])
+    assert action == "7C"
+    assert "just high enough to win the game" in why

@@ -370,6 +370,19 @@ class BidOdds:
     need: float
     #: Why ``need`` moved, or "".
     need_why: str
+    #: By ladder index: the chance asked of that bid (``need``, moved again for a bid that
+    #: would win the game: see :func:`_game_needs`).
+    needs: tuple[float, ...] = ()
+    #: By ladder index: why its need moved, or "".
+    needs_why: tuple[str, ...] = ()
+
+    def need_of(self, i: int) -> float:
+        """The chance asked of ladder entry ``i``."""
+        return self.needs[i] if self.needs else self.need
+
+    def why_of(self, i: int) -> str:
+        """Why the chance asked of ladder entry ``i`` moved, or ""."""
+        return self.needs_why[i] if self.needs_why else self.need_why
 
 
 def _side_score(view: SeatView, seat: int) -> int:
@@ -390,6 +403,52 @@ def _need(view: SeatView) -> tuple[float, str]:
     if r.lose_at is not None and view.scores[mine] - 2 * cheapest <= r.lose_at:
         return NEED + 0.1, "near the losing score: bid only a safe contract"
     return NEED, ""
+
+
+def _defence_tricks(r: Rules) -> int:
+    """The tricks a defender may count on taking in a hand (about half of what the cheapest
+    contract leaves the defence)."""
+    low = min(
+        (lv for lv, k in zip(r.bid_level, r.bid_kind, strict=True) if k == "suit"),
+        default=r.hand_size // 2,
+    )
+    return max(1, (r.hand_size - low) // 2)
+
+
+def _game_needs(view: SeatView, need: float, why: str) -> tuple[tuple[float, ...], tuple[str, ...]]:
+    """The chance asked of each ladder entry once the score is read: a bid that takes our side
+    to the target asks less when the opponents are about to go out (bid the game before they
+    do), and less where only a contract wins the game (``end.must-bid-to-win``); it asks more
+    where our own tricks in defence would take us out (no need to risk a contract for it)."""
+    r = view.rules
+    mine = r.side_of_seat[view.seat]
+    score = view.scores[mine]
+    others = [sc for side, sc in enumerate(view.scores) if side != mine]
+    per = r.opponents_per_trick
+    freeze = r.opponents_freeze_at
+    tricks_count = not r.must_bid_to_win and per > 0 and (freeze is None or reaches(r, freeze))
+    k = _defence_tricks(r)
+    opp_near = bool(why) and need < NEED
+    if tricks_count and any(reaches(r, sc + per * k) for sc in others):
+        opp_near = True
+    own_tricks_out = tricks_count and reaches(r, score + per * k)
+    needs: list[float] = []
+    whys: list[str] = []
+    for i in range(r.n_bids):
+        n, w = need, why
+        if r.bid_kind[i] == "suit" and reaches(r, score + r.bid_value[i]):
+            if opp_near:
+                n = min(need, NEED - 0.2)
+                w = "the bid wins the game before the opponents go out"
+            elif own_tricks_out:
+                n = max(need, NEED + 0.1)
+                w = "our tricks in defence should win the game: bid only a sound contract"
+            elif r.must_bid_to_win:
+                n = min(need, NEED - 0.05)
+                w = "only a contract wins the game, and this one does"
+        needs.append(n)
+        whys.append(w)
+    return tuple(needs), tuple(whys)
 
 
 def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
@@ -476,7 +535,8 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
         name = SUITS[strain] if strain < NT else "no trumps"
         chance.append(p)
         basis.append(f"about {mean:.1f} tricks at {name} {why_mates}: {p:.0%} to make {level}")
-    return BidOdds(tuple(chance), tuple(basis), need, need_why)
+    needs, whys = _game_needs(view, need, need_why)
+    return BidOdds(tuple(chance), tuple(basis), need, need_why, needs, whys)
 
 
 _COUNTS: dict[tuple[int, int], tuple[Rules, list[float]]] = {}
@@ -524,7 +584,7 @@ def _judge_of(odds: BidOdds, r: Rules) -> BidJudge:
             return None
         if strict and r.bid_kind[i] != "misere":
             p = _next_chance(odds, r, i)
-        return odds.basis[i] if p >= odds.need else None
+        return odds.basis[i] if p >= odds.need_of(i) else None
 
     return judge
 
@@ -647,9 +707,20 @@ def _choose_by_gain(
     partner_high: bool,
 ) -> Decision:
     r = view.rules
-    note = f" ({odds.need_why})" if odds.need_why else ""
     chance = odds.chance
     mine = r.side_of_seat[view.seat]
+
+    def note_of(i: int) -> str:
+        why = odds.why_of(i)
+        return f" ({why})" if why else ""
+
+    def wins(i: int) -> bool:
+        return r.bid_kind[i] == "suit" and reaches(r, view.scores[mine] + r.bid_value[i])
+
+    note = f" ({odds.need_why})" if odds.need_why else ""
+    if view.high >= 0 and (view.high_seat == view.seat or partner_high) and wins(view.high):
+        whose = "my" if view.high_seat == view.seat else "partner's"
+        return Decision(r.PASS, f"{whose} bid already wins the game: no need to go higher")
     if view.high >= 0 and view.high_seat == view.seat:
         # Raising one's own bid: only for more than the bid held is worth.
         held = chance[view.high]
@@ -675,7 +746,7 @@ def _choose_by_gain(
             and r.bid_strain[a - r.BID] == strain
             and r.bid_kind[view.high] == "suit"
             and _gain(r, a - r.BID, chance[a - r.BID] or 0.0) > keep + 10
-            and (chance[a - r.BID] or 0.0) >= odds.need + 0.1
+            and (chance[a - r.BID] or 0.0) >= odds.need_of(a - r.BID) + 0.1
         ]
         if not raise_:
             return Decision(r.PASS, "partner holds the bid and the pair reaches no higher")
@@ -685,12 +756,18 @@ def _choose_by_gain(
             a, why = min(raise_)
         return Decision(a, "raise partner's suit: " + why)
     if not candidates:
+        for a in legal:
+            i = a - r.BID
+            p = chance[i] if a > r.PASS else None
+            if p is not None and odds.need <= p < odds.need_of(i):
+                note = note_of(i)  # a bid the score alone turned down
+                break
         return Decision(r.PASS, "the hand is not worth a higher bid" + note)
 
     def gain(c: tuple[int, str]) -> float:
         i = c[0] - r.BID
         g = _gain(r, i, chance[i] or 0.0)
-        if view.scores[mine] + r.bid_value[i] >= r.target:
+        if wins(i):
             g += 50.0 * (chance[i] or 0.0)  # making it wins the game
         return g
 
@@ -698,19 +775,25 @@ def _choose_by_gain(
     group = _group(r, best[0] - r.BID)
     if r.procedure == "single-round":
         # One call: enough to win the game if that is in reach, else the best gain.
-        winning = [
-            c
-            for c in candidates
-            if view.scores[mine] + r.bid_value[c[0] - r.BID] >= r.target
-            and r.bid_kind[c[0] - r.BID] == "suit"
-        ]
+        winning = [c for c in candidates if wins(c[0] - r.BID)]
         if winning:
             pick = max(winning, key=lambda c: (chance[c[0] - r.BID] or 0.0, -c[0]))
-            return Decision(pick[0], "one call: just enough to win the game; " + pick[1] + note)
-        return Decision(best[0], "one call: the bid that gains most; " + best[1] + note)
+            return Decision(
+                pick[0],
+                "one call: just enough to win the game; " + pick[1] + note_of(pick[0] - r.BID),
+            )
+        return Decision(
+            best[0], "one call: the bid that gains most; " + best[1] + note_of(best[0] - r.BID)
+        )
     same = [c for c in candidates if _group(r, c[0] - r.BID) == group]
+    winning = [c for c in same if wins(c[0] - r.BID)]
+    if winning and not wins(min(same)[0] - r.BID):
+        pick = min(winning)
+        return Decision(
+            pick[0], "just high enough to win the game: " + pick[1] + note_of(pick[0] - r.BID)
+        )
     pick = min(same)
-    return Decision(pick[0], pick[1] + note)
+    return Decision(pick[0], pick[1] + note_of(pick[0] - r.BID))
 
 
 def _margin(rules: Rules, level: int) -> float:
