@@ -313,3 +313,29 @@ def test_bid_just_high_enough_to_win_the_game():
     action, why = hints(AUS, 1, hand, [], scores=[0, 420])
     assert action == "7C"
     assert "just high enough to win the game" in why
+
+
+#: Six top trumps and the ten of spades (both bowers, the joker) and three side aces.
+LAID_DOWN_SPADES = ["JK", "JS", "JC", "AS", "KS", "QS", "10S", "AH", "AD", "AC"]
+
+
+def test_a_laid_down_ten_is_bid_in_its_trump_suit_not_at_no_trumps():
+    """Three-handed, one call each: the hand's sure tricks (the top trumps draw every trump out,
+    then the aces) make 10S whatever the others hold, while at no trumps the jack of clubs is
+    no bower and no winner. The call is 10S; heuristic-1 stopped at 9S and the model alone
+    (which shrinks strong hands toward the mean) at 7NT."""
+    action, why = hints(THREE, 1, LAID_DOWN_SPADES, [])
+    assert action == "10S"
+    assert "10 sure tricks" in why
+    assert hints(THREE, 1, LAID_DOWN_SPADES, [], bot="heuristic-1")[0] == "9S"
+
+
+def test_a_rounds_auction_opens_at_what_the_hand_lays_down():
+    """Australian, bidding in rounds: the same laid-down 10S opens 10S at once (its partner
+    and the opponents could only let a cheaper contract be played, for fewer points), while a
+    strong hand without sure tricks to spare opens at the cheapest level."""
+    action, why = hints(AUS, 1, LAID_DOWN_SPADES, [])
+    assert action == "10S"
+    assert "lays down" in why
+    strong = ["JK", "JS", "JC", "AS", "KS", "QH", "10H", "AH", "AD", "KD"]
+    assert hints(AUS, 1, strong, [])[0] == "6S"

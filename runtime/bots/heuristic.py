@@ -11,10 +11,14 @@ Bidding
     at no trumps stoppers and long suits) and reads the chance of making each bid from a model
     fitted to the rules by self-play (:mod:`.handmodel`, :func:`bid_odds`): the partners' count
     (the strength a partner's bid in the strain shows, else an average partner's) and the
-    opponents' bids move it. It bids the strain that gains most at its cheapest level whose
-    chance reaches :data:`NEED` (moved by the score), no trumps only with the suits stopped,
-    raises partner's suit or its own bid only when that gains, and bids misère from the model's
-    chance for the hand's danger score (:func:`misere_score`).
+    opponents' bids move it; a contract the hand's sure tricks make alone (:func:`sure_tricks`)
+    needs no model. It bids the strain that gains most at its cheapest level whose chance
+    reaches :data:`NEED`, no trumps only with the suits stopped, raises partner's suit or its
+    own bid only when that gains, and bids misère from the model's chance for the hand's danger
+    score (:func:`misere_score`). The score moves the need: lower when the opponents are about
+    to go out, for a bid that takes us out before them, and where only a contract wins; higher
+    where our own defence tricks would take us out. Near the target it bids just high enough to
+    win the game and raises no bid that already wins it; it bids what the hand lays down.
 Kitty
     It keeps trumps and winners and drops whole short side suits (to ruff them), or at misère
     its most dangerous cards; it plays sans kitty when the bonus outweighs the kitty's tricks.
@@ -23,9 +27,11 @@ Play
     is winning, draw trumps as contractor with the top ones, cash winners, ruff when void, lead
     partner's voids as defender; at misère the contractor ducks under and sheds high cards while
     the defenders lead low into what the bidder holds (the face-up hand at open misère), keep the
-    trick low for him and shed high cards once he is beaten. Defenders who score apart cover a
-    fellow defender about to win the game, and play for their own tricks once the contract is
-    settled.
+    trick low for him and shed high cards once he is beaten. Defenders who score apart play
+    together while making the contract would win the contractor the game (no overtaking, no
+    wasted trump, leading through the contractor), cover a fellow defender whose share of the
+    defence's tricks would win him the game, and play for their own tricks once the contract
+    is settled.
 
 Every decision comes with a short English reason (``fivehundred play``'s ``hint``).
 """
@@ -59,6 +65,7 @@ __all__ = [
     "heuristic_judge",
     "misere_danger",
     "misere_score",
+    "sure_tricks",
 ]
 
 
@@ -228,6 +235,33 @@ def hand_tricks(rules: Rules, hand: int, strain: int) -> float:
     return tricks
 
 
+def sure_tricks(rules: Rules, hand: int, strain: int) -> int:
+    """Tricks ``hand`` takes as contractor whatever the other cards (the contractor leads
+    first): at a trump contract its unbroken top trumps, and when those draw every trump out
+    all its trumps and the unbroken top cards of its side suits; at no trumps its jokers and
+    the unbroken top cards of every suit."""
+    t = _strain_tables(rules, strain)
+
+    def top_run(mask: int) -> int:
+        run = 0
+        for c in _desc(mask, t.power):
+            if not hand >> c & 1:
+                break
+            run += 1
+        return run
+
+    if strain < NT:
+        trump_mask = t.masks[strain]
+        trumps = (hand & trump_mask).bit_count()
+        run = top_run(trump_mask)
+        if run < trump_mask.bit_count() - trumps:
+            return run
+        sure = trumps + sum(top_run(t.masks[s]) for s in range(4) if s != strain)
+    else:
+        sure = (hand & t.masks[SUITLESS]).bit_count() + sum(top_run(t.masks[s]) for s in range(4))
+    return min(sure, rules.hand_size)
+
+
 def misere_danger(rules: Rules, hand: int, opponents: int) -> list[tuple[float, int]]:
     """The cards of ``hand`` that may win a trick at misère, as (danger, card), worst first.
 
@@ -333,6 +367,9 @@ BidJudge = Callable[[int, bool], "str | None"]
 #: The chance of making a contract the bot asks before it bids it, before the score moves it.
 NEED = 0.55
 
+#: The chance given to a contract the hand's sure tricks make alone (:func:`sure_tricks`).
+SURE = 0.99
+
 
 def misere_score(rules: Rules, hand: int) -> float:
     """How dangerous ``hand`` is at misère: the danger of its cards (:func:`misere_danger`)
@@ -376,6 +413,9 @@ class BidOdds:
     #: By ladder index: why its need moved, or "".
     needs_why: tuple[str, ...] = ()
 
+    #: By ladder index: whether the hand's sure tricks make it alone (:func:`sure_tricks`).
+    laid: tuple[bool, ...] = ()
+
     def need_of(self, i: int) -> float:
         """The chance asked of ladder entry ``i``."""
         return self.needs[i] if self.needs else self.need
@@ -398,11 +438,20 @@ def _need(view: SeatView) -> tuple[float, str]:
     cheapest = min(
         (v for v, k in zip(r.bid_value, r.bid_kind, strict=True) if k == "suit"), default=0
     )
-    if others and max(others) >= r.target - 2 * max(cheapest, 10 * r.hand_size // 2):
+    if others and _near_target(r, max(others)):
         return NEED - 0.12, "the opponents are near the target: bid to keep them out"
     if r.lose_at is not None and view.scores[mine] - 2 * cheapest <= r.lose_at:
         return NEED + 0.1, "near the losing score: bid only a safe contract"
     return NEED, ""
+
+
+def _near_target(r: Rules, score: int) -> bool:
+    """Whether ``score`` is near enough the target for the game to turn on the next hand or two
+    (within two of the cheapest contracts, or half a hand's trick points)."""
+    cheapest = min(
+        (v for v, k in zip(r.bid_value, r.bid_kind, strict=True) if k == "suit"), default=0
+    )
+    return score >= r.target - 2 * max(cheapest, 10 * r.hand_size // 2)
 
 
 def _defence_tricks(r: Rules) -> int:
@@ -432,11 +481,12 @@ def _game_needs(view: SeatView, need: float, why: str) -> tuple[tuple[float, ...
     if tricks_count and any(reaches(r, sc + per * k) for sc in others):
         opp_near = True
     own_tricks_out = tricks_count and reaches(r, score + per * k)
+    near = _near_target(r, score)
     needs: list[float] = []
     whys: list[str] = []
     for i in range(r.n_bids):
         n, w = need, why
-        if r.bid_kind[i] == "suit" and reaches(r, score + r.bid_value[i]):
+        if near and r.bid_kind[i] == "suit" and reaches(r, score + r.bid_value[i]):
             if opp_near:
                 n = min(need, NEED - 0.2)
                 w = "the bid wins the game before the opponents go out"
@@ -486,6 +536,7 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
     unstopped = _unstopped(r, hand)
     has_joker = bool(hand & _strain_tables(r, NT).masks[SUITLESS])
     score = misere_score(r, hand)
+    sure = [sure_tricks(r, hand, s) for s in range(5)]
     chance: list[float | None] = []
     basis: list[str] = []
     for i in range(r.n_bids):
@@ -527,16 +578,24 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
             )
             mean = max(mean, alt)
         mean += boldness - 0.3 * opp_bids
+        name = SUITS[strain] if strain < NT else "no trumps"
+        if sure[strain] >= level:
+            # Sure tricks enough: no model needed, and no stopper either (we lead first).
+            chance.append(SURE)
+            basis.append(f"{sure[strain]} sure tricks at {name}: {level} is laid down")
+            continue
         if strain == NT and (unstopped > 1 or (unstopped == 1 and not has_joker)):
             chance.append(None)
             basis.append("")
             continue
         p = normal_at_least(mean, fit.sd, level)
-        name = SUITS[strain] if strain < NT else "no trumps"
         chance.append(p)
         basis.append(f"about {mean:.1f} tricks at {name} {why_mates}: {p:.0%} to make {level}")
     needs, whys = _game_needs(view, need, need_why)
-    return BidOdds(tuple(chance), tuple(basis), need, need_why, needs, whys)
+    laid = tuple(
+        r.bid_kind[i] == "suit" and sure[r.bid_strain[i]] >= r.bid_level[i] for i in range(r.n_bids)
+    )
+    return BidOdds(tuple(chance), tuple(basis), need, need_why, needs, whys, laid)
 
 
 _COUNTS: dict[tuple[int, int], tuple[Rules, list[float]]] = {}
@@ -715,7 +774,13 @@ def _choose_by_gain(
         return f" ({why})" if why else ""
 
     def wins(i: int) -> bool:
-        return r.bid_kind[i] == "suit" and reaches(r, view.scores[mine] + r.bid_value[i])
+        """Making entry ``i`` wins the game, and the game is near (not a slam from 0 all)."""
+        score = view.scores[mine]
+        return (
+            r.bid_kind[i] == "suit"
+            and _near_target(r, score)
+            and reaches(r, score + r.bid_value[i])
+        )
 
     note = f" ({odds.need_why})" if odds.need_why else ""
     if view.high >= 0 and (view.high_seat == view.seat or partner_high) and wins(view.high):
@@ -786,6 +851,11 @@ def _choose_by_gain(
             best[0], "one call: the bid that gains most; " + best[1] + note_of(best[0] - r.BID)
         )
     same = [c for c in candidates if _group(r, c[0] - r.BID) == group]
+    laid = [c for c in same if odds.laid and odds.laid[c[0] - r.BID]]
+    if laid and max(laid)[0] > min(same)[0]:
+        # No risk in bidding what the sure tricks make: the cheaper bid would only score less.
+        pick = max(laid)
+        return Decision(pick[0], "bid what the hand lays down: " + pick[1])
     winning = [c for c in same if wins(c[0] - r.BID)]
     if winning and not wins(min(same)[0] - r.BID):
         pick = min(winning)
