@@ -339,3 +339,14 @@ def test_a_rounds_auction_opens_at_what_the_hand_lays_down():
     assert "lays down" in why
     strong = ["JK", "JS", "JC", "AS", "KS", "QH", "10H", "AH", "AD", "KD"]
     assert hints(AUS, 1, strong, [])[0] == "6S"
+
+
+def test_one_call_bids_the_highest_level_the_hand_reaches():
+    """Three-handed, one call each and no second chance to climb: six hearts (the joker, both
+    bowers, the king, ten and eight) and the ace of spades make 7H with the chance the bot asks
+    of a bid, so it calls 7H, not the safer 6H that scores less and lets either opponent
+    outbid it cheaply."""
+    hand = ["10H", "7D", "8H", "AS", "JC", "JD", "JH", "JK", "JS", "KH"]
+    action, why = hints(THREE, 1, hand, [])
+    assert action == "7H"
+    assert "highest the hand reaches" in why

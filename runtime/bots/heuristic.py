@@ -847,8 +847,14 @@ def _choose_by_gain(
                 pick[0],
                 "one call: just enough to win the game; " + pick[1] + note_of(pick[0] - r.BID),
             )
+        # No second call to climb with: the highest level the hand reaches in its best strain
+        # (a lower one leaves the others room to outbid it cheaply, and scores less).
+        top = max(c for c in candidates if _group(r, c[0] - r.BID) == group)
         return Decision(
-            best[0], "one call: the bid that gains most; " + best[1] + note_of(best[0] - r.BID)
+            top[0],
+            "one call: the highest the hand reaches in its best strain; "
+            + top[1]
+            + note_of(top[0] - r.BID),
         )
     same = [c for c in candidates if _group(r, c[0] - r.BID) == group]
     laid = [c for c in same if odds.laid and odds.laid[c[0] - r.BID]]
