@@ -847,8 +847,16 @@ def _choose_by_gain(
                 pick[0],
                 "one call: just enough to win the game; " + pick[1] + note_of(pick[0] - r.BID),
             )
-        # No second call to climb with: the highest level the hand reaches in its best strain
-        # (a lower one leaves the others room to outbid it cheaply, and scores less).
+        if _team_of(r, view.seat).bit_count() > 1:
+            return Decision(
+                best[0],
+                "one call: the bid that gains most (partner may raise it); "
+                + best[1]
+                + note_of(best[0] - r.BID),
+            )
+        # Alone, with no second call to climb with and no partner to raise: the highest level
+        # the hand reaches in its best strain (a lower one scores less and leaves the others
+        # room to outbid it cheaply).
         top = max(c for c in candidates if _group(r, c[0] - r.BID) == group)
         return Decision(
             top[0],
