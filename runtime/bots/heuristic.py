@@ -46,6 +46,7 @@ from ..engine.codes import NT, SUITLESS, SUITS, bits
 from ..engine.game import reaches
 from ..engine.hand import AUCTION, DISCARD, KITTY, PARTNER, PLAY, HandState
 from ..engine.rules import Rules
+from ..engine.scoring import score_hand
 from ..engine.seatview import SeatView, view_of
 from .handmodel import HandModel, hand_model, normal_at_least
 from .state import BotState, hand_state
@@ -464,6 +465,29 @@ def _defence_tricks(r: Rules) -> int:
     return max(1, (r.hand_size - low) // 2)
 
 
+def _defence_reaches(
+    r: Rules, scores: tuple[int, ...], side: int, tricks: int, contract: int = -1
+) -> bool:
+    """Whether ``side``, defending ``contract`` (default: the cheapest suit bid), reaches the
+    target with ``tricks`` tricks of its own, scored as the engine scores a hand (caps
+    included); never where only a contract wins."""
+    if r.must_bid_to_win or tricks <= 0:
+        return False
+    if contract < 0:
+        suits = [i for i in range(r.n_bids) if r.bid_kind[i] == "suit"]
+        if not suits:
+            return False
+        contract = min(suits, key=lambda i: r.bid_value[i])
+    seats = r.teams[side]
+    others = [s for s in range(r.players) if r.side_of_seat[s] != side]
+    if not seats or not others:
+        return False
+    won = [0] * r.players
+    won[seats[0]] = tricks
+    points = score_hand(r, contract, 1 << others[0], won, scores).points[side]
+    return points > 0 and reaches(r, scores[side] + points)
+
+
 def _game_needs(view: SeatView, need: float, why: str) -> tuple[tuple[float, ...], tuple[str, ...]]:
     """The chance asked of each ladder entry once the score is read: a bid that takes our side
     to the target asks less when the opponents are about to go out (bid the game before they
@@ -472,15 +496,11 @@ def _game_needs(view: SeatView, need: float, why: str) -> tuple[tuple[float, ...
     r = view.rules
     mine = r.side_of_seat[view.seat]
     score = view.scores[mine]
-    others = [sc for side, sc in enumerate(view.scores) if side != mine]
-    per = r.opponents_per_trick
-    freeze = r.opponents_freeze_at
-    tricks_count = not r.must_bid_to_win and per > 0 and (freeze is None or reaches(r, freeze))
     k = _defence_tricks(r)
     opp_near = bool(why) and need < NEED
-    if tricks_count and any(reaches(r, sc + per * k) for sc in others):
+    if any(_defence_reaches(r, view.scores, side, k) for side in range(r.n_sides) if side != mine):
         opp_near = True
-    own_tricks_out = tricks_count and reaches(r, score + per * k)
+    own_tricks_out = _defence_reaches(r, view.scores, mine, k)
     near = _near_target(r, score)
     needs: list[float] = []
     whys: list[str] = []
@@ -1114,15 +1134,10 @@ class _Context:
         # The tricks the defence may still expect, shared among the defenders.
         defence = max(1, left - max(0, level - taken))
         share = max(1, round(defence / (len(fellows) + 1)))
-        freeze = r.opponents_freeze_at
         for s in fellows:
             side = r.side_of_seat[s]
             won = sum(w for t, w in enumerate(v.tricks_won) if r.side_of_seat[t] == side)
-            threat = (
-                not r.must_bid_to_win
-                and (freeze is None or reaches(r, freeze))
-                and reaches(r, v.scores[side] + r.opponents_per_trick * (won + share))
-            )
+            threat = _defence_reaches(r, v.scores, side, won + share, v.contract)
             if threat or settled:
                 self.friends &= ~(1 << s)
                 self.rival_why = (
