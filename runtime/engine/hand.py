@@ -775,8 +775,9 @@ class HandState:
             return actions[0]
         why = self._explain_discard(actions)
         if why is not None:
-            named = "discard " + " ".join(r.deck[a - r.DISCARD] for a in actions)
-            raise IllegalActionError(self.to_move, named, why.clause, why.text(), why, "discard")
+            raise IllegalActionError(  # the text as given (INTERCHANGE.md: "raw")
+                self.to_move, text.strip(), why.clause, why.text(), why, "discard"
+            )
         for action in actions:
             self.apply_fast(action)
         return actions[-1]

@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from .codes import normalise_card
+
 if TYPE_CHECKING:
     from .codes import ActionKind
     from .notation import Notation
@@ -153,8 +155,9 @@ def illegal(
     template = ILLEGAL_BY_KIND.get(kind, ILLEGAL_BY_KIND[None])
     if notation is not None and kind in _NOTED_KINDS:
         shown = action.split(None, 1)[1] if kind == "discard" and " " in action else action
-        if kind == "discard":
-            shown = notation.isolate(notation.cards(shown.split()))
+        if kind == "discard":  # the text as typed: 5c is 5♣ too
+            codes = [normalise_card(word) or word for word in shown.split()]
+            shown = notation.isolate(notation.cards(codes))
         else:
             shown = notation.action(shown, kind)
     else:
