@@ -45,6 +45,7 @@ from babel.messages.pofile import read_po, write_po
 from babel.support import Translations
 
 from ..runtime.engine.errors import FiveHundredError
+from ..runtime.engine.notation import RTL_LANGUAGES
 from ..runtime.files import write_output
 from ..runtime.terminal import printable
 from .clauses import CLAUSE_IDS
@@ -113,7 +114,7 @@ PLURAL_FORMS: dict[str, str] = {
         "n%100>=11 ? 4 : 5);"
     ),
 }
-_RTL = frozenset({"ar", "arc", "ckb", "dv", "fa", "he", "ks", "ps", "sd", "ug", "ur", "yi"})
+_RTL = RTL_LANGUAGES  # one list, the engine's: its messages isolate cards in these too
 
 #: How Jinja templates are read: the same options as docs.make_environment.
 JINJA_OPTIONS = {

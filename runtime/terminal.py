@@ -7,7 +7,11 @@ cursor, recolour or retitle the window (OSC), a NUL or a carriage return could h
 bidi override (U+202E) could show a line in another order than the bytes say.
 
 :func:`printable` shows each such character as a Python-style escape (``\\x1b``, ``\\u202e``);
-tab and newline stay as they are. :func:`json_printable` does the same inside JSON text with JSON
+tab and newline stay as they are. One use of the isolates stays: a left-to-right isolate (LRI
+U+2066 ... PDI U+2069) around safe text on one line, as the engine's messages in a right-to-left
+language wrap each card and bid (``7 SA``) so that it is not shown reversed. Such a pair
+reorders nothing outside itself and its content runs left to right, as it would anyway.
+:func:`json_printable` does the same inside JSON text with JSON
 escapes (``\\u001b``), so the output stays valid JSON that decodes to the original string.
 :class:`SafeStream` applies :func:`printable` to everything written through it: the command line
 wraps standard output and standard error in it, so no verb can forget.
@@ -37,9 +41,25 @@ def _json_escape(match: re.Match[str]) -> str:
     return f"\\u{ord(match.group()):04x}"
 
 
+#: A left-to-right isolate of safe text on one line: kept by :func:`printable`.
+_LTR_ISOLATE = re.compile(
+    "\u2066[^\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]*\u2069"
+)
+
+
 def printable(text: str) -> str:
-    """``text`` with every :data:`UNSAFE` character written as ``\\xNN`` or ``\\uNNNN``."""
-    return UNSAFE.sub(_escape, text) if UNSAFE.search(text) else text
+    """``text`` with every :data:`UNSAFE` character written as ``\\xNN`` or ``\\uNNNN``, but
+    for whole left-to-right isolates of safe text (LRI ... PDI), which stay."""
+    if not UNSAFE.search(text):
+        return text
+    out: list[str] = []
+    pos = 0
+    for match in _LTR_ISOLATE.finditer(text):
+        out.append(UNSAFE.sub(_escape, text[pos : match.start()]))
+        out.append(match.group())
+        pos = match.end()
+    out.append(UNSAFE.sub(_escape, text[pos:]))
+    return "".join(out)
 
 
 def json_printable(text: str) -> str:

@@ -188,8 +188,9 @@ def test_replay_illegal_action_names_index_seat_and_rule(capsys, tmp_path):
     assert code == 2
     lines = err.strip().splitlines()
     assert len(lines) == 1
-    assert "action 1" in lines[0] and "'6S'" in lines[0] and "seat 2" in lines[0]
-    assert "[auction.higher]" in lines[0]
+    # a person reads this line: the bid in the English notation of the books (issue 21 §4)
+    assert "action 1" in lines[0] and "bid 6♠:" in lines[0] and "seat 2" in lines[0]
+    assert "higher than 7♥" in lines[0] and "[auction.higher]" in lines[0]
 
 
 def test_replay_bad_json_is_one_line(capsys, tmp_path):

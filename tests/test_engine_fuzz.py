@@ -24,6 +24,7 @@ from fivehundred.generator.pipeline import VARIANTS_DIR, builtin_ids, compile_sp
 from fivehundred.runtime.cli.main import main
 from fivehundred.runtime.engine.errors import FiveHundredError, IllegalActionError, SpecError
 from fivehundred.runtime.engine.hand import PLAY, HandState
+from fivehundred.runtime.engine.notation import ENGLISH
 from fivehundred.runtime.engine.records import record_of, replay
 from fivehundred.runtime.engine.rules import Rules
 from fivehundred.runtime.loading import load_rules
@@ -177,7 +178,7 @@ def test_an_illegal_bid_names_index_seat_and_rule(
     record["actions"] = ["7H", "6S"]
     code, lines = replay_cli(capsys, tmp_path, record)
     seat = (record["dealer"] + 2) % 4
-    one_line(code, lines, "action 1:", f"seat {seat} may not bid '6S'", "[auction.higher]")
+    one_line(code, lines, "action 1:", f"seat {seat} may not bid 6♠:", "[auction.higher]")
 
 
 def test_an_illegal_card_names_its_rule(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -196,7 +197,8 @@ def test_an_illegal_card_names_its_rule(capsys: pytest.CaptureFixture[str], tmp_
     record["actions"][index] = rules.deck[others[0]]
     code, lines = replay_cli(capsys, tmp_path, record)
     card = rules.deck[others[0]]
-    line = one_line(code, lines, f"action {index}:", f"may not play '{card}'", "does not hold")
+    shown = ENGLISH.card(card)  # the human line names it as the English books do (J♥)
+    line = one_line(code, lines, f"action {index}:", f"may not play {shown}:", "does not hold")
     assert line.endswith("[play.follow-suit]")
 
 

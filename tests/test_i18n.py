@@ -362,11 +362,14 @@ def test_replay_error_in_every_language(tmp_path: Path, capsys: pytest.CaptureFi
         assert main(["replay", str(path), "--lang", lang]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1, err
-        assert "[auction.higher]" in err and "'6S'" in err and "7H" in err, err
+        # the bids in the language's notation (issue 21 §4), isolated in Arabic
+        assert "[auction.higher]" in err and "6♠" in err and "7♥" in err, err
+        assert "'6S'" not in err and "7H" not in err, err
         lines[lang] = err
-    assert "action 1: seat 2 may not bid '6S': a bid must be higher than 7H" in lines["en"]
+    assert "action 1: seat 2 may not bid 6♠: a bid must be higher than 7♥" in lines["en"]
+    assert "\u20666♠\u2069" in lines["ar"] and "\u2066" not in lines["nb"]
     t = i18n.load_translations("nb")
-    reason = t.gettext("a bid must be higher than %(high)s") % {"high": "7H"}
+    reason = t.gettext("a bid must be higher than %(high)s") % {"high": "7♥"}
     assert reason in lines["nb"]
 
 
@@ -384,7 +387,7 @@ def test_replay_translates_through_the_catalogue(
     monkeypatch.setattr(i18n, "LOCALES_DIR", locales)
     assert main(["replay", str(_illegal_record(tmp_path)), "--lang", "nb"]) == 2
     err = capsys.readouterr().err
-    assert "et bud må være over 7H [auction.higher]" in err
+    assert "et bud må være over 7♥ [auction.higher]" in err
 
 
 def test_update_round_trips_changed_messages(tmp_path: Path) -> None:

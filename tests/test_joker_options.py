@@ -315,7 +315,11 @@ def test_conformance_illegal_vector_and_cli_exit_2(
     code = main(["replay", str(path)])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1
-    assert f"'{error['action']}'" in err[0] and f"[{clause}]" in err[0]
+    # the line a person reads names the joker lead in the English books' notation (JK:♣)
+    from fivehundred.runtime.engine.codes import SUIT_SYMBOLS
+
+    shown = error["action"][:-1] + SUIT_SYMBOLS[error["action"][-1]]
+    assert f"may not lead {shown}:" in err[0] and f"[{clause}]" in err[0]
     assert "seat " in err[0] and "Traceback" not in err[0]
 
 

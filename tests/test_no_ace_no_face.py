@@ -237,7 +237,8 @@ def test_the_command_line_refuses_an_illegal_claim_naming_the_rule(
     code = main(["replay", str(path)])
     err = capsys.readouterr().err
     assert code == 2
-    assert "seat 2 may not ask for a redeal: he holds JS (no ace, no face)" in err
+    # the line a person reads names the card in the English books' notation (issue 21 §4)
+    assert "seat 2 may not ask for a redeal: he holds J♠ (no ace, no face)" in err
     assert "[auction.no-ace-no-face]" in err and "Traceback" not in err
     record["actions"] = ["redeal"]
     path.write_text(json.dumps(record), encoding="utf-8")

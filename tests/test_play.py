@@ -25,7 +25,7 @@ def test_person_plays_legal_actions_and_is_told_about_illegal_ones():
             return "discard " + " ".join(hand[: rules.discard_count])
         legal = re.search(r"\((.*)\)", prompt)
         assert legal is not None
-        return legal.group(1).split()[-1]
+        return legal.group(1).split(", ")[-1]
 
     play_match(rules, read, out, seed=5)
     text = out.getvalue()
@@ -51,7 +51,7 @@ def test_hint_suggests_a_legal_move_with_its_reason():
     assert line is not None, out.getvalue()
     legal = re.search(r"\((.*)\) > $", prompts[0])
     assert legal is not None
-    assert line.group(1) in legal.group(1).split()
+    assert line.group(1) in legal.group(1).split(", ")
     assert len(line.group(2)) > 5
 
 

@@ -43,6 +43,7 @@ from ..engine.errors import (
 from ..engine.game import Match
 from ..engine.hand import AUCTION, OVER, PLAY, HandResult, HandState, deal_cards
 from ..engine.messages import N_, Explanation
+from ..engine.notation import ENGLISH, Notation
 from ..engine.records import hand_from_record, record_of
 from ..engine.rules import Rules
 from ..loading import load_rules
@@ -316,6 +317,7 @@ class Game:
         kitty: list[str] | None = None,
         shown: dict[int, list[str]] | None = None,
         seed: int = 0,
+        notation: Notation | None = ENGLISH,
     ) -> State:
         """A position from one seat's view: its cards now (``hand``), the hand's actions so far
         as a record writes them (another seat's discard left out), the kitty's cards if the
@@ -323,7 +325,8 @@ class Game:
         The cards the seat cannot see are dealt from ``seed`` consistently with
         the plays; a bot asked to decide for ``seat`` reads none of them
         (:func:`fivehundred.runtime.engine.position.position`). Raises :class:`ArgumentError`
-        or :class:`IllegalActionError` when the position cannot have happened.
+        or :class:`IllegalActionError` when the position cannot have happened. Cards and actions
+        may carry suit symbols (``J♥``), or a language's ``notation`` (Dutch ``B♥``).
         """
         from ..engine.position import position
 
@@ -337,6 +340,7 @@ class Game:
             kitty=kitty,
             shown=shown,
             seed=seed,
+            notation=notation,
         )
         return State(self, hand_state)
 
@@ -358,7 +362,7 @@ class Game:
         for text in actions:
             if not isinstance(text, str):
                 raise RecordError(f"{quote(text)} is not an action string")
-            state.apply(text)
+            state.apply(text, notation=None)  # a record: the codes alone
         return state
 
     def _check_seat(self, seat: object, what: str) -> int:
@@ -446,24 +450,29 @@ class State:
         """The text of an action id (``7H``, ``JK:S``, ``discard 4D``)."""
         return self.game.rules.action_str(action_id(self.game.rules, action))
 
-    def action_id(self, text: str) -> int:
-        """The id of one action's text, read as a bid during the auction and a card after."""
-        return self.game.rules.parse_action(text, bidding=self.hand.phase == AUCTION)
+    def action_id(self, text: str, notation: Notation | None = ENGLISH) -> int:
+        """The id of one action's text, read as a bid during the auction and a card after; the
+        codes, a card or bid with its suit symbol (``J♥``, ``7♠``) or, with ``notation``, as a
+        language writes it (Dutch ``B♥``, ``7 SA``); ``notation=None``: the codes alone."""
+        return self.game.rules.parse_action(
+            text, bidding=self.hand.phase == AUCTION, notation=notation
+        )
 
     # -- moves --------------------------------------------------------------------------------
 
-    def apply(self, action: int | str) -> None:
+    def apply(self, action: int | str, notation: Notation | None = ENGLISH) -> None:
         """Apply an action id or text; :class:`IllegalActionError` (nothing changed) if illegal.
 
-        A text discard naming several cards (``discard 4D 5C 6C``) applies one id per card.
+        A text discard naming several cards (``discard 4D 5C 6C``) applies one id per card. A
+        text is read as :meth:`action_id` reads it (``notation``).
         """
         hand = self.hand
         if isinstance(action, str):
             if hand.phase == OVER:
                 raise IllegalActionError(TERMINAL, action, "end.continue", "the hand is over")
             rules = self.game.rules
-            ids = rules.parse_actions(action, bidding=hand.phase == AUCTION)
-            hand.apply_str(action)
+            ids = rules.parse_actions(action, bidding=hand.phase == AUCTION, notation=notation)
+            hand.apply_str(action, notation)
             self._actions.extend(ids)
             return
         a = action_id(self.game.rules, action)

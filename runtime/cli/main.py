@@ -318,7 +318,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if args.json:
             print(json_printable(json.dumps(view, ensure_ascii=False)))
         else:
-            _print_replay(view)
+            _print_replay(view, translations)
     return EXIT_USAGE if failed else 0
 
 
@@ -356,36 +356,70 @@ ILLEGAL_ACTION = N_("action %(index)s: %(sentence)s [%(clause)s]")
 def _illegal_line(exc: IllegalActionError, translations: Any) -> str:
     """The one line naming the action's index, the seat, the action and the rule id."""
     from ..engine.messages import illegal
+    from ..engine.notation import notation_of
 
+    notation = notation_of(translations)  # a person reads this line: B♥, 7 SA in Dutch
     explanation = exc.explanation
-    reason = explanation.text(translations) if explanation is not None else exc.reason
+    reason = explanation.text(translations, notation) if explanation is not None else exc.reason
     kind = getattr(exc, "kind", None)
     params = {
         "index": getattr(exc, "index", "?"),
-        "sentence": illegal(exc.seat, exc.action, kind, reason, translations),
+        "sentence": illegal(exc.seat, exc.action, kind, reason, translations, notation),
         "clause": exc.clause,
     }
     return render(ILLEGAL_ACTION, params, translations)
 
 
-def _print_replay(view: dict[str, Any]) -> None:
+# Translators: plain replay's lines. calls are seat:call (0:pass 1:7♥), bid a bid in your
+# notation, side a side's number; hand, scores and next are JSON or lists, as they are.
+REPLAY_AUCTION = N_("auction: %(calls)s")
+REPLAY_PASSED = N_("all passed: the hand is thrown in")
+# Translators: plain replay: seat asked for a redeal (the house rule "no ace, no face").
+REPLAY_REDEAL = N_(
+    "seat %(seat)s asked for a redeal (no ace, no face): the same dealer deals again"
+)
+REPLAY_CONTRACT = N_("contract: %(bid)s by seat %(seat)s (side %(side)s)")
+# Translators: plain replay: one trick, number its number (1 to 10, right-aligned), cards each
+# as seat:card, seat the seat that won it.
+REPLAY_TRICK = N_("trick %(number)s: %(cards)s  -> seat %(seat)s")
+REPLAY_HAND = N_("hand: %(hand)s")
+REPLAY_SCORES = N_("scores: %(scores)s  winner: %(winner)s")
+REPLAY_NEXT = N_("next: %(next)s")
+
+
+def _print_replay(view: dict[str, Any], translations: Any = None) -> None:
+    """Plain ``replay``'s lines: in the language of ``translations``, the calls, the contract
+    and the tricks' cards in its notation (``B♥``, ``7 SA`` in Dutch; ``J♥`` in English); the
+    JSON of the hand and the lists of points as they are."""
+    from ..engine.notation import notation_of
+
+    notation = notation_of(translations)
+
+    def say(template: str, **params: Any) -> None:
+        print(render(template, params, translations))
+
     contract = view["contract"]
-    calls = " ".join(f"{c['seat']}:{c['call']}" for c in view["auction"])
-    print(f"auction: {calls}")
+
+    def item(seat: object, code: str, kind: str) -> str:  # 2:7 SA, one isolate in Arabic
+        return notation.isolate(f"{seat}:{notation.action_text(code, kind)}")
+
+    calls = " ".join(item(c["seat"], c["call"], "bid") for c in view["auction"])
+    say(REPLAY_AUCTION, calls=calls)
     redeal = [c["seat"] for c in view["auction"] if c["call"] == "redeal"]
     if redeal:
-        print(f"seat {redeal[0]} asked for a redeal (no ace, no face): the same dealer deals again")
+        say(REPLAY_REDEAL, seat=redeal[0])
     elif contract is None:
-        print("all passed: the hand is thrown in")
+        say(REPLAY_PASSED)
     else:
-        print(f"contract: {contract['bid']} by seat {contract['seat']} (side {contract['side']})")
+        bid = notation.isolate(notation.bid(contract["bid"]))
+        say(REPLAY_CONTRACT, bid=bid, seat=contract["seat"], side=contract["side"])
     for n, trick in enumerate(view["tricks"], 1):
-        cards = " ".join(f"{c['seat']}:{c['card']}" for c in trick["cards"])
-        print(f"trick {n:>2}: {cards}  -> seat {trick['winner']}")
-    print(f"hand: {json.dumps(view['hand'])}")
-    print(f"scores: {view['scores']}  winner: {view['winner']}")
+        cards = " ".join(item(c["seat"], c["card"], "card") for c in trick["cards"])
+        say(REPLAY_TRICK, number=f"{n:>2}", cards=cards, seat=trick["winner"])
+    say(REPLAY_HAND, hand=json.dumps(view["hand"]))
+    say(REPLAY_SCORES, scores=view["scores"], winner=view["winner"])
     if "next" in view:
-        print(f"next: {json.dumps(view['next'])}")
+        say(REPLAY_NEXT, next=json.dumps(view["next"]))
 
 
 def cmd_conformance(args: argparse.Namespace) -> int:
@@ -530,7 +564,8 @@ def cmd_balance(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    """Play a game against bots at the terminal."""
+    """Play a game against bots at the terminal, in the language of ``--lang``."""
+    from ...generator.i18n import load_translations
     from ..bots.registry import BotSpecError, make_bot, split_bots
     from ..loading import load_rules
     from .play import play_match
@@ -547,6 +582,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if len(bots) not in (1, rules.players):
         raise SpecError([_diag("--bots", f"give 1 or {rules.players} bots")])
 
+    translations = load_translations(args.lang)
     if sys.stdin is None or sys.stdin.closed:
         raise ArgumentError("play reads your moves from standard input, which is closed")
 
@@ -567,14 +603,29 @@ def cmd_play(args: argparse.Namespace) -> int:
             )
         return line.rstrip("\r\n")
 
-    play_match(rules, read, sys.stdout, seed=args.seed, seat=args.seat, bots=bots)
+    play_match(
+        rules,
+        read,
+        sys.stdout,
+        seed=args.seed,
+        seat=args.seat,
+        bots=bots,
+        translations=translations,
+    )
     return 0
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
-    """A position from one seat's view; print the bot's action and its reason."""
+    """A position from one seat's view; print the bot's action and its reason.
+
+    The hand and the actions may be written with suit symbols (``J♥``) or in the notation of
+    ``--lang`` (Dutch ``B♥``); the plain line names the action in that notation, ``--json``
+    keeps the code.
+    """
+    from ...generator.i18n import load_translations
     from ..adapters.api import Game
     from ..bots.registry import BotSpecError, make_bot
+    from ..engine.notation import notation_of
     from ..loading import load_rules
     from ..terminal import printable
 
@@ -582,6 +633,8 @@ def cmd_hint(args: argparse.Namespace) -> int:
         make_bot(args.bot)
     except BotSpecError as exc:
         raise SpecError([_diag("--bot", str(exc))]) from None
+    translations = load_translations(args.lang)
+    notation = notation_of(translations)
     game = Game(load_rules(args.variant))
     scores: list[int] | None = None
     if args.scores.strip():
@@ -599,6 +652,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
         dealer=args.dealer,
         scores=scores,
         kitty=args.kitty.split() or None,
+        notation=notation,
     )
     if state.is_over():
         raise ArgumentError("hint: the hand is over after those actions")
@@ -619,7 +673,10 @@ def cmd_hint(args: argparse.Namespace) -> int:
             )
         )
     else:
-        print(printable(f"hint: {action} ({reason})"))
+        from .play import HINT
+
+        shown = notation.action(action, "bid" if state.phase == "auction" else None)
+        print(printable(render(HINT, {"action": shown, "reason": reason}, translations)))
     return 0
 
 
@@ -788,7 +845,12 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay a game record; print the hand and its score")
     p.add_argument("record", metavar="RECORD", help="a .json record or a .jsonl of records")
     p.add_argument("--json", action="store_true", help="one JSON object per record")
-    p.add_argument("--lang", default="en", help="language of the error messages (default en)")
+    p.add_argument(
+        "--lang",
+        default="en",
+        help="language of the plain output and the error messages, cards and bids in its "
+        "notation (nl: B♥, 7 SA); --json keeps the codes (default en)",
+    )
     p.add_argument(
         "--rules",
         action="append",
@@ -887,6 +949,12 @@ def _parser() -> argparse.ArgumentParser:
         "random, heuristic, search, search:SAMPLES[:SECONDS], search:samples=N,ms=M,... "
         "(heuristic)",
     )
+    p.add_argument(
+        "--lang",
+        default="en",
+        help="language of the game: its messages, and cards and bids in its notation, which "
+        "you may type besides the codes (nl: B♥, 7 SA); en, nl, nb, da, ar, pt (default en)",
+    )
     p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("serve", help="tables in the browser: play with friends and bots")
@@ -914,6 +982,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--scores", default="", help="the sides' scores, comma-separated (0 each)")
     p.add_argument("--bot", default="heuristic", help="heuristic (default), heuristic-1, search")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--lang",
+        default="en",
+        help="language of the line printed; the notation of its cards and bids, which the hand "
+        "and the actions may use besides the codes (nl: B♥, 7 SA; default en: J♥, 7NT)",
+    )
     p.set_defaults(run=cmd_hint)
 
     p = sub.add_parser(

@@ -62,6 +62,17 @@ class FiveHundredError(ValueError):
 
         return render(self.template, self.params, translator)
 
+    def text_for(self, translator: Any = None, notation: Any = None) -> str:
+        """The message as a person reads it: translated by ``translator``, its cards and bids
+        in ``notation`` (a :class:`~.notation.Notation`; :meth:`text` without one)."""
+        if notation is None:
+            return self.text(translator)
+        if self.template is None:
+            return str(self)
+        from .messages import render
+
+        return render(self.template, self.params, translator, notation)
+
 
 @dataclass(frozen=True, order=True)
 class Diagnostic:
@@ -117,6 +128,18 @@ class IllegalActionError(FiveHundredError):
         #: verb of the message: a card is played, a bid bid; None when unknown.
         self.kind = kind
         super().__init__(f"{illegal(seat, action, kind, reason)} [{clause}]")
+
+    def text_for(self, translator: Any = None, notation: Any = None) -> str:
+        """The sentence naming the seat, the action and why, then the rule id: translated by
+        ``translator``, the cards and bids in ``notation`` (``seat 2 may not play B♥: ...``)."""
+        if translator is None and notation is None:
+            return str(self)
+        from .messages import illegal
+
+        explanation = self.explanation
+        reason = explanation.text(translator, notation) if explanation is not None else self.reason
+        sentence = illegal(self.seat, self.action, self.kind, reason, translator, notation)
+        return f"{sentence} [{self.clause}]"
 
 
 class RecordError(FiveHundredError):

@@ -21,6 +21,7 @@ from typing import Any, overload
 from .codes import NT, SUITLESS, SUITS, ActionKind, bits
 from .errors import ArgumentError, IllegalActionError, InvalidActionError
 from .messages import N_, Explanation
+from .notation import ENGLISH, Notation
 from .rules import Rules
 from .scoring import score_hand
 from .tableformat import Play
@@ -963,20 +964,22 @@ class HandState:
             )
         self.apply_fast(action)
 
-    def apply_str(self, text: str) -> int:
+    def apply_str(self, text: str, notation: Notation | None = ENGLISH) -> int:
         """Parse and apply a public action string; return the action int.
 
         ``discard 4D 5C 6C`` (as records write it) is several one-card actions, applied together
         or not at all: it must name every card still to discard. The int returned is then the
-        last of them.
+        last of them. ``notation``: how a person may write cards and bids besides the codes
+        (:meth:`Rules.parse_actions`); None for the codes alone, as a record is read.
         """
-        actions = self.rules.parse_actions(text, bidding=self.phase == AUCTION)
+        r = self.rules
+        actions = r.parse_actions(text, bidding=self.phase == AUCTION, notation=notation)
         if len(actions) == 1:
             self.apply(actions[0])
             return actions[0]
         why = self._explain_discard(actions)
         if why is not None:
-            raise IllegalActionError(
+            raise IllegalActionError(  # the text as given (INTERCHANGE.md: "raw")
                 self.to_move, text.strip(), why.clause, why.text(), why, "discard"
             )
         for action in actions:

@@ -3,6 +3,11 @@
 Engine sentences (illegal-move reasons) are written as gettext msgids with named ``%(name)s``
 placeholders and marked with :func:`N_`, so ``fivehundred i18n extract`` finds them; the message
 is formatted only when shown, in English by default or through a translations object.
+
+A message a person reads names its cards and bids in the notation of the language
+(:class:`~.notation.Notation`: ``B♥``, ``7 SA`` in Dutch; ``J♥``, ``7NT`` in English, as the
+rule books write them): the caller passes ``notation``. Without it the parameters stay the codes
+(``JH``), as ``str()`` of an error and the JSON of ``replay --json`` give them.
 """
 
 from __future__ import annotations
@@ -10,10 +15,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from .codes import normalise_card
+
 if TYPE_CHECKING:
     from .codes import ActionKind
+    from .notation import Notation
 
-__all__ = ["ILLEGAL_BY_KIND", "N_", "SUIT_WORDS", "Explanation", "Translator", "illegal", "render"]
+__all__ = [
+    "BID_PARAMS",
+    "CARD_PARAMS",
+    "ILLEGAL_BY_KIND",
+    "N_",
+    "SUIT_WORDS",
+    "Explanation",
+    "Translator",
+    "illegal",
+    "render",
+]
 
 
 def N_(message: str) -> str:
@@ -37,9 +55,10 @@ class Explanation:
     template: str
     params: dict[str, Any] = field(default_factory=dict)
 
-    def text(self, translator: Translator | None = None) -> str:
-        """The sentence, translated when a translator is given."""
-        return render(self.template, self.params, translator)
+    def text(self, translator: Translator | None = None, notation: Notation | None = None) -> str:
+        """The sentence, translated when a translator is given; its cards and bids in
+        ``notation`` when given (the codes otherwise)."""
+        return render(self.template, self.params, translator, notation)
 
 
 #: The suits as words (the rule book's messages for them): an engine message shows the name of
@@ -54,8 +73,9 @@ SUIT_WORDS: dict[str, str] = {
 #: Why a seat may not make a move, by the kind of the move: a card is played, a bid is bid, a
 #: discard discarded (never "made"). ``None``: a move of unknown kind.
 ILLEGAL_BY_KIND: dict[ActionKind | None, str] = {
-    # Translators: seat is a seat number (0, 1...), action a quoted move such as '6S', '10H',
-    # 'take', 'discard 4D 5C'; reason is another engine message saying why.
+    # Translators: seat is a seat number (0, 1...), action the move: a card or bid in your
+    # notation (B♥, 6♠, 7 SA, discard 4♦ 5♣) or a quoted word ('take'); reason is another
+    # engine message saying why.
     "bid": N_("seat %(seat)s may not bid %(action)s: %(reason)s"),
     "pass": N_("seat %(seat)s may not pass now: %(reason)s"),
     "card": N_("seat %(seat)s may not play %(action)s: %(reason)s"),
@@ -72,11 +92,24 @@ ILLEGAL_BY_KIND: dict[ActionKind | None, str] = {
 }
 
 
-def render(template: str, params: dict[str, Any], translator: Translator | None = None) -> str:
+#: The message parameters that hold a card code, and those that hold a bid code: shown in the
+#: reader's notation (:func:`render`).
+CARD_PARAMS = frozenset({"card", "cards"})
+BID_PARAMS = frozenset({"bid", "high"})
+
+
+def render(
+    template: str,
+    params: dict[str, Any],
+    translator: Translator | None = None,
+    notation: Notation | None = None,
+) -> str:
     """Format a message template with its parameters, translating the template first.
 
     A ``suit`` parameter holding a suit code (``S``) is shown as the suit's name (``spades``),
-    translated too.
+    translated too. With ``notation``, the cards (``card``, ``cards``) and bids (``bid``,
+    ``high``) of the parameters, and a joker's lead (``example``), are shown in it, each
+    isolated left to right in a right-to-left language.
     """
     text = translator.gettext(template) if translator is not None else template
     if not params:
@@ -85,7 +118,27 @@ def render(template: str, params: dict[str, Any], translator: Translator | None 
     if isinstance(suit, str) and suit in SUIT_WORDS:
         word = SUIT_WORDS[suit]
         params = {**params, "suit": translator.gettext(word) if translator is not None else word}
+    if notation is not None:
+        params = {k: _noted(k, v, notation) for k, v in params.items()}
     return text % params
+
+
+def _noted(name: str, value: Any, notation: Notation) -> Any:
+    """A parameter as the reader sees it: a card or bid code in ``notation``."""
+    if not isinstance(value, str):
+        return value
+    if name in CARD_PARAMS:
+        return notation.isolate(notation.cards(value.split()))
+    if name in BID_PARAMS:
+        return notation.isolate(notation.bid(value))
+    if name == "example":
+        return notation.action(value, "joker-lead")
+    return value
+
+
+#: The kinds of move whose action a person reads in the notation, unquoted (``B♥``, ``7 SA``,
+#: ``discard 4♦ 5♣``); the others are words of the grammar, quoted (``'take'``, ``'partner 2'``).
+_NOTED_KINDS = frozenset({"card", "joker-lead", "bid", "discard"})
 
 
 def illegal(
@@ -94,7 +147,21 @@ def illegal(
     kind: ActionKind | None,
     reason: str,
     translator: Translator | None = None,
+    notation: Notation | None = None,
 ) -> str:
-    """The sentence saying that ``seat`` may not make ``action`` (of ``kind``) and why."""
+    """The sentence saying that ``seat`` may not make ``action`` (of ``kind``) and why.
+
+    With ``notation`` a card, bid or discard is named in it (``seat 2 may not play B♥``);
+    otherwise, and for a word of the grammar (``take``), the action is quoted as given.
+    """
     template = ILLEGAL_BY_KIND.get(kind, ILLEGAL_BY_KIND[None])
-    return render(template, {"seat": seat, "action": repr(action), "reason": reason}, translator)
+    if notation is not None and kind in _NOTED_KINDS:
+        shown = action.split(None, 1)[1] if kind == "discard" and " " in action else action
+        if kind == "discard":  # the text as typed: 5c is 5♣ too
+            codes = [normalise_card(word) or word for word in shown.split()]
+            shown = notation.isolate(notation.cards(codes))
+        else:
+            shown = notation.action(shown, kind)
+    else:
+        shown = repr(action)
+    return render(template, {"seat": seat, "action": shown, "reason": reason}, translator)

@@ -23,7 +23,15 @@ from typing import Protocol
 
 from .codes import SUIT_SYMBOLS
 
-__all__ = ["ENGLISH", "NP_", "Notation", "PTranslator", "notation_of", "read_notation"]
+__all__ = [
+    "ENGLISH",
+    "NP_",
+    "RTL_LANGUAGES",
+    "Notation",
+    "PTranslator",
+    "notation_of",
+    "read_notation",
+]
 
 
 def NP_(context: str, message: str) -> str:
@@ -57,6 +65,13 @@ _NO_TRUMPS_BID = NP_("bid notation", "%(level)sNT")
 _LETTERS: tuple[tuple[str, str], ...] = (("A", _ACE), ("K", _KING), ("Q", _QUEEN), ("J", _JACK))
 _CARD = re.compile(r"^(.+?)([♠♣♦♥])$")
 _SYMBOL_SUIT = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
+#: The languages written right to left (by their base code: ``ar``, ``he``...): in their text
+#: every card and bid is isolated left to right (:meth:`Notation.isolate`), as in the books.
+RTL_LANGUAGES = frozenset(
+    {"ar", "arc", "ckb", "dv", "fa", "he", "ks", "ps", "sd", "ug", "ur", "yi"}
+)
+#: LEFT-TO-RIGHT ISOLATE and POP DIRECTIONAL ISOLATE (U+2066, U+2069).
+LRI, PDI = "\u2066", "\u2069"
 
 
 @dataclass(frozen=True)
@@ -67,6 +82,14 @@ class Notation:
     ranks: tuple[tuple[str, str], ...] = (("A", "A"), ("K", "K"), ("Q", "Q"), ("J", "J"))
     #: a no-trumps bid, ``%(level)s`` the number of tricks (``"%(level)s SA"``)
     no_trumps: str = "%(level)sNT"
+    #: the language is written right to left: a card or bid in its text is isolated
+    rtl: bool = False
+
+    def isolate(self, text: str) -> str:
+        """``text`` (a card, a bid, an action) as it stands in a sentence of the language:
+        between LRI and PDI in a right-to-left language, so that ``7 SA`` or ``10♥`` is not
+        shown reversed; as it is otherwise."""
+        return f"{LRI}{text}{PDI}" if self.rtl and text else text
 
     def rank(self, code: str) -> str:
         """A rank as players write it (``Q`` -> ``V`` in Dutch); numbers as they are."""
@@ -97,15 +120,52 @@ class Notation:
             return code[:-1] + SUIT_SYMBOLS[code[-1]]
         return code
 
+    def action(self, text: str, kind: str | None = None) -> str:
+        """An action of the grammar (``JH``, ``7NT``, ``discard 4D 5C``, ``JK:H``, ``call AS``,
+        ``nominate H``) as a person reads it: its cards and bids in this notation, the words of
+        the grammar (``pass``, ``take``, ``partner 2``) as they are, the whole isolated in a
+        right-to-left language. ``kind`` (``card``, ``bid``...) says how a code that is both a
+        card and a bid (``7H``) is meant; without it such a code is a card."""
+        return self.isolate(self.action_text(text, kind))
+
+    def action_text(self, text: str, kind: str | None = None) -> str:
+        """:meth:`action` without the isolation (for a caller that isolates a larger whole,
+        such as ``2:7 SA``)."""
+        words = text.split()
+        if not words:
+            return text
+        head = words[0].lower()
+        if head == "discard":
+            shown = " ".join([words[0], *(self.card(c) for c in words[1:])])
+        elif head == "call" and len(words) == 2:
+            shown = f"{words[0]} {self.card(words[1])}"
+        elif head == "nominate" and len(words) == 2:
+            shown = f"{words[0]} {SUIT_SYMBOLS.get(words[1].upper(), words[1])}"
+        elif len(words) != 1:
+            shown = text
+        elif ":" in text:
+            joker, _, suit = text.partition(":")
+            shown = f"{self.card(joker)}:{SUIT_SYMBOLS.get(suit.upper(), suit)}"
+        elif kind == "bid":
+            shown = self.bid(text)
+        elif kind in (None, "card", "joker-lead"):
+            shown = self.card(text)
+        else:
+            shown = text
+        return shown
+
     def read(self, word: str) -> str:
         """A word typed by a player, as the code it means: ``J♥``, ``B♥`` (Dutch), ``8♠``,
-        ``7 SA`` (Dutch) become ``JH``, ``JH``, ``8S``, ``7NT``; anything else is returned
+        ``7 SA`` (Dutch) become ``JH``, ``JH``, ``8S``, ``7NT``; a suit symbol alone its letter
+        (``♥`` -> ``H``), a joker's lead ``JK:♥`` -> ``JK:H``; anything else is returned
         unchanged (a code already, or an error the grammar reports)."""
         text = " ".join(word.split())
         folded = text.replace(" ", "").casefold()
         for level in range(1, 14):
             if folded == self.bid(f"{level}NT").replace(" ", "").casefold():
                 return f"{level}NT"
+        if text in _SYMBOL_SUIT:  # a suit alone: nominate ♥
+            return _SYMBOL_SUIT[text]
         match = _CARD.match(text)
         if match is None:
             return word
@@ -163,4 +223,7 @@ def read_notation(translations: PTranslator) -> Notation:
     no_trumps = translations.pgettext("bid notation", _NO_TRUMPS_BID)
     if "%(level)s" not in no_trumps:
         no_trumps = _NO_TRUMPS_BID
-    return Notation(ranks, no_trumps)
+    info = getattr(translations, "info", None)
+    language = str(info().get("language", "")) if callable(info) else ""
+    rtl = language.replace("-", "_").split("_")[0].lower() in RTL_LANGUAGES
+    return Notation(ranks, no_trumps, rtl)

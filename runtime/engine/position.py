@@ -16,17 +16,18 @@ from random import Random
 from .codes import bits
 from .errors import ArgumentError, FiveHundredError
 from .hand import AUCTION, DISCARD, PLAY, HandState, deal
+from .notation import ENGLISH, Notation
 from .rules import Rules
 from .seatview import view_of
 
 __all__ = ["position"]
 
 
-def _mask(rules: Rules, codes: list[str], what: str) -> int:
+def _mask(rules: Rules, codes: list[str], what: str, notation: Notation | None = None) -> int:
     mask = 0
     for code in codes:
         try:
-            c = rules.card(code)
+            c = rules.card(notation.read(code) if notation and isinstance(code, str) else code)
         except FiveHundredError:
             c = -1
         if c < 0:
@@ -48,6 +49,7 @@ def position(
     kitty: list[str] | None = None,
     shown: dict[int, list[str]] | None = None,
     seed: int = 0,
+    notation: Notation | None = ENGLISH,
 ) -> HandState:
     """The hand as ``seat`` sees it now, the hidden cards dealt from ``seed``.
 
@@ -57,15 +59,17 @@ def position(
     seat's own as ``discard 4D 5C 6C``. ``kitty``: the kitty's cards, given when the seat took
     it. ``shown``: by seat, the cards now held by a hand laid face up (open misère). Raises
     :class:`ArgumentError` (or :class:`IllegalActionError` for an action the
-    position cannot have had) with a sentence naming what does not fit.
+    position cannot have had) with a sentence naming what does not fit. Cards and actions
+    may be written in ``notation`` too (``J♥``, ``7♠``; :meth:`Rules.parse_actions`), a
+    person's input; None reads the codes alone.
     """
     n = rules.players
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
         raise ArgumentError(f"position: a seat is 0..{n - 1}, not {seat!r}")
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
         raise ArgumentError(f"position: a dealer is 0..{n - 1}, not {dealer!r}")
-    held = _mask(rules, hand, "the seat's cards")
-    seen_kitty = _mask(rules, kitty or [], "the kitty")
+    held = _mask(rules, hand, "the seat's cards", notation)
+    seen_kitty = _mask(rules, kitty or [], "the kitty", notation)
     # Pass 1: replay on any deal to learn who played which card and where discards go.
     probe = HandState(rules, dealer, *deal(rules, dealer, Random(seed)), scores)
     played = [0] * n
@@ -78,7 +82,7 @@ def position(
             _fake_discard(probe)
             script.append(("*",))
         try:
-            ids = rules.parse_actions(text, bidding=probe.phase == AUCTION)
+            ids = rules.parse_actions(text, bidding=probe.phase == AUCTION, notation=notation)
         except FiveHundredError as exc:
             raise ArgumentError(f"position: {exc}") from None
         for a in ids:
@@ -124,7 +128,7 @@ def position(
     for t, codes in (shown or {}).items():
         if not isinstance(t, int) or not 0 <= t < n or t == seat:
             raise ArgumentError(f"position: a hand shown is another seat's, 0..{n - 1}, not {t!r}")
-        faced[t] = _mask(rules, codes, f"seat {t}'s cards shown")
+        faced[t] = _mask(rules, codes, f"seat {t}'s cards shown", notation)
         if faced[t] & (own | everyone | seen_kitty):
             raise ArgumentError(f"position: seat {t}'s cards shown are seen elsewhere too")
     pool = ((1 << rules.n_cards) - 1) & ~(own | everyone | seen_kitty)
@@ -157,7 +161,7 @@ def position(
         if step == ("*",):
             state.apply_str(rules.discard_str(state.kitty))
         else:
-            state.apply_str(step[0])
+            state.apply_str(step[0], notation)
     if state.hands[seat] != held:
         raise ArgumentError("position: the seat's cards do not match the actions")
     return state

@@ -188,7 +188,7 @@ def replay(
                 )
             if not isinstance(text, str):
                 raise InvalidActionError(f"{text!r} is not an action string")
-            state.apply_str(text)
+            state.apply_str(text, notation=None)  # a record: the codes alone
         except FiveHundredError as exc:
             exc.index = index  # type: ignore[attr-defined]
             if not isinstance(exc, IllegalActionError):

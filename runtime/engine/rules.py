@@ -39,6 +39,7 @@ from types import ModuleType
 from .codes import SUITS, bits, normalise_card
 from .errors import ArgumentError, InvalidActionError
 from .messages import N_
+from .notation import ENGLISH, Notation
 from .tableformat import (
     FORMAT,
     OPTIONS,
@@ -390,14 +391,16 @@ class Rules:
         """The record text of a whole discard, ``cards`` a bitmask: ``discard 4D 5C 6C``."""
         return "discard " + " ".join(self.deck[c] for c in bits(cards))
 
-    def parse_action(self, text: str, bidding: bool = True) -> int:
-        """The action int of a public action string; :class:`InvalidActionError` if malformed.
+    def parse_action(
+        self, text: str, bidding: bool = True, notation: Notation | None = ENGLISH
+    ) -> int:
+        """The action int of an action string; :class:`InvalidActionError` if malformed.
 
         Codes such as ``7H`` are both a bid and a card: ``bidding`` (the auction is on) reads
         them as bids, otherwise as cards. A discard of several cards is several actions: see
-        :meth:`parse_actions`.
+        :meth:`parse_actions`, which also says what ``notation`` accepts.
         """
-        actions = self.parse_actions(text, bidding)
+        actions = self.parse_actions(text, bidding, notation)
         if len(actions) != 1:
             raise InvalidActionError.of(
                 N_("%(action)s is %(count)s actions: one discard per card"),
@@ -406,8 +409,19 @@ class Rules:
             )
         return actions[0]
 
-    def parse_actions(self, text: str, bidding: bool = True) -> tuple[int, ...]:
-        """The action ints of a public action string: one, or one per card of a discard."""
+    def parse_actions(
+        self, text: str, bidding: bool = True, notation: Notation | None = ENGLISH
+    ) -> tuple[int, ...]:
+        """The action ints of an action string: one, or one per card of a discard.
+
+        What a person types is read in ``notation`` first (:meth:`Notation.words`): by default
+        (English) a card or bid may carry the suit symbol (``J♥``, ``10♦``, ``7♠``, ``JK:♥``,
+        ``nominate ♥``); a language's notation adds its letters and no-trumps words (Dutch
+        ``B♥``, ``7 SA``). ``notation=None`` reads the action grammar alone, the codes of
+        INTERCHANGE.md, as a game record is read.
+        """
+        if notation is not None and isinstance(text, str):
+            text = notation.words(text)
         if isinstance(text, str) and text.split()[:1] and text.split()[0].lower() == "discard":
             seen: list[int] = []
             for word in text.split()[1:]:

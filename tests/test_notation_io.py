@@ -1,0 +1,205 @@
+"""The same notation everywhere a person reads and types (issue 21 §4).
+
+Input accepts both: the codes (``JH``), a code with its suit symbol (``J♥``) always, and a
+language's own notation (Dutch ``B♥``, ``7 SA``) when that language is in use; a game record is
+read by the action grammar alone (INTERCHANGE.md, "Codes"). What a person reads names cards and
+bids in the language's notation: engine messages, ``play``, plain ``replay``, ``hint``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import sys
+from pathlib import Path
+from random import Random
+
+import pytest
+
+from fivehundred.generator.i18n import load_translations
+from fivehundred.runtime.cli.main import main
+from fivehundred.runtime.cli.play import play_match
+from fivehundred.runtime.engine.errors import FiveHundredError, IllegalActionError
+from fivehundred.runtime.engine.hand import PLAY, HandState, deal
+from fivehundred.runtime.engine.notation import ENGLISH, LRI, PDI, notation_of
+from fivehundred.runtime.engine.records import replay
+from fivehundred.runtime.loading import load_rules
+from fivehundred.runtime.terminal import printable
+
+ROOT = Path(__file__).resolve().parent.parent
+DUTCH = notation_of(load_translations("nl"))
+
+
+@pytest.fixture(scope="module")
+def rules():  # type: ignore[no-untyped-def]
+    return load_rules("australian")
+
+
+def _in_play(rules, holding: str | None = None, missing: str | None = None) -> HandState:  # type: ignore[no-untyped-def]
+    """A hand of ``rules`` in the play, the seat to move holding ``holding`` as a legal card
+    (or not holding ``missing``): random legal calls and plays from fixed seeds."""
+    for seed in range(400):
+        rng = Random(seed)
+        state = HandState(rules, 0, *deal(rules, 0, rng))
+        while not state.is_over:
+            if state.phase == PLAY:
+                legal = {rules.action_str(a) for a in state.legal_actions()}
+                held = {
+                    rules.deck[c]
+                    for c in range(rules.n_cards)
+                    if state.hands[state.to_move] >> c & 1
+                }
+                if (holding and holding in legal) or (missing and missing not in held):
+                    return state
+            state.apply(rng.choice(state.legal_actions()))
+    raise AssertionError("no such position in 400 deals")
+
+
+def test_a_dutch_player_typing_b_hearts_plays_the_jack_of_hearts(rules):
+    """Dutch B (boer) is the jack: ``B♥`` is JH, in the play as in ``play --lang nl``."""
+    state = _in_play(rules, holding="JH")
+    assert state.copy().apply_str("B♥", DUTCH) == rules.card("JH")
+    assert rules.parse_action("B♥", bidding=False, notation=DUTCH) == rules.card("JH")
+    assert rules.parse_action("V♥", bidding=False, notation=DUTCH) == rules.card("QH")
+    assert rules.parse_action("H♠", bidding=False, notation=DUTCH) == rules.card("KS")
+    assert rules.parse_action("7 SA", notation=DUTCH) == rules.bid_action("7NT")
+    assert rules.parse_action("7 sa", notation=DUTCH) == rules.bid_action("7NT")
+    assert rules.parse_actions("discard B♥ 10♦", notation=DUTCH) == rules.parse_actions(
+        "discard JH 10D"
+    )
+    # English letters stay codes: B♥ is no English card
+    with pytest.raises(FiveHundredError):
+        rules.parse_action("B♥", bidding=False)
+
+
+def test_english_accepts_the_code_and_the_suit_symbol(rules):
+    """``J♥`` and ``JH`` are the same card; a bid may carry its symbol; the joker's lead and
+    the nomination name a suit by symbol too."""
+    jack = rules.card("JH")
+    assert (
+        rules.parse_action("J♥", bidding=False) == rules.parse_action("JH", bidding=False) == jack
+    )
+    assert rules.parse_action("j♥", bidding=False) == jack
+    assert rules.parse_action("10♦", bidding=False) == rules.card("10D")
+    assert rules.parse_action("7♠") == rules.parse_action("7S") == rules.bid_action("7S")
+    assert rules.parse_action("7♠", bidding=False) == rules.card("7S")
+    assert rules.parse_action("7NT") == rules.parse_action("7 NT") == rules.bid_action("7NT")
+    assert rules.parse_action("JK:♥", bidding=False) == rules.parse_action("JK:H", bidding=False)
+    state = _in_play(rules, holding="JH")
+    assert state.copy().apply_str("J♥") == state.copy().apply_str("JH") == jack
+
+
+def test_a_record_keeps_the_codes(rules):
+    """INTERCHANGE.md: a record's actions are the codes; ``J♥`` or ``B♥`` in a record is
+    refused at its index, the same record in codes replays."""
+    line = (ROOT / "generated" / "conformance" / "australian.jsonl").read_text().splitlines()[1]
+    record = json.loads(line)["record"]
+    replay(record)  # the codes replay
+    index = next(i for i, a in enumerate(record["actions"]) if a == "JH")
+    for written in ("J♥", "B♥"):
+        bad = {**record, "actions": [*record["actions"][:index], written]}
+        with pytest.raises(FiveHundredError) as caught:
+            replay(bad)
+        assert getattr(caught.value, "index", None) == index
+        assert not isinstance(caught.value, IllegalActionError)  # not an action at all
+    from fivehundred.runtime.adapters.api import Game
+
+    with pytest.raises(FiveHundredError):
+        Game(rules).from_record({**record, "actions": [*record["actions"][:index], "J♥"]})
+
+
+def test_the_dutch_engine_message_names_the_card_in_dutch(rules):
+    """An illegal move in Dutch names the card as the Dutch books write it, ``B♥``; the same
+    error in English (the books' notation) is ``J♥``; ``str()`` keeps the code."""
+    state = _in_play(rules, missing="JH")
+    seat = state.to_move
+    with pytest.raises(IllegalActionError) as caught:
+        state.apply_str("B♥", DUTCH)
+    exc = caught.value
+    dutch = exc.text_for(load_translations("nl"), DUTCH)
+    assert dutch.startswith(f"plaats {seat} mag B♥ niet spelen: ")
+    assert "heeft B♥ niet" in dutch and "JH" not in dutch and dutch.endswith("[play.follow-suit]")
+    english = exc.text_for(None, ENGLISH)
+    assert f"seat {seat} may not play J♥: seat {seat} does not hold J♥" in english
+    assert "'JH'" in str(exc)  # the exception's own text: codes, as the API gives it
+
+
+def test_a_bid_in_an_arabic_message_is_isolated_left_to_right(rules):
+    """issue 21 §4: in a right-to-left language every card and bid of a message stands in
+    LRI ... PDI (U+2066, U+2069), as in the books, so ``7 NT`` is not shown reversed; the
+    terminal keeps such an isolate and still escapes a lone one."""
+    arabic = load_translations("ar")
+    notation = notation_of(arabic)
+    assert notation.rtl and not DUTCH.rtl and not ENGLISH.rtl
+    state = HandState(rules, 0, *deal(rules, 0, Random(1)))
+    state.apply_str("7NT")
+    with pytest.raises(IllegalActionError) as caught:
+        state.apply_str("6S")
+    text = caught.value.text_for(arabic, notation)
+    seven = notation.bid("7NT")
+    assert f"{LRI}{seven}{PDI}" in text and f"{LRI}6♠{PDI}" in text
+    assert text.count(LRI) == text.count(PDI) == 2
+    assert printable(text) == text
+    assert printable(f"a{LRI}b") == "a\\u2066b"
+
+
+def _hand_line(text: str, label: str) -> list[str]:
+    return re.findall(rf"^{label} (.*)$", text, re.M)[0].split()
+
+
+def test_play_in_dutch_shows_the_hand_in_dutch_notation(rules, monkeypatch, capsys):
+    """``play --lang nl``: the lines in Dutch, the cards as Dutch players write them (A H V B,
+    never K Q J), and a Dutch move typed in the notation is played."""
+    out = io.StringIO()
+    answers = ["help", "quit"]
+    play_match(
+        rules, lambda prompt: answers.pop(0), out, seed=8, translations=load_translations("nl")
+    )
+    text = out.getvalue()
+    cards = _hand_line(text, "je kaarten:")
+    assert len(cards) == rules.hand_size
+    for card in cards:
+        assert re.fullmatch(r"(A|H|V|B|10|[2-9])[♠♣♦♥]|JK", card), card
+    assert "7 SA" in text  # the help's example bid
+    # the English game shows the same deal in the books' English notation
+    english = io.StringIO()
+    answers = ["quit"]
+    play_match(rules, lambda prompt: answers.pop(0), english, seed=8)
+    dutch_back = [DUTCH.read(c) for c in cards]
+    assert [ENGLISH.read(c) for c in _hand_line(english.getvalue(), "your hand:")] == dutch_back
+    # the command line: --lang nl, a Dutch move typed
+    monkeypatch.setattr(sys, "stdin", io.StringIO("B♥\nquit\n"))
+    assert main(["play", "australian", "--seed", "8", "--lang", "nl"]) == 0
+    shown = capsys.readouterr().out
+    assert "je kaarten:" in shown and "mag B♥ niet spelen" in shown  # in the auction: a card
+
+
+def test_plain_replay_in_dutch_names_cards_and_bids_in_dutch(capsys, tmp_path):
+    """``replay --lang nl``: the calls, contract and tricks in Dutch notation; ``--json`` keeps
+    the codes."""
+    line = (ROOT / "generated" / "conformance" / "australian.jsonl").read_text().splitlines()[1]
+    record = json.loads(line)["record"]
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["replay", str(path), "--lang", "nl"]) == 0
+    out = capsys.readouterr().out
+    assert "contract: 6♠ door plaats 1" in out and ":B♥" in out and "JH" not in out
+    assert main(["replay", str(path), "--lang", "nl", "--json"]) == 0
+    assert '"JH"' in capsys.readouterr().out
+
+
+def test_hint_reads_symbols_and_the_language(capsys):
+    """``hint``: the hand given with suit symbols, or in Dutch with ``--lang nl``; the action
+    printed in that notation, ``--json`` in codes."""
+    hand = "JK J♥ 10♥ 9♥ 8♥ 7♥ A♠ K♠ Q♠ 4♦"
+    assert main(["hint", "australian", "--seat", "1", "--hand", hand]) == 0
+    english = capsys.readouterr().out
+    dutch_hand = " ".join(DUTCH.card(ENGLISH.read(c)) if c != "JK" else c for c in hand.split())
+    assert main(["hint", "australian", "--seat", "1", "--hand", dutch_hand, "--lang", "nl"]) == 0
+    dutch = capsys.readouterr().out
+    assert english.startswith("hint: ") and dutch.startswith("tip: ")
+    assert main(["hint", "australian", "--seat", "1", "--hand", hand, "--json"]) == 0
+    code = json.loads(capsys.readouterr().out)["action"]
+    assert english.split()[1] == ENGLISH.action(code, "bid")
+    assert dutch.split()[1] == DUTCH.action(code, "bid").split()[0]
