@@ -109,6 +109,27 @@ UI: dict[str, str] = {
     "no-trumps": N_("no trumps"),
     "language": N_("Language"),
     "cards-held": N_("%(n)s cards"),
+    "bench": N_("The author's bench"),
+    "bench-intro": N_(
+        "Write or upload a house file: its problems show at their lines as you type, and its "
+        "rule book, its differences from its base and a short balance study below. Nothing is "
+        "saved on the server."
+    ),
+    "upload": N_("Upload a house file"),
+    "book-language": N_("Language of the rule book"),
+    "play-it": N_("Play it"),
+    "checking": N_("Checking…"),
+    "compiles": N_("%(name)s: no problems"),
+    "differences": N_("Differences from the base"),
+    "no-differences": N_("No rule differs from the base."),
+    "study": N_("Balance study"),
+    "games": N_("Games"),
+    "study-run": N_("Play the games"),
+    "study-cancel": N_("Stop"),
+    "study-progress": N_("%(done)s of %(total)s games played"),
+    "study-done": N_("%(games)s games of each variant, played by bots; * a significant difference"),
+    "study-cancelled": N_("The study was stopped."),
+    "this-file": N_("this file"),
 }
 
 
