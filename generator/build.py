@@ -43,6 +43,7 @@ from .docs import (
     compiled_templates,
     render_html,
     render_index,
+    render_language_index,
     render_markdown,
     use_bytecode_cache,
     use_compiled,
@@ -328,6 +329,20 @@ def plan_outputs(
                     files.add(rel, digest(key, fmt), make)
         if any(missing[lang, variant] for variant in ids):
             files.incomplete[lang] = tuple(v for v in ids if missing[lang, v])
+    for lang in langs:
+        listed = [v for v in ids if lang in complete[v]]
+        shown = [rulesets[v][1] for v in listed]
+        catalogue = po_path(lang)
+        words = file_digest(catalogue.read_bytes()) if catalogue.is_file() else "-"
+        key = digest(
+            code, "language index", lang, words, repr([key_of[v] for v in listed]), repr(langs)
+        )
+        for fmt in ("html", "md"):
+            files.add(
+                f"docs/{lang}/index.{fmt}",
+                digest(key, fmt),
+                partial(render_language_index, shown, lang, fmt, langs),
+            )
     books = [(variant, rulesets[variant][1].name) for variant in ids]
     index_key = digest(code, repr(books), repr(langs), repr(complete))
     for fmt in ("html", "md"):

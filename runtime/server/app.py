@@ -27,9 +27,9 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import (
     FileResponse,
-    HTMLResponse,
     JSONResponse,
     PlainTextResponse,
+    RedirectResponse,
     Response,
 )
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -44,7 +44,7 @@ from .bench import Bench
 from .housefile import HouseFileError, compile_house
 from .store import Store
 from .table import CHAT_PRESETS, Options, Seat, Table, TableError
-from .uitext import LANGUAGES, direction, translations, ui_strings
+from .uitext import LANGUAGES, direction, notation, translations, ui_strings
 
 __all__ = ["MAX_MESSAGE", "RATE", "WS_MAX_SIZE", "Server", "make_app", "serve"]
 
@@ -473,7 +473,14 @@ def make_app(store: Store, bot_delay: float | None = None, clock_scale: float = 
         lang = request.path_params["lang"]
         if lang not in LANGUAGES:
             return JSONResponse({"error": f"languages: {', '.join(LANGUAGES)}"}, 404)
-        return JSONResponse({"lang": lang, "dir": direction(lang), "strings": ui_strings(lang)})
+        return JSONResponse(
+            {
+                "lang": lang,
+                "dir": direction(lang),
+                "strings": ui_strings(lang),
+                "notation": notation(lang),
+            }
+        )
 
     async def create(request: Request) -> Response:
         body = await request.body()
@@ -531,10 +538,9 @@ def make_app(store: Store, bot_delay: float | None = None, clock_scale: float = 
         return FileResponse(path)
 
     async def book_index(request: Request) -> Response:
-        from .books import index_page
-
+        # the books' own index of each language (generated/docs/LL/index.html)
         lang = request.query_params.get("lang", "en")
-        return HTMLResponse(index_page(lang if lang in LANGUAGES else "en"))
+        return RedirectResponse(f"/books/{lang if lang in LANGUAGES else 'en'}/index.html")
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

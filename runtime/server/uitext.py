@@ -13,7 +13,7 @@ from typing import Any
 
 from ..engine.messages import N_, SUIT_WORDS, Translator
 
-__all__ = ["LANGUAGES", "UI", "direction", "translations", "ui_strings"]
+__all__ = ["LANGUAGES", "UI", "direction", "notation", "translations", "ui_strings"]
 
 #: The languages of the books, and so of the pages.
 LANGUAGES = ("en", "nl", "nb", "da", "ar", "pt")
@@ -155,3 +155,14 @@ def ui_strings(lang: str) -> dict[str, Any]:
     """Every page string in ``lang`` (English where a translation is missing)."""
     tr = translations(lang)
     return {key: tr.gettext(text) if tr is not None else text for key, text in UI.items()}
+
+
+@cache
+def notation(lang: str) -> dict[str, Any]:
+    """How the players of ``lang`` write cards and bids (the books' :class:`Notation`), for
+    the pages: ``ranks`` (rank code -> letters, ``K -> H`` in Dutch) and ``nt`` (a no-trumps
+    bid, ``%(level)s`` the number of tricks)."""
+    from ..engine.notation import notation_of
+
+    used = notation_of(translations(lang))
+    return {"ranks": dict(used.ranks), "nt": used.no_trumps}
