@@ -27,7 +27,9 @@ Play
     fellow defender about to win the game, and play for their own tricks once the contract is
     settled.
 
-Every decision comes with a short English reason (``fivehundred play``'s ``hint``).
+Every decision comes with a short reason (``fivehundred play``'s ``hint``), English as a
+string and translatable: a message marked ``N_`` or a :class:`~.reasons.Why` with parameters
+(the table's suggestions show it in the player's language).
 """
 
 from __future__ import annotations
@@ -38,9 +40,11 @@ from random import Random
 
 from ..engine.codes import NT, SUITLESS, SUITS, bits
 from ..engine.hand import AUCTION, DISCARD, KITTY, PARTNER, PLAY, HandState
+from ..engine.messages import N_, SUIT_WORDS
 from ..engine.rules import Rules
 from ..engine.seatview import SeatView, view_of
 from .handmodel import HandModel, hand_model, normal_at_least
+from .reasons import Why
 from .state import BotState, hand_state
 
 __all__ = [
@@ -284,7 +288,7 @@ class HeuristicBot:
             return _discard(view_of(state, seat), state)
         legal = state.legal_actions()  # from the mover's own cards and public facts only
         if len(legal) == 1:
-            return Decision(legal[0], "the only legal action")
+            return Decision(legal[0], N_("the only legal action"))
         view = view_of(state, seat)
         if state.phase == AUCTION:
             odds = bid_odds(view, self.boldness)
@@ -295,7 +299,7 @@ class HeuristicBot:
             return _partner(view, legal)
         if state.phase == PLAY:
             return _play(view, mover, legal)
-        return Decision(legal[0], "the first legal action")
+        return Decision(legal[0], N_("the first legal action"))
 
 
 # -- auction -------------------------------------------------------------------------------------
@@ -385,9 +389,9 @@ def _need(view: SeatView) -> tuple[float, str]:
         (v for v, k in zip(r.bid_value, r.bid_kind, strict=True) if k == "suit"), default=0
     )
     if others and max(others) >= r.target - 2 * max(cheapest, 10 * r.hand_size // 2):
-        return NEED - 0.12, "the opponents are near the target: bid to keep them out"
+        return NEED - 0.12, N_("the opponents are near the target: bid to keep them out")
     if r.lose_at is not None and view.scores[mine] - 2 * cheapest <= r.lose_at:
-        return NEED + 0.1, "near the losing score: bid only a safe contract"
+        return NEED + 0.1, N_("near the losing score: bid only a safe contract")
     return NEED, ""
 
 
@@ -444,19 +448,27 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
             if r.bid_partner[i] != "sits-out" and n_mates and mate_bid:
                 p *= 0.3  # partner plays along and has shown high cards
             chance.append(p)
-            basis.append(f"a misère hand (danger {score:.1f}): about {p:.0%} to take no trick")
+            basis.append(
+                Why(
+                    N_("a misère hand (danger %(danger)s): about %(chance)s to take no trick"),
+                    danger=f"{score:.1f}",
+                    chance=f"{p:.0%}",
+                )
+            )
             continue
         strain, level = r.bid_strain[i], r.bid_level[i]
         fit = model.nt if strain == NT else model.suit
         mates: float | None = None
-        why_mates = "with an average partner" if n_mates else "alone against the others"
+        why_mates: str = (
+            N_("with an average partner") if n_mates else N_("alone against the others")
+        )
         if strain in shown:
             lp = shown[strain]
             # The count a partner's bid at ``lp`` shows: enough to make it with us average.
             z = 0.13  # the normal quantile of about NEED
             need_own = (lp - 0.5 + z * fit.sd - fit.a - fit.c * fit.partners_mean) / fit.b
             mates = (need_own + 0.5) + per_mate * (n_mates - 1)
-            why_mates = f"with partner's {lp} shown"
+            why_mates = Why(N_("with partner's %(level)s shown"), level=lp)
         mean = fit.mean(own[strain], mates)
         if strain in shown and mates is not None:
             # The same pair seen from partner's side: partner's count as the bidder's.
@@ -472,9 +484,18 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
             basis.append("")
             continue
         p = normal_at_least(mean, fit.sd, level)
-        name = SUITS[strain] if strain < NT else "no trumps"
+        name = SUIT_WORDS[SUITS[strain]] if strain < NT else N_("no trumps")
         chance.append(p)
-        basis.append(f"about {mean:.1f} tricks at {name} {why_mates}: {p:.0%} to make {level}")
+        basis.append(
+            Why(
+                N_("about %(tricks)s tricks at %(strain)s %(mates)s: %(chance)s to make %(level)s"),
+                tricks=f"{mean:.1f}",
+                strain=name,
+                mates=why_mates,
+                chance=f"{p:.0%}",
+                level=level,
+            )
+        )
     return BidOdds(tuple(chance), tuple(basis), need, need_why)
 
 
@@ -566,7 +587,8 @@ def _blind_misere(view: SeatView, legal: list[int]) -> Decision | None:
             and (r.lose_at is None or view.scores[mine] - r.bid_value[i] > r.lose_at)
         ):
             return Decision(
-                a, "the opponents are about to win: a blind misère is the bid that wins the game"
+                a,
+                N_("the opponents are about to win: a blind misère is the bid that wins the game"),
             )
     return None
 
@@ -605,7 +627,7 @@ def choose_bid(
     if odds is not None:
         return _choose_by_gain(view, legal, candidates, odds, partner_high)
     if not candidates:
-        return Decision(r.PASS, "the hand is not worth a higher bid")
+        return Decision(r.PASS, N_("the hand is not worth a higher bid"))
     if partner_high:
         strain = r.bid_strain[view.high]
         raise_ = [
@@ -616,11 +638,16 @@ def choose_bid(
             and judge(a - r.BID, True) is not None
         ]
         if not raise_ or r.procedure != "single-round":
-            return Decision(r.PASS, "partner holds the bid")
-        return Decision(raise_[-1][0], "raise partner's strain: " + raise_[-1][1])
+            return Decision(r.PASS, N_("partner holds the bid"))
+        return Decision(
+            raise_[-1][0], Why(N_("raise partner's strain: %(why)s"), why=raise_[-1][1])
+        )
     best = max(candidates, key=lambda c: c[0])
     if r.procedure == "single-round":
-        return Decision(best[0], "one call each: the highest bid the hand is worth; " + best[1])
+        return Decision(
+            best[0],
+            Why(N_("one call each: the highest bid the hand is worth; %(why)s"), why=best[1]),
+        )
     bi = best[0] - r.BID
     if r.bid_kind[bi] == "misere":
         cheapest_misere = min(a for a, _ in candidates if r.bid_kind[a - r.BID] == "misere")
@@ -646,7 +673,10 @@ def _choose_by_gain(
     partner_high: bool,
 ) -> Decision:
     r = view.rules
-    note = f" ({odds.need_why})" if odds.need_why else ""
+
+    def noted(why: str) -> str:
+        return Why(N_("%(why)s (%(need)s)"), why=why, need=odds.need_why) if odds.need_why else why
+
     chance = odds.chance
     mine = r.side_of_seat[view.seat]
     if view.high >= 0 and view.high_seat == view.seat:
@@ -660,9 +690,9 @@ def _choose_by_gain(
             and _gain(r, a - r.BID, chance[a - r.BID] or 0.0) > keep + 10
         ]
         if not better:
-            return Decision(r.PASS, "keep the bid: a raise would risk more than it adds")
+            return Decision(r.PASS, N_("keep the bid: a raise would risk more than it adds"))
         a, why = max(better, key=lambda c: _gain(r, c[0] - r.BID, chance[c[0] - r.BID] or 0.0))
-        return Decision(a, "raise my own bid: " + why)
+        return Decision(a, Why(N_("raise my own bid: %(why)s"), why=why))
     if partner_high:
         strain = r.bid_strain[view.high]
         held = chance[view.high]
@@ -677,14 +707,14 @@ def _choose_by_gain(
             and (chance[a - r.BID] or 0.0) >= odds.need + 0.1
         ]
         if not raise_:
-            return Decision(r.PASS, "partner holds the bid and the pair reaches no higher")
+            return Decision(r.PASS, N_("partner holds the bid and the pair reaches no higher"))
         a, why = max(raise_, key=lambda c: _gain(r, c[0] - r.BID, chance[c[0] - r.BID] or 0.0))
         if r.procedure != "single-round":
             # Rounds: raise to the cheapest level above partner's that still gains.
             a, why = min(raise_)
-        return Decision(a, "raise partner's suit: " + why)
+        return Decision(a, Why(N_("raise partner's suit: %(why)s"), why=why))
     if not candidates:
-        return Decision(r.PASS, "the hand is not worth a higher bid" + note)
+        return Decision(r.PASS, noted(N_("the hand is not worth a higher bid")))
 
     def gain(c: tuple[int, str]) -> float:
         i = c[0] - r.BID
@@ -705,11 +735,16 @@ def _choose_by_gain(
         ]
         if winning:
             pick = max(winning, key=lambda c: (chance[c[0] - r.BID] or 0.0, -c[0]))
-            return Decision(pick[0], "one call: just enough to win the game; " + pick[1] + note)
-        return Decision(best[0], "one call: the bid that gains most; " + best[1] + note)
+            return Decision(
+                pick[0],
+                noted(Why(N_("one call: just enough to win the game; %(why)s"), why=pick[1])),
+            )
+        return Decision(
+            best[0], noted(Why(N_("one call: the bid that gains most; %(why)s"), why=best[1]))
+        )
     same = [c for c in candidates if _group(r, c[0] - r.BID) == group]
     pick = min(same)
-    return Decision(pick[0], pick[1] + note)
+    return Decision(pick[0], noted(pick[1]))
 
 
 def _margin(rules: Rules, level: int) -> float:
@@ -733,7 +768,7 @@ def _take_or_sans(view: SeatView, fitted: bool = True) -> Decision:
     level = r.bid_level[view.contract]
     own = hand_tricks(r, view.hand, view.strain)
     if not fitted:
-        return Decision(r.TAKE, "take the kitty to improve the hand")
+        return Decision(r.TAKE, N_("take the kitty to improve the hand"))
     model = bid_model(r)
     fit = model.nt if view.strain == NT else model.suit
     mean = fit.mean(own)
@@ -744,10 +779,23 @@ def _take_or_sans(view: SeatView, fitted: bool = True) -> Decision:
     if (2 * p_sans - 1) * (value + bonus) > (2 * p_take - 1) * value:
         return Decision(
             r.SANS,
-            f"{p_sans:.0%} to make it without the kitty ({p_take:.0%} with it): "
-            "play sans for the bonus",
+            Why(
+                N_(
+                    "%(sans)s to make it without the kitty (%(take)s with it): "
+                    "play sans for the bonus"
+                ),
+                sans=f"{p_sans:.0%}",
+                take=f"{p_take:.0%}",
+            ),
         )
-    return Decision(r.TAKE, f"take the kitty: {p_take:.0%} with it, {p_sans:.0%} without")
+    return Decision(
+        r.TAKE,
+        Why(
+            N_("take the kitty: %(take)s with it, %(sans)s without"),
+            take=f"{p_take:.0%}",
+            sans=f"{p_sans:.0%}",
+        ),
+    )
 
 
 def _partner(view: SeatView, legal: list[int]) -> Decision:
@@ -755,14 +803,16 @@ def _partner(view: SeatView, legal: list[int]) -> Decision:
     if legal[0] >= r.CALL:
         power = r.power[view.strain]
         best = max(legal, key=lambda a: power[a - r.CALL])
-        return Decision(best, "call the highest card not held: its holder is the strongest partner")
+        return Decision(
+            best, N_("call the highest card not held: its holder is the strongest partner")
+        )
     # Choose the seat that bid highest (the strongest hand shown), else the next one.
     shown = {s: a for s, a in view.calls if a > r.PASS}
     options = [a - r.PARTNER for a in legal]
     best_seat = max(options, key=lambda s: (shown.get(s, -1), -((s - view.seat) % r.players)))
     if best_seat in shown:
-        return Decision(r.PARTNER + best_seat, "choose the seat that showed the strongest hand")
-    return Decision(r.PARTNER + best_seat, "no seat showed strength: choose the next one")
+        return Decision(r.PARTNER + best_seat, N_("choose the seat that showed the strongest hand"))
+    return Decision(r.PARTNER + best_seat, N_("no seat showed strength: choose the next one"))
 
 
 # -- kitty discard -------------------------------------------------------------------------------
@@ -792,7 +842,9 @@ def discard_options(view: SeatView, hand: int | None = None) -> list[tuple[int, 
             t = _strain_tables(r, NT)
             rest = sorted(bits(hand & ~sum(1 << c for c in drop)), key=lambda c: -t.bottom[c])
             drop += rest[: count - len(drop)]
-        return [(sum(1 << c for c in drop), "misère: drop the cards most likely to win a trick")]
+        return [
+            (sum(1 << c for c in drop), N_("misère: drop the cards most likely to win a trick"))
+        ]
     t = _strain_tables(r, strain)
     trump_mask = t.masks[strain] if strain < NT else 0
 
@@ -826,15 +878,17 @@ def discard_options(view: SeatView, hand: int | None = None) -> list[tuple[int, 
                 voids |= cards
                 budget -= n
         if voids:
-            why = "void short side suits to ruff them, keep trumps and winners"
+            why = N_("void short side suits to ruff them, keep trumps and winners")
             options.append((fill(voids), why))
-        options.append((fill(0), "keep trumps and winners, drop low cards"))
+        options.append((fill(0), N_("keep trumps and winners, drop low cards")))
         for s in side:
             cards = hand & t.masks[s]
             if 0 < cards.bit_count() <= count:
-                options.append((fill(cards), f"void {SUITS[s]} to ruff it"))
+                options.append(
+                    (fill(cards), Why(N_("void %(suit)s to ruff it"), suit=SUIT_WORDS[SUITS[s]]))
+                )
     else:
-        options.append((fill(0), "keep winners and long suits, drop low cards of short suits"))
+        options.append((fill(0), N_("keep winners and long suits, drop low cards of short suits")))
     seen: set[int] = set()
     unique = []
     for mask, why in options:
@@ -866,7 +920,11 @@ def _play(view: SeatView, mover: int, legal: list[int]) -> Decision:
         others = hand & ~t.masks[SUITLESS]
         suit = max(range(4), key=lambda s: ((others & t.masks[s]).bit_count(), -s))
         return Decision(
-            r.NOMINATE + suit, f"nominate the joker a {SUITS[suit]}: top of the longest suit"
+            r.NOMINATE + suit,
+            Why(
+                N_("name the joker's suit %(suit)s: the top of the longest suit"),
+                suit=SUIT_WORDS[SUITS[suit]],
+            ),
         )
     if view.trick:
         if view.misere:
@@ -940,9 +998,9 @@ class _Context:
             if threat or settled:
                 self.friends &= ~(1 << s)
                 self.rival_why = (
-                    "cover the defender about to win the game"
+                    N_("cover the defender about to win the game")
                     if threat
-                    else "the contract is settled: every defender plays for his own tricks"
+                    else N_("the contract is settled: every defender plays for his own tricks")
                 )
 
     # -- small facts --
@@ -1027,33 +1085,35 @@ class _Context:
         if partner_wins:
             best_card = self.card(v.trick[(_seat_index(v, v.best_seat))])
             if not self.after or self.holds(best_card, led):
-                return Decision(self.low_card(cards), "partner is winning the trick: play low")
+                return Decision(self.low_card(cards), N_("partner is winning the trick: play low"))
             sure = [a for a in winners if self.holds(self.card(a), led)]
             if sure:
-                return Decision(self.cheapest(sure), "partner's card may be beaten: win it surely")
-            return Decision(self.low_card(cards), "partner is winning for now: play low")
+                return Decision(
+                    self.cheapest(sure), N_("partner's card may be beaten: win it surely")
+                )
+            return Decision(self.low_card(cards), N_("partner is winning for now: play low"))
         if not winners:
-            why = "cannot win the trick: play the least useful card"
+            why = N_("cannot win the trick: play the least useful card")
             if not follows:
-                why = "cannot win and void in the suit led: discard the least useful card"
+                why = N_("cannot win and void in the suit led: discard the least useful card")
             return Decision(self.low_card(cards), why)
         if not self.after:
-            why = "last to play: win as cheaply as possible"
+            why = N_("last to play: win as cheaply as possible")
             if self.rival_why and v.contract >= 0 and not v.allies >> v.best_seat & 1:
-                why = self.rival_why + ": " + why
+                why = Why(N_("%(rival)s: %(why)s"), rival=self.rival_why, why=why)
             return Decision(self.cheapest(winners), why)
         sure = [a for a in winners if self.holds(self.card(a), led)]
         if sure:
-            why = "win cheaply with a card that should hold"
+            why = N_("win cheaply with a card that should hold")
             if not follows:
-                why = "void in the suit led: ruff with the cheapest trump that should hold"
+                why = N_("void in the suit led: ruff with the cheapest trump that should hold")
             return Decision(self.cheapest(sure), why)
         friend_after = any(self.friends >> s & 1 for s in self.after)
         if friend_after and follows:
-            return Decision(self.low_card(cards), "second hand low: partner plays after")
+            return Decision(self.low_card(cards), N_("second hand low: partner plays after"))
         if not follows:
-            return Decision(self.cheapest(winners), "void in the suit led: ruff")
-        return Decision(self.highest(winners), "third hand high: make the opponents pay")
+            return Decision(self.cheapest(winners), N_("void in the suit led: ruff"))
+        return Decision(self.highest(winners), N_("third hand high: make the opponents pay"))
 
     def follow_misere(self, cards: list[int]) -> Decision:
         v = self.v
@@ -1065,11 +1125,15 @@ class _Context:
             if under:
                 return Decision(
                     max(under, key=lambda a: t.power[self.card(a)]),
-                    "misère: duck under the winning card with the highest card that still loses",
+                    N_(
+                        "misère: duck under the winning card with the highest card that still loses"
+                    ),
                 )
             if not self.hand & t.masks[v.led]:
-                return Decision(self.highest(cards), "misère: void, shed the most dangerous card")
-            return Decision(self.highest(cards), "misère: cannot duck; play the highest")
+                return Decision(
+                    self.highest(cards), N_("misère: void, shed the most dangerous card")
+                )
+            return Decision(self.highest(cards), N_("misère: cannot duck; play the highest"))
         contractor_played = any(v.allies >> s & 1 for s in _seats_played(v))
         contractor_winning = bool(v.allies >> v.best_seat & 1)
         follows = bool(self.hand & t.masks[v.led])
@@ -1079,28 +1143,29 @@ class _Context:
                 # Keep the joker: it would take the trick the contractor must win.
                 return Decision(
                     self.highest(plain),
-                    "against misère: void, shed a high card (not the joker), keep low ones",
+                    N_("against misère: void, shed a high card (not the joker), keep low ones"),
                 )
             return Decision(
-                self.highest(plain), "against misère: the bidder is beaten here; shed a high card"
+                self.highest(plain),
+                N_("against misère: the bidder is beaten here; shed a high card"),
             )
         if contractor_played and contractor_winning:
             if under:
                 return Decision(
                     max(under, key=lambda a: t.power[self.card(a)]),
-                    "against misère: stay under the contractor's winning card",
+                    N_("against misère: stay under the contractor's winning card"),
                 )
             return Decision(
                 self.highest(cards),
-                "against misère: cannot get under the bidder; shed my highest card",
+                N_("against misère: cannot get under the bidder; shed my highest card"),
             )
         if contractor_played:
             return Decision(
                 self.highest(cards),
-                "against misère: the bidder is beaten in this trick; shed my highest card",
+                N_("against misère: the bidder is beaten in this trick; shed my highest card"),
             )
         return Decision(
-            self.cheapest(cards), "against misère: play low to leave the contractor no room"
+            self.cheapest(cards), N_("against misère: play low to leave the contractor no room")
         )
 
     # -- leading --
@@ -1122,12 +1187,12 @@ class _Context:
             if on_contract_side and trumps and opp_trumps:
                 top = self.highest(trumps)
                 if self.is_boss(top):
-                    return Decision(top, "draw trumps with the top trump")
+                    return Decision(top, N_("draw trumps with the top trump"))
                 if (
                     len(trumps) * 1.0
                     >= (self.trump_mask & self.out).bit_count() / max(1, len(opponents)) + 1
                 ):
-                    return Decision(self.cheapest(trumps), "draw trumps: lead a low one")
+                    return Decision(self.cheapest(trumps), N_("draw trumps: lead a low one"))
         bosses = []
         for a in plain:
             suit = t.suit_of[a]
@@ -1142,12 +1207,12 @@ class _Context:
             best = max(
                 bosses, key=lambda a: ((hand & t.masks[t.suit_of[a]]).bit_count(), t.power[a])
             )
-            return Decision(best, "cash a winner")
+            return Decision(best, N_("cash a winner"))
         if joker_leads and (on_contract_side or v.contract < 0):
             name = max(
                 joker_leads, key=lambda a: (hand & t.masks[(a - r.JOKER_LEAD) % 4]).bit_count()
             )
-            return Decision(name, "lead the joker, naming our longest suit")
+            return Decision(name, N_("lead the joker, naming our longest suit"))
         if not on_contract_side and self.trump >= 0:
             # Lead a suit partner has shown out of, for partner to ruff.
             for s in range(r.players):
@@ -1162,7 +1227,7 @@ class _Context:
                     ):
                         return Decision(
                             self.cheapest([b for b in plain if t.suit_of[b] == suit]),
-                            "lead the suit partner is void in, for a ruff",
+                            N_("lead the suit partner is void in, for a ruff"),
                         )
         side = [a for a in plain if t.suit_of[a] != self.trump] or plain or cards
         if self.trump >= 0 and not on_contract_side:
@@ -1173,11 +1238,13 @@ class _Context:
                 if (hand & t.masks[t.suit_of[a]]).bit_count() == 1 and hand & self.trump_mask
             ]
             if singles:
-                return Decision(self.cheapest(singles), "lead a singleton, to ruff the suit later")
+                return Decision(
+                    self.cheapest(singles), N_("lead a singleton, to ruff the suit later")
+                )
         longest = max(side, key=lambda a: (hand & t.masks[t.suit_of[self.card(a)]]).bit_count())
         suit = t.suit_of[self.card(longest)]
         low = self.cheapest([a for a in side if t.suit_of[self.card(a)] == suit])
-        return Decision(low, "lead low from the longest suit")
+        return Decision(low, N_("lead low from the longest suit"))
 
     def lead_misere(self, cards: list[int]) -> Decision:
         v = self.v
@@ -1197,7 +1264,7 @@ class _Context:
                 return (0 if above else 1, below - above)
 
             best = min(plain, key=risk)
-            return Decision(best, "misère: lead the card the opponents can most easily beat")
+            return Decision(best, N_("misère: lead the card the opponents can most easily beat"))
         contractor = [
             s for s in range(r.players) if v.allies >> s & 1 and not v.sitting_out >> s & 1
         ]
@@ -1215,16 +1282,20 @@ class _Context:
         suit = t.suit_of[c]
         seen = [s for s in contractor if v.faced[s]]
         if not any(self.could_hold(s, t.masks[suit]) for s in contractor):
-            return Decision(best, "against misère: the bidder holds none of my suits; lead low")
+            return Decision(best, N_("against misère: the bidder holds none of my suits; lead low"))
         if seen and not any(self.could_hold(s, t.lower[c]) for s in contractor):
             return Decision(
                 best,
-                "against open misère: the face-up hand has only higher cards in this suit: "
-                "the bidder must win it",
+                N_(
+                    "against open misère: the face-up hand has only higher cards in this suit: "
+                    "the bidder must win it"
+                ),
             )
         if seen:
-            return Decision(best, "against open misère: lead low in a suit the face-up hand holds")
-        return Decision(best, "against misère: lead low in a suit the contractor holds")
+            return Decision(
+                best, N_("against open misère: lead low in a suit the face-up hand holds")
+            )
+        return Decision(best, N_("against misère: lead low in a suit the contractor holds"))
 
 
 def _seat_index(view: SeatView, seat: int) -> int:

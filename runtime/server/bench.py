@@ -321,9 +321,9 @@ def study_rows(house: Any, base: Any | None) -> list[dict[str, Any]]:
                 for key, figure in values.items():
                     rows.append({"group": group, "key": key, "house": _value(figure)})
         return rows
-    for group, values in compare(base, house).items():
+    for group, pairs in compare(base, house).items():
         if group in STUDY_GROUPS:
-            for key, (b, h, comparison) in values.items():
+            for key, (b, h, comparison) in pairs.items():
                 rows.append(
                     {
                         "group": group,

@@ -162,7 +162,9 @@ def notation(lang: str) -> dict[str, Any]:
     """How the players of ``lang`` write cards and bids (the books' :class:`Notation`), for
     the pages: ``ranks`` (rank code -> letters, ``K -> H`` in Dutch) and ``nt`` (a no-trumps
     bid, ``%(level)s`` the number of tricks)."""
+    from ...generator.i18n import load_translations
     from ..engine.notation import notation_of
 
-    used = notation_of(translations(lang))
+    # the catalogue itself (gettext's, with pgettext): the notation's messages have a context
+    used = notation_of(None if lang == "en" else load_translations(lang))
     return {"ranks": dict(used.ranks), "nt": used.no_trumps}
