@@ -337,9 +337,9 @@ def plan_outputs(
         shown = [rulesets[v][1] for v in listed]
         catalogue = po_path(lang)
         words = file_digest(catalogue.read_bytes()) if catalogue.is_file() else "-"
-        key = digest(
-            code, "language index", lang, words, repr([key_of[v] for v in listed]), repr(switch)
-        )
+        # what the index shows of each book: its name, summary, players and base
+        about = [(rs.id, rs.name, rs.summary, rs.players, rs.extends) for rs in shown]
+        key = digest(code, "language index", lang, words, repr(about), repr(switch))
         for fmt in ("html", "md"):
             files.add(
                 f"docs/{lang}/index.{fmt}",
