@@ -256,6 +256,8 @@ auction:
 def test_the_bench_shows_an_error_at_its_line_then_the_book(browser: Any, running: Running) -> None:
     context = browser.new_context(viewport={"width": 1200, "height": 900})
     page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{running.base}/bench?lang=en")
     page.wait_for_selector("#status.ok", timeout=30000)  # the starter file compiles
     page.fill("#text", "")
@@ -281,4 +283,12 @@ def test_the_bench_shows_an_error_at_its_line_then_the_book(browser: Any, runnin
     page.wait_for_function(
         "document.getElementById('book').srcdoc.includes('<html lang=\"nl\"')", timeout=30000
     )
+    # "play it": a table with this file opens, its variant the file's
+    with context.expect_page() as opened:
+        page.click("#play")
+    table = opened.value
+    table.wait_for_selector("#top b", timeout=30000)
+    (made,) = [t for t in running.app.state.server.tables.values() if "house" in t.source]
+    assert made.rules.variant == "bench-house"
+    assert not errors
     context.close()
