@@ -73,6 +73,8 @@ function answer(m) {
     status.className = "status " + (ok ? "ok" : "bad");
     document.getElementById("play").disabled = !ok;
     document.getElementById("study").disabled = !ok;
+    // the last good file's book and differences stay, dimmed, until the file compiles again
+    for (const id of ["book", "diff-box"]) document.getElementById(id).classList.toggle("stale", !ok);
     if (ok) {
       document.getElementById("book").srcdoc = m.book.replace("<head>", `<head><base href="/books/${m.lang}/" target="_blank">`);
       const diff = document.getElementById("diff");
