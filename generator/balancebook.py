@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from babel import Locale, UnknownLocaleError
-from babel.numbers import get_decimal_symbol, parse_pattern
+from babel.numbers import format_decimal, get_decimal_symbol, parse_pattern
 
 from ..runtime.engine.fingerprint import rules_fingerprint
 from .model import Ruleset
@@ -260,9 +260,10 @@ def book_context(rs: Ruleset, lang: str, folder: Path | None = None) -> dict[str
         return {"state": "missing", "command": command}
     if data.get("rules") != _fingerprint(rs):
         return {"state": "stale", "command": command}
-    # the figures differ between languages by their decimal sign only: a build makes them
-    # once per variant and sign (the summary read is the same object while its file is)
-    symbol = (_decimal_symbol(lang), _percent_affixes(lang))
+    # the figures differ between languages by their decimal sign, percent and digit grouping
+    # only: a build makes them once per variant and notation (the summary read is the same
+    # object while its file is)
+    symbol = (_decimal_symbol(lang), _percent_affixes(lang), _count(1000, lang))
     cached = _CONTEXTS.get((id(rs), id(data), symbol))
     if cached is not None and cached[0] is rs and cached[1] is data:
         return cached[2]
@@ -318,9 +319,9 @@ def _context(
     ]
     endings = [{"key": k, **_fig(v, lang, True)} for k, v in figs["endings"].items() if v["k"]]
     clauses = [
-        {"id": k, **_fig(v, lang, True)}
+        {"id": shown, **_fig(v, lang, True)}
         for k, v in figs["clauses"].items()
-        if "/" not in k and k in clause_ids
+        if (shown := _shown_clause(k, figs["clauses"], clause_ids)) is not None
     ]
     sides = int(data["sides"])
     bots = set(data["bots"])
@@ -346,6 +347,20 @@ def _context(
     if data.get("against"):
         out["compare"] = _compare(data, clause_ids, changed, lang)
     return out
+
+
+def _shown_clause(key: str, keys: Mapping[str, Any], clause_ids: Sequence[str]) -> str | None:
+    """The rule a clause count is shown under in the book, or None: a clause id is its own; a
+    narrower count (``auction.higher/by-value``) stands for its rule only where the study has
+    no count of the rule itself (the ladder ranked by value: how often a bid of fewer tricks
+    overcalled one of more)."""
+    base = key.split("/")[0]
+    if base not in clause_ids:
+        return None
+    if key == base:
+        return key
+    others = [k for k in keys if k.split("/")[0] == base]
+    return base if base not in keys and others[0] == key else None
 
 
 #: Rows of the comparison table shown whether or not they differ.
@@ -376,11 +391,15 @@ def _compare(
             b = mine.get(group, {}).get(key)
             if a is None and b is None:
                 continue
-            if group == "clauses" and ("/" in key or key not in clause_ids):
-                continue
+            shown = key
+            if group == "clauses":
+                keys = {**theirs.get(group, {}), **mine.get(group, {})}
+                if (found := _shown_clause(key, keys, clause_ids)) is None:
+                    continue
+                shown = found
             significant = bool(d.get("significant"))
             if not (
-                significant or (group, key) in _ALWAYS or (group == "clauses" and key in changed)
+                significant or (group, key) in _ALWAYS or (group == "clauses" and shown in changed)
             ):
                 omitted += 1
                 continue
@@ -390,11 +409,44 @@ def _compare(
             rows.append(
                 {
                     "group": group,
-                    "key": key,
+                    "key": shown,
                     "this": _fig(b or {}, lang, percent)["value"],
                     "base": _fig(a or {}, lang, percent)["value"],
                     "diff": DASH if diff is None else f(diff, lang, True),
                     "significant": significant,
                 }
             )
-    return {"base": against["variant"], "rows": rows, "omitted": omitted}
+    return {
+        "base": against["variant"],
+        "rows": rows,
+        "omitted": omitted,
+        "rare": _rare(mine, clause_ids, changed, lang),
+    }
+
+
+#: A rule this variant changes that acted in fewer of its hands than this share gets a sentence
+#: saying the figures say little about it (as the balance report warns).
+RARE = 0.01
+
+
+def _count(x: int, lang: str) -> str:
+    """A whole number in the language's grouping (8,363; nl 8.363; nb 8 363)."""
+    try:
+        return str(format_decimal(x, locale=Locale.parse(lang.replace("-", "_"))))
+    except (UnknownLocaleError, ValueError, TypeError):
+        return str(x)
+
+
+def _rare(
+    figures: dict[str, Any], clause_ids: Sequence[str], changed: set[str], lang: str
+) -> list[Any]:
+    """The clauses this variant changes that its computer players reached in under
+    :data:`RARE` of the hands: ``{"id", "k", "n"}`` each (the counts written for ``lang``), in
+    clause order."""
+    out = []
+    for cid in clause_ids:
+        f = figures.get("clauses", {}).get(cid)
+        if cid in changed and f and f["n"] and f["k"] < RARE * f["n"]:
+            k, n = (_count(x, lang) for x in (f["k"], f["n"]))
+            out.append({"id": cid, "k": k, "n": n, "never": not f["k"]})
+    return out

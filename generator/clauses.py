@@ -38,8 +38,10 @@ def clauses_for(rs: Ruleset) -> list[Clause]:
         "kitty": rs.kitty,
         "dead_hand": rs.dead_hand,
     }
-    out["deal.rotation"] = {}
+    out["deal.rotation"] = {"redeal": True} if rs.all_pass == "redeal" else {}
     out["auction.order"] = {}
+    if rs.REDEAL >= 0:  # no ace, no face
+        out["auction.no-ace-no-face"] = {"jokers": list(rs.jokers)}
     out["auction.ladder"] = {"bids": [b["code"] for b in rs.ladder]}
     out["auction.higher"] = {}
     if rs.procedure == "single-round":
@@ -100,6 +102,14 @@ def clauses_for(rs: Ruleset) -> list[Clause]:
             out["joker.no-trumps.lead-last-only"] = {"nominated": rs.joker_nominate == "contractor"}
         if rs.joker_void_must_play != "never" and misere_bids:
             out["joker.no-trumps.misere-void"] = {"when": rs.joker_void_must_play}
+        nominated = rs.joker_nominate == "contractor"
+        # Options added later: read by the clause they govern (generator/options.py).
+        if _on(rs, "joker.no-trumps.misere-low") and misere_bids:
+            out["joker.no-trumps.misere-low"] = {"nominated": nominated}
+        if _on(rs, "joker.no-trumps.first-or-last"):
+            out["joker.no-trumps.first-or-last"] = {"nominated": nominated}
+        if _on(rs, "joker.no-trumps.void-suit"):
+            out["joker.no-trumps.void-suit"] = {}
     out["score.table"] = {}
     out["score.made"] = {}
     if rs.overtricks:
@@ -128,6 +138,13 @@ def clauses_for(rs: Ruleset) -> list[Clause]:
         for cid in CLAUSE_IDS
         if cid in out
     ]
+
+
+def _on(rs: Ruleset, clause: str) -> bool:
+    """Whether the (boolean) option governing ``clause`` is on in ``rs``."""
+    from .options import clause_option, table_value
+
+    return bool(table_value(rs.tables, clause_option(clause)))
 
 
 def _neighbour(rs: Ruleset, code: str, step: int) -> str | None:

@@ -19,12 +19,15 @@ id, written by :func:`~fivehundred.generator.render.pyliteral`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, get_args
 
 from ..runtime.engine.codes import NT, SUITLESS
 from ..runtime.engine.errors import FiveHundredError
 from ..runtime.engine.fingerprint import rules_fingerprint
-from ..runtime.engine.tableformat import Tables
+from ..runtime.engine.hand import joker_suit_rules
+from ..runtime.engine.rules import Rules
+from ..runtime.engine.tableformat import OPTIONS, Tables
+from .options import clause_option
 from .render import pyliteral, template_env
 
 __all__ = ["EngineOptionError", "engine_context", "render_engine"]
@@ -32,6 +35,13 @@ __all__ = ["EngineOptionError", "engine_context", "render_engine"]
 
 class EngineOptionError(FiveHundredError):
     """The tables hold an option (a key or a value) the engine generator does not know."""
+
+
+def _table_path(clause: str) -> str:
+    """The key path in the tables of the option that governs ``clause``."""
+    keys = clause_option(clause).table_keys
+    assert keys is not None
+    return ".".join(keys)
 
 
 #: Every key path of the tables the generator reads or knowingly ignores, with the values it
@@ -52,13 +62,17 @@ _OPTIONS: dict[str, frozenset[Any] | None] = {
     # auction
     "auction.procedure": frozenset({"rounds", "single-round"}),
     "auction.raise_own_bid": frozenset({False, True}),
-    "auction.all_pass": frozenset({"throw-in", "no-trumps"}),
+    "auction.all_pass": frozenset({"throw-in", "redeal", "no-trumps"}),  # redeal: the match's
+    # the options of the rule on passes (auction.pass-final), every value: the template reads
+    # them from ``auction``
+    **{o.path: frozenset(get_args(o.type)) for o in OPTIONS if o.clause == "auction.pass-final"},
     "auction.all_pass_per_trick": _ANY,
     "auction.inkles": _ANY,
     "auction.inkles.bidders": _ANY,
     "auction.inkles.level": _ANY,
     "auction.sans_kitty": _ANY,
     "auction.sans_kitty.bonus": _ANY,
+    "auction.ranking": frozenset({"level", "value"}),  # the ladder is in that order already
     "partner.call": frozenset({"none", "choose", "card"}),
     "partner.second_partner_at": _ANY,
     # the ladder
@@ -78,6 +92,17 @@ _OPTIONS: dict[str, frozenset[Any] | None] = {
     "play.joker_no_trumps.lead": frozenset({"name-unled-suit", "name-any-suit"}),
     "play.joker_no_trumps.void_must_play": frozenset({"misere", "never", "always"}),
     "play.joker_no_trumps.lead_only_last_trick": frozenset({False, True}),
+    # options added later, by the clause they govern: the joker lowest in a misère (read
+    # through derived.misere_power and derived.misere_nominated_power), the joker's suit rules
+    # (read through runtime.engine.hand.joker_suit_rules)
+    **{
+        _table_path(clause): frozenset({False, True})
+        for clause in (
+            "joker.no-trumps.misere-low",
+            "joker.no-trumps.first-or-last",
+            "joker.no-trumps.void-suit",
+        )
+    },
     **dict.fromkeys(("strains[].code", "strains[].trump", "strains[].suit_of"), _ANY),
     **dict.fromkeys(("strains[].power", "strains[].order"), _ANY),
     # scoring
@@ -88,6 +113,7 @@ _OPTIONS: dict[str, frozenset[Any] | None] = {
     "scoring.opponents_per_trick": _ANY,
     "scoring.opponents_against_misere": _ANY,
     "scoring.opponents_freeze_at": _ANY,
+    "scoring.freeze": frozenset({"cap", "threshold"}),
     "scoring.opponent_tricks": frozenset({"own", "pooled"}),  # read through pool_opponents
     # the end of the game: Match's (runtime/engine/game.py), not the hand's
     **dict.fromkeys(("end.target", "end.lose_at", "end.must_bid_to_win"), _ANY),
@@ -97,8 +123,16 @@ _OPTIONS: dict[str, frozenset[Any] | None] = {
     # derived
     **dict.fromkeys(("derived.deal_order", "derived.suit_masks", "derived.joker_cards"), _ANY),
     **dict.fromkeys(("derived.joker_mask", "derived.nominated_power"), _ANY),
+    **dict.fromkeys(("derived.misere_power", "derived.misere_nominated_power"), _ANY),
     **dict.fromkeys(("derived.restricted_bids", "derived.pool_opponents"), _ANY),
 }
+
+
+#: auction.no-ace-no-face: the registry's option of that clause, read through ``Rules.REDEAL``
+#: (the redeal id, -1 without the option).
+_OPTIONS[next(o.path for o in OPTIONS if o.clause == "auction.no-ace-no-face")] = frozenset(
+    {False, True}
+)
 
 
 def _paths(value: Any, path: str, out: dict[str, list[Any]]) -> None:
@@ -162,6 +196,7 @@ def _by_side(teams: list[list[int]]) -> str:
 def engine_context(tables: Tables) -> dict[str, Any]:
     """What the template needs: the variant's options resolved, its constants as literals."""
     check_options(tables)
+    rules = Rules(tables)
     if NT != SUITLESS:
         raise EngineOptionError("the generated play needs NT == SUITLESS (trumpish == strain)")
     n = tables["players"]
@@ -190,6 +225,12 @@ def engine_context(tables: Tables) -> dict[str, Any]:
             for led in range(5)
         ]
         for t in range(5)
+    ]
+    # joker.no-trumps.misere-low: a misère's keys are its own powers' (the jokers lowest)
+    misere_power = derived["misere_power"]
+    misere_keys = [
+        [misere_power[c] if suit_of[NT][c] in (led, NT) else 0 for c in range(n_cards)]
+        for led in range(5)
     ]
     inkles = auction["inkles"]
     restricted = []
@@ -225,6 +266,8 @@ def engine_context(tables: Tables) -> dict[str, Any]:
     pass_action = n_cards + 4 * len(jokers)
     nominate = pass_action + 1 + n_bids
     lead_only_last = jnt["lead_only_last_trick"]
+    ends_rule, void_rule = (bool(jokers) and on for on in joker_suit_rules(play))
+    any_misere = any(b["kind"] == "misere" for b in ladder)
     return {
         "variant": tables["variant"],
         "fingerprint": rules_fingerprint(tables),
@@ -255,8 +298,13 @@ def engine_context(tables: Tables) -> dict[str, Any]:
         "partner": nominate + 6,
         "call": nominate + 6 + n,
         "discard": nominate + 6 + n + n_cards,
+        # auction.no-ace-no-face: the redeal id and the cards that bar the claim
+        "can_redeal": rules.REDEAL >= 0,
+        "redeal": rules.REDEAL,
+        "face_mask": rules.face_mask,
         # auction
         "n_bids": n_bids,
+        "auction": auction,
         "single_round": auction["procedure"] == "single-round",
         "raise_own_bid": auction["raise_own_bid"],
         "all_pass_no_trumps": auction["all_pass"] == "no-trumps",
@@ -286,6 +334,12 @@ def engine_context(tables: Tables) -> dict[str, Any]:
         "name_unled": jnt["lead"] == "name-unled-suit",
         "void_must_play": jnt["void_must_play"] if jokers else "never",
         "lead_only_last": lead_only_last,
+        "ends_rule": ends_rule,
+        "void_rule": void_rule,
+        "shows": ends_rule or void_rule,
+        "misere_low": any_misere and misere_keys != keys[NT],
+        "misere_keys": misere_keys,
+        "misere_nominated_power": derived["misere_nominated_power"],
         "misere_ends_when_lost": play["misere_ends_when_lost"] and any(misere),
         "suit_of": suit_of,
         "power": power,
@@ -298,6 +352,7 @@ def engine_context(tables: Tables) -> dict[str, Any]:
         "per_trick": scoring["opponents_per_trick"],
         "against_misere": scoring["opponents_against_misere"],
         "freeze_at": scoring["opponents_freeze_at"],
+        "freeze_threshold": scoring["freeze"] == "threshold",
         "pool_opponents": derived["pool_opponents"],
     }
 

@@ -17,7 +17,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
-from ..runtime.engine.codes import NT, RANK_ORDER, STRAINS, SUITLESS, SUITS, same_colour
+from ..runtime.engine.codes import (
+    NT,
+    RANK_ORDER,
+    STRAINS,
+    SUITLESS,
+    SUITS,
+    same_colour,
+    suit_rank,
+)
 from ..runtime.engine.rules import Rules
 from ..runtime.engine.tableformat import (
     FORMAT,
@@ -43,6 +51,8 @@ from ..runtime.engine.tableformat import (
     Tables,
     Terms,
 )
+from .ladder import place_specials
+from .options import clause_option
 from .options import file_value as read_option
 
 __all__ = ["FORMAT", "Ruleset", "build_ruleset", "build_tables"]
@@ -275,47 +285,41 @@ def _ladder(data: dict[str, Any]) -> list[Bid]:
                 first = int(formula["first"][STRAINS[strain]])
                 value = first + (level - low) * int(formula["step"])
             bids.append(_suit_bid(code, level, strain, value))
+    if ladder_spec["order"] == "value":
+        bids.sort(key=lambda b: suit_rank(b["level"], b["strain"], b["value"], by_value=True))
     specials = ladder_spec["special"]
-    pending = list(enumerate(specials))
-    progress = True
-    while pending and progress:
-        progress = False
-        for entry in list(pending):
-            _, sp = entry
-            codes = [b["code"] for b in bids]
-            above = str(sp["above"])
-            if above not in codes:
-                continue
-            pending.remove(entry)
-            progress = True
-            avail = sp["available"]
-            after = 0
-            if isinstance(avail, dict):
-                after = int(avail["after_bid_of"])
-            raw_open = sp["open"]
-            open_: OpenWhen = "no" if raw_open in (False, "False", "false", "no") else raw_open
-            blind = bool(sp["blind"])
-            clause: ClauseId = (
-                "auction.blind-misere"
-                if blind
-                else ("auction.open-misere" if open_ != "no" else "auction.misere")
-            )
-            bids.insert(
-                codes.index(above) + 1,
-                {
-                    "code": str(sp["bid"]),
-                    "kind": sp["kind"],
-                    "level": 0,
-                    "strain": NT,
-                    "value": int(sp["value"]),
-                    "open": open_,
-                    "blind": blind,
-                    "after_bid_of": after,
-                    "clause": clause,
-                    # a misère without its own partner rule follows play.misere_partner
-                    "partner": sp.get("partner", misere_partner),
-                },
-            )
+    placed = place_specials(
+        [b["code"] for b in bids],
+        [(i, str(sp["bid"]), str(sp["above"])) for i, sp in enumerate(specials)],
+    )  # every special placed, none clashing: the checks refused any other file (semantic.py)
+    by_code: dict[str, Bid] = {b["code"]: b for b in bids}
+    for sp in specials:
+        avail = sp["available"]
+        after = 0
+        if isinstance(avail, dict):
+            after = int(avail["after_bid_of"])
+        raw_open = sp["open"]
+        open_: OpenWhen = "no" if raw_open in (False, "False", "false", "no") else raw_open
+        blind = bool(sp["blind"])
+        clause: ClauseId = (
+            "auction.blind-misere"
+            if blind
+            else ("auction.open-misere" if open_ != "no" else "auction.misere")
+        )
+        by_code[str(sp["bid"])] = {
+            "code": str(sp["bid"]),
+            "kind": sp["kind"],
+            "level": 0,
+            "strain": NT,
+            "value": int(sp["value"]),
+            "open": open_,
+            "blind": blind,
+            "after_bid_of": after,
+            "clause": clause,
+            # a misère without its own partner rule follows play.misere_partner
+            "partner": sp.get("partner", misere_partner),
+        }
+    bids = [by_code[code] for code in placed.ladder]
     return bids
 
 
@@ -381,12 +385,20 @@ def build_tables(data: dict[str, Any], *, extends: str | None = None) -> Tables:
     kitty_take = bool(data["kitty"]["take"])
     strains = [_strain_table(t, deck, card_suit, card_rank, jokers) for t in range(5)]
     joker_cards = [deck.index(j) for j in jokers]
+    # joker.no-trumps.misere-low: in a misère every joker is below every card
+    low = bool(read_option(data, clause_option("joker.no-trumps.misere-low")))
     derived: Derived = {
         "deal_order": _deal_order(players, packets),
         "suit_masks": [masks for _, masks in strains],
         "joker_cards": joker_cards,
         "joker_mask": sum(1 << c for c in joker_cards),
         "nominated_power": [NOMINATED_POWER - (len(jokers) - 1 - k) for k in range(len(jokers))],
+        "misere_power": [
+            0 if low and c in joker_cards else p for c, p in enumerate(strains[NT][0]["power"])
+        ],
+        "misere_nominated_power": [
+            0 if low else NOMINATED_POWER - (len(jokers) - 1 - k) for k in range(len(jokers))
+        ],
         "restricted_bids": _restricted_bids(ladder, inkles["level"] if inkles else 0),
         "pool_opponents": opts["scoring"]["opponent_tricks"] == "pooled"
         and all(len(t) == 1 for t in teams),

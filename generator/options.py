@@ -56,6 +56,16 @@ def option(path: str) -> Option:
     return _BY_PATH[path]
 
 
+def clause_option(clause: str) -> Option:
+    """The one option that governs rule clause ``clause``: how a module of the generator reads
+    an option by the rule it makes, without spelling its name (KeyError unless exactly one
+    option has that clause)."""
+    found = [o for o in OPTIONS if o.clause == clause]
+    if len(found) != 1:
+        raise KeyError(clause)
+    return found[0]
+
+
 def _literal_values(tp: object) -> tuple[object, ...] | None:
     if get_origin(tp) is Literal:
         return get_args(tp)

@@ -23,19 +23,22 @@ told about its own lines rather than the base's. The checks:
 - ``seats.partner``: a five-handed ``partner`` call is for ``teams: none``.
 - ``auction.ladder``: levels from ≤ to ≤ hand_size (a bid can be made); every suit bid has a
   value (a score-table row of the right length, or the formula) and is worth more than the bid
-  below it; special-bid codes are unique and are neither suit bids, card codes nor verbs; each
+  below it (unless ``auction.ladder.order`` is ``value``: the ladder is then ranked by value);
+  special-bid codes are unique and are neither suit bids, card codes nor verbs; each
   special bid is placed above a bid that exists, with no two directly above the same bid and no
   circle of special bids.
 - ``auction.misere`` / ``auction.open-misere``: a bid available only after a bid of level N
   must sit above the lowest bid of that level (else it can never be bid); an open misère
   available only after a bid of 8 needs the plain misère available only after a bid of 7 (T).
+- an option the registry says ``requires`` another's values (``Option.requires``: bidding
+  after a pass needs ``procedure: rounds``) keeps its default without them.
 - ``auction.inkles``: inkles belong to ``procedure: single-round``, at a level of the ladder,
   with fewer inkle bidders than players.
 - ``kitty.sans``: a sans-kitty bid needs a kitty that is taken.
 - ``play.misere-partner``: ``both-hands`` (or a bid's ``partner``) needs partnerships.
 - ``score.table``: exactly one of ``scoring.table`` and ``scoring.formula``.
 - ``score.slam``: a slam rule with a ``value`` must apply to some bid (``below``).
-- ``score.freeze``: a freeze below the target.
+- ``score.freeze``: a freeze below the target; a threshold (``scoring.freeze``) needs one.
 - ``end.target`` / ``end.lose`` / ``end.must-bid-to-win``: the game end is reachable:
   ``lose_at`` below 0 (the schema already refuses a target below 1 and a positive ``lose_at``),
   ``out_backwards`` only with ``lose_at``, and some way to score points (a contract worth
@@ -50,9 +53,10 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, TypeGuard, get_args, get_origin
 
-from ..runtime.engine.codes import RANK_ORDER, STRAINS, normalise_card, normalise_rank
+from ..runtime.engine.codes import RANK_ORDER, STRAINS, normalise_card, normalise_rank, suit_rank
 from ..runtime.engine.errors import Diagnostic
-from ..runtime.engine.tableformat import Option
+from ..runtime.engine.tableformat import OPTIONS, Option
+from .ladder import place_specials
 from .options import option
 from .yamlload import KeyPath, Marks
 
@@ -302,12 +306,27 @@ def _suit_values(c: _Check) -> dict[str, tuple[int, KeyPath]] | None:
 
 
 def _suit_codes(c: _Check) -> list[str] | None:
-    """The suit bids of the ladder, lowest first."""
+    """The suit bids of the ladder, lowest first (by value when the ladder is ranked so and
+    the values are known, as the model ranks them)."""
     levels = _levels(c)
     strains = _strains(c)
     if levels is None or strains is None:
         return None
-    return [f"{level}{s}" for level in range(levels[0], levels[1] + 1) for s in strains]
+    codes = [(level, s) for level in range(levels[0], levels[1] + 1) for s in strains]
+    values = _suit_values(c) if _by_value(c) else None
+    if values is not None:
+        worth = {code: v for code, (v, _) in values.items()}
+        codes.sort(
+            key=lambda b: suit_rank(
+                b[0], STRAINS.index(b[1]), worth[f"{b[0]}{b[1]}"], by_value=True
+            )
+        )
+    return [f"{level}{s}" for level, s in codes]
+
+
+def _by_value(c: _Check) -> bool:
+    """auction.higher: the suit bids rank by value (``auction.ladder.order``)."""
+    return bool(c.option("auction.ladder.order") == "value")
 
 
 def _unique_specials(c: _Check) -> dict[str, int]:
@@ -326,7 +345,7 @@ def _unique_specials(c: _Check) -> dict[str, int]:
 def _place(
     c: _Check,
 ) -> tuple[list[str], list[tuple[int, str]], list[int]] | None:
-    """Place the special bids as the model does.
+    """The special bids placed as the model places them (:func:`.ladder.place_specials`).
 
     Returns the ladder (lowest first), the special bids that clash with another placed
     directly above the same bid (index, the other's code), and the special bids that cannot be
@@ -335,27 +354,14 @@ def _place(
     codes = _suit_codes(c)
     if codes is None:
         return None
-    ladder = list(codes)
-    usable = _unique_specials(c)
     specials = dict(_specials(c))
-    pending = [i for code, i in usable.items() if isinstance(specials[i].get("above"), str)]
-    taken: dict[str, str] = {}
-    clashes: list[tuple[int, str]] = []
-    progress = True
-    while pending and progress:
-        progress = False
-        for i in list(pending):
-            above, code = specials[i]["above"], specials[i]["bid"]
-            if above not in ladder:
-                continue
-            pending.remove(i)
-            progress = True
-            if above in taken:
-                clashes.append((i, taken[above]))
-                continue
-            taken[above] = code
-            ladder.insert(ladder.index(above) + 1, code)
-    return ladder, clashes, sorted(pending)
+    entries = [
+        (i, code, specials[i]["above"])
+        for code, i in _unique_specials(c).items()
+        if isinstance(specials[i].get("above"), str)
+    ]
+    placed = place_specials(codes, sorted(entries))
+    return list(placed.ladder), list(placed.clashes), list(placed.pending)
 
 
 # -- the checks ----------------------------------------------------------------------------------
@@ -626,6 +632,8 @@ def _check_values(c: _Check) -> None:
     if values is None or codes is None:
         return
     by_formula = isinstance(formula, Mapping)
+    if _by_value(c):
+        return  # ranked by value: a higher bid is worth at least as much by construction
     for below, code in itertools.pairwise(codes):
         if values[code][0] <= values[below][0]:
             path = values[code][1]
@@ -868,7 +876,8 @@ def _check_availability(c: _Check) -> None:
                 _special_clause(sp),
             )
             continue
-        lowest = f"{max(after, levels[0])}{strains[0]}"
+        level = max(after, levels[0])
+        lowest = min((f"{level}{s}" for s in strains), key=ladder.index)  # by value, too
         if code in ladder and ladder.index(code) < ladder.index(lowest):
             c.report(
                 path,
@@ -1008,6 +1017,14 @@ def _check_scoring(c: _Check) -> None:
                 "score.slam",
             )
     freeze = c.opt_int(("scoring", "opponents_freeze_at"))
+    if freeze is None and c.option("scoring.freeze") == "threshold":
+        c.report(
+            c.where(("scoring", "freeze"), ("scoring", "opponents_freeze_at")),
+            "scoring.freeze is a threshold, but opponents_freeze_at is null: give the score over "
+            "which a side scores no trick points as opponents (opponents_freeze_at: 400)",
+            "score.freeze",
+        )
+        return
     if freeze is None or freeze is _MISSING:
         return
     target = c.opt_int(("end", "target"), 1)
@@ -1076,7 +1093,34 @@ def _check_end(c: _Check) -> None:
         )
 
 
+def _check_requires(c: _Check) -> None:
+    """An option that applies only with another option's values (``Option.requires``) keeps
+    its default otherwise."""
+    for opt in OPTIONS:
+        if opt.requires is None:
+            continue
+        path, values, why = opt.requires
+        value = c.option(opt.path)
+        other = c.option(path)
+        if value is None or value == opt.default or other is None or other in values:
+            continue
+        c.report(
+            c.where(opt.keys, option(path).keys),
+            f"{opt.keys[-1]}: {_word(value)} needs {option(path).keys[-1]}: "
+            f"{' or '.join(_word(v) for v in values)} ({why})",
+            opt.clause or "",
+        )
+
+
+def _word(value: object) -> str:
+    """A value as a rule file writes it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 _STEPS: tuple[Callable[[_Check], None], ...] = (
+    _check_requires,
     _check_deck,
     _check_packets,
     _check_teams,

@@ -72,6 +72,8 @@ def _rule_lines(rs: Ruleset) -> list[str]:
         auction.append("raise own bid" if rs.raise_own_bid else "no raising own bid")
     if rs.all_pass == "no-trumps":
         auction.append(f"all pass: played at no trumps, {rs.all_pass_per_trick} a trick")
+    elif rs.all_pass == "redeal":
+        auction.append("all pass: thrown in, the same dealer deals again")
     else:
         auction.append("all pass: thrown in")
     lines.append("auction: " + "; ".join(auction))
@@ -109,7 +111,9 @@ def _rule_lines(rs: Ruleset) -> list[str]:
     scoring.append(opponents)
     if misere:
         scoring.append(f"{rs.opponents_against_misere} a trick against a {word}")
-    if rs.opponents_freeze_at is not None:
+    if rs.opponents_freeze_at is not None and rs.scoring["freeze"] == "threshold":
+        scoring.append(f"no trick points for opponents over {rs.opponents_freeze_at}")
+    elif rs.opponents_freeze_at is not None:
         scoring.append(f"opponents' trick points stop at {rs.opponents_freeze_at}")
     lines.append("scoring: " + "; ".join(scoring))
     return lines

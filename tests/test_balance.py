@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 import json
 import os
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -239,16 +241,22 @@ def test_clause_counts_agree_with_the_engine_on_every_variant() -> None:
     assert {"joker.no-trumps.follow", "joker.no-trumps.lead", "barred-joker-lead"} <= seen
 
 
+def random_hands(rules: Any, seed: int, count: int) -> Iterator[HandState]:
+    """``count`` finished hands played by random bots from ``Random(seed)``, dealers in turn."""
+    rng = Random(seed)
+    bot = RandomBot()
+    for dealer in range(count):
+        st = HandState.new(rules, dealer % rules.players, rng)
+        while st.result is None:
+            st.apply_fast(bot.choose(st, rng))
+        yield st
+
+
 def test_misere_lost_at_the_first_trick_is_counted() -> None:
     """play.misere-ends: the bidder's side takes the first trick, the hand ends (G)."""
     rules = load_rules("australian")
     found = 0
-    rng = Random(4)
-    bot = RandomBot()
-    for dealer in range(400):
-        st = HandState.new(rules, dealer % 4, rng)
-        while st.result is None:
-            st.apply_fast(bot.choose(st, rng))
+    for st in random_hands(rules, 4, 400):
         events = hand_events(st)
         res = st.result
         lost_early = st.misere and not res.complete
@@ -260,6 +268,87 @@ def test_misere_lost_at_the_first_trick_is_counted() -> None:
 
 
 # -- statistics --------------------------------------------------------------------------------
+
+
+def test_end_events_tell_a_tie_break_that_changed_the_winner_and_an_exact_target() -> None:
+    """Issue 19 §4: end.both-out/changed when the tie-break (here T's `highest`... and P's
+    `contractor`) gives the game to a side other than the highest total alone; end.target/exact
+    when the winner has exactly the target (G: "reach 500")."""
+    from fivehundred.runtime.studies.reached import end_events
+
+    g = load_rules("three-handed")  # P: the contractor's side wins when several reach 500
+    assert g.both_out == "contractor" and g.end["line"] == "reach"
+    assert "end.both-out/changed" in end_events(g, [400, 480, 0], [520, 510, 0], 1)
+    assert "end.both-out/changed" not in end_events(g, [400, 480, 0], [520, 510, 0], 0)
+    assert "end.both-out" not in end_events(g, [400, 0, 0], [520, 10, 0], 0)
+    assert "end.target/exact" in end_events(g, [400, 0, 0], [500, 10, 0], 0)
+    assert "end.target/exact" not in end_events(g, [400, 0, 0], [510, 10, 0], 0)
+    assert "end.target/exact" not in end_events(g, [400, 0, 0], [500, 10, 0], None)
+
+
+def test_a_misere_and_a_suit_bid_overcalling_each_other_is_counted() -> None:
+    """Issue 19 §4: auction.misere/slot, the hands where a misère's place on the ladder (G:
+    above every 7 bid, below every 8 bid) decided the auction: a misère overcalled a suit bid
+    or a suit bid overcalled a misère. Checked against the calls of every hand played."""
+    rules = load_rules("australian")
+    found = 0
+    for st in random_hands(rules, 9, 300):
+        kinds = [rules.bid_kind[a - rules.BID] for _, a in st.calls if a != rules.PASS]
+        crossed = any((a == "misere") != (b == "misere") for a, b in itertools.pairwise(kinds))
+        assert ("auction.misere/slot" in hand_events(st)) == crossed
+        found += crossed
+    assert found
+
+
+def test_an_open_misere_lost_before_it_was_shown_is_counted() -> None:
+    """Issue 19 §4 ("the moment an open misère was shown"): G shows the open misère's hand
+    after the first trick; a hand that ends at that trick (lost, G: play stops) is
+    play.open-misere/unshown, one played on is not."""
+    rules = load_rules("australian")
+    omis = rules.bid_index["OMIS"]
+    assert rules.bid_open[omis] == "after-first-trick"
+    seen = {True: 0, False: 0}
+    for st in random_hands(rules, 5, 3000):
+        if st.result.contract != omis:
+            continue
+        unshown = len(st.tricks) <= 1
+        assert ("play.open-misere/unshown" in hand_events(st)) == unshown
+        seen[unshown] += 1
+        if all(seen.values()):
+            break
+    assert all(seen.values()), seen
+
+
+def test_simulate_counts_clauses_and_keeps_what_ctrl_c_interrupted(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 19 §4: `simulate --clauses` counts the hands each clause acted in (as balance
+    does); Ctrl-C prints the summary of the games finished and exits 130."""
+    from fivehundred.runtime.studies import simulate as sim
+
+    argv = ["simulate", "australian", "--games", "4", "--bots", "heuristic", "--seed", "2"]
+    code = main([*argv, "--clauses", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and not data["interrupted"]
+    clauses = data["clauses"]
+    assert set(clauses) <= set(EVENTS) and clauses.get("joker.trump", 0) > 0
+    assert all(0 < n <= data["hands"] for n in clauses.values())
+    played = 0
+    real = sim._game
+
+    def stop_after_two(*args: Any, **kwargs: Any) -> int | None:
+        nonlocal played
+        played += 1
+        if played == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sim, "_game", stop_after_two)
+    code = main(["simulate", "australian", "--games", "10", "--bots", "heuristic", "--seed", "2"])
+    out = capsys.readouterr().out
+    assert code == 130
+    assert out.startswith("interrupted: the figures below are of the 2 of 10 games finished")
+    assert "\ngames: 2\n" in out
 
 
 def test_student_t_matches_the_tables() -> None:
@@ -538,6 +627,10 @@ def test_a_house_study_opens_with_its_changed_clauses_and_reads_house_minus_base
     assert code == 0
     out = capsys.readouterr().out
     assert "difference = house minus base (misere-230 minus australian)" in out
+    # named the other way round, the study still reads house minus base, with the same figures
+    argv = ["balance", "misere-230", "--against", "australian", "--games", "3", "--workers", "1"]
+    assert main(argv) == 0
+    assert capsys.readouterr().out.split("\n", 3)[3] == out.split("\n", 3)[3]
     section = out.split("The house file's changes", 1)[1].split("\n\n", 1)[0]
     assert "  auction.misere: australian " in section
     for line in section.splitlines()[1:]:

@@ -342,3 +342,20 @@ def test_duel_refuses_bad_bots_and_counts_in_one_line(capsys, argv, message):
     code = main(["duel", "australian", *argv])
     _, err = capsys.readouterr()
     assert code == 2 and message in err and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_sure_tricks_count_side_winners_only_once_the_top_trumps_draw_every_trump():
+    """The joker, both bowers, AS and KS are the five top spades. In three-handed (eight spades
+    a suit) they draw the five trumps out and the AH, AD and KD win after them: 8 sure tricks.
+    In Australian the spades run down to the 5, seven trumps are out and only the five top
+    trumps are sure. At no trumps the jacks are plain cards: the joker and the aces count."""
+    import fivehundred
+    from fivehundred.runtime.bots.heuristic import sure_tricks
+    from fivehundred.runtime.engine.codes import NT, SUITS
+
+    hand = ["JK", "JS", "JC", "AS", "KS", "QH", "10H", "AH", "AD", "KD"]
+    for variant, at_spades in (("three-handed", 8), ("australian", 5)):
+        r = fivehundred.load(variant).rules
+        mask = sum(1 << r.deck.index(c) for c in hand)
+        assert sure_tricks(r, mask, SUITS.index("S")) == at_spades, variant
+        assert sure_tricks(r, mask, NT) == 1 + 2 + 1 + 2  # JK; AS KS; AH; AD KD

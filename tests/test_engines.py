@@ -30,10 +30,14 @@ from fivehundred.runtime.loading import load_rules
 
 
 def _checked(
-    rules: Rules, dealer: int, rng: Random, contract: tuple[int, int] | None
+    rules: Rules,
+    dealer: int,
+    rng: Random,
+    contract: tuple[int, int] | None,
+    scores: list[int] | None = None,
 ) -> tuple[HandState, list[int]]:
     """A hand played by the checked path, choosing as the random bot does."""
-    state = HandState.new(rules, dealer, rng)
+    state = HandState.new(rules, dealer, rng, scores)
     if contract is not None:
         state.end_auction_with(*contract)
     actions = []
@@ -45,11 +49,16 @@ def _checked(
     return state, actions
 
 
-def _disagreement(rules: Rules, seed: int, contract: tuple[int, int] | None) -> str | None:
-    """What the two paths disagree on in hand ``seed``, or None."""
+def _disagreement(
+    rules: Rules,
+    seed: int,
+    contract: tuple[int, int] | None,
+    scores: list[int] | None = None,
+) -> str | None:
+    """What the two paths disagree on in hand ``seed`` (from ``scores``), or None."""
     dealer = seed % rules.players
-    state, actions = _checked(rules, dealer, Random(seed), contract)
-    fast = fast_engine(rules).playout(dealer, Random(seed), None, contract)
+    state, actions = _checked(rules, dealer, Random(seed), contract, scores)
+    fast = fast_engine(rules).playout(dealer, Random(seed), scores, contract)
     assert state.result is not None
     winners = tuple(winner for _, _, winner in state.tricks)
     for what, want, got in (
@@ -109,6 +118,56 @@ def test_every_contract_of_the_ladder_is_played_and_scored() -> None:
         assert seen_sans or rules.sans_kitty_bonus is None, variant
 
 
+@pytest.mark.parametrize("before", [380, 400, 410])
+def test_generated_engine_agrees_on_the_opponents_threshold(before: int) -> None:
+    """score.freeze threshold (opponents-over-400, "no trick points for a defending side over
+    400"): hands played from both sides at 380, 400 and 410, random and forced into every
+    contract, score the same on the generated engine as through score_hand; at 410 the
+    defenders score nothing, below it their tricks (380 + 50 = 430)."""
+    rules = load_builtin("opponents-over-400")
+    assert fast_engine(rules).generated
+    scores = [before] * rules.n_sides
+    defended = 0
+    for seed in range(rules.n_bids * 3):
+        contract = None if seed % 3 == 0 else (seed % rules.players, seed // 3)
+        assert _disagreement(rules, seed, contract, scores) is None
+        state, _ = _checked(rules, seed % rules.players, Random(seed), contract, scores)
+        res = state.result
+        assert res is not None
+        if res.contract >= 0 and rules.bid_kind[res.contract] == "suit":
+            side = 1 - rules.side_of_seat[res.contractor]
+            got = res.points[side]
+            assert got == (0 if before > 400 else 10 * res.tricks_by_side[side])
+            defended += res.tricks_by_side[side] > 0
+    assert defended > 10
+
+
+@pytest.mark.parametrize("variant", ["original-schedule", "opponents-over-400"])
+def test_generated_engine_agrees_on_whole_games_of_the_new_rules(variant: str) -> None:
+    """The ladder ranked by value and the defenders' threshold, game by game: the generated
+    engine and Match give the same scores, hands and winner (scores pass 400, so the threshold
+    acts), and every contract of the value ladder agrees hand by hand."""
+    rules = load_builtin(variant)
+    _agree(variant, 60, 2)
+    for seed in range(3):
+        rng_a, rng_b = Random(seed), Random(seed)
+        match = Match(rules, rng_a)
+        while match.winner is None and match.hands_played < 300:
+            state = match.hand
+            while not state.is_over:
+                legal = state.legal_actions()
+                state.apply(legal[int(rng_a.random() * len(legal))])
+            match.finish_hand()
+        fast = FastMatch(fast_engine(rules), rng_b)
+        while fast.winner is None and fast.hands_played < 300:
+            fast.play_hand()
+        assert (fast.scores, fast.hands_played, fast.winner) == (
+            match.scores,
+            match.hands_played,
+            match.winner,
+        )
+
+
 def test_generated_engine_is_code_of_the_variants_options() -> None:
     """No branch for an option the variant does not have: the misère, joker and partner code
     is only in the engines of variants with those rules."""
@@ -142,7 +201,9 @@ def test_an_option_the_generator_does_not_know_is_an_error() -> None:
     tables = importlib.import_module("fivehundred.generated.rulesets.australian").TABLES
     render_engine(tables)  # the real tables render
     for path, value, named in (
-        (("auction", "bid_after_pass"), True, "auction.bid_after_pass"),
+        (("auction", "double"), True, "auction.double"),
+        (("auction", "bid_after_pass"), "on-sundays", "auction.bid_after_pass"),
+        (("auction", "all_pass"), "replay", "auction.all_pass"),
         (("auction", "procedure"), "auction-bridge", "auction.procedure"),
         (("play", "joker_no_trumps", "void_must_play"), "on-tuesdays", "void_must_play"),
         (("scoring", "failed"), "half-value", "scoring.failed"),
@@ -191,7 +252,7 @@ def test_fast_match_plays_the_games_match_plays() -> None:
     """Whole games through the fast path: the same scores, hands and winner as Match with the
     random bot, from the same random stream (the three-handed game ranks sides trick by trick
     when two reach the target on one hand)."""
-    for variant in ("australian", "three-handed", "five-handed-call"):
+    for variant in ("australian", "three-handed", "five-handed-call", "bid-after-pass-if-changed"):
         rules = load_builtin(variant)
         for seed in range(4):
             rng_a, rng_b = Random(seed), Random(seed)
@@ -213,7 +274,7 @@ def test_fast_match_plays_the_games_match_plays() -> None:
 
 
 @pytest.mark.parametrize(
-    "variant", ["australian", "three-handed", "five-handed-call", "sans-kitty"]
+    "variant", ["australian", "three-handed", "five-handed-call", "sans-kitty", "bid-after-pass"]
 )
 def test_simulate_is_the_same_on_either_engine(variant: str, monkeypatch: Any) -> None:
     """simulate with random bots runs the fast path; with it taken away (the bots then play

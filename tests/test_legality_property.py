@@ -60,6 +60,14 @@ def reasons(state: HandState, a: int) -> dict[str, str]:
     if phase == OVER:
         return {"end.continue": "the hand is over"}
     if phase == AUCTION:
+        if kind == "redeal":
+            # no ace, no face (the Iowa State intramural rules): in place of one's first call,
+            # with no ace, king, queen, jack (bowers included) or joker
+            if state.called >> seat & 1:
+                return {"auction.no-ace-no-face": "first call (no ace, no face)"}
+            ranks = r.tables["card_rank"]
+            faces = [c for c in bits(hand) if ranks[c] in ("A", "K", "Q", "J", "JK", "BJ")]
+            return {"auction.no-ace-no-face": "holds "} if faces else {}
         if kind not in ("pass", "bid"):
             return {"auction.order": "bid or pass"}
         if kind == "pass":
@@ -119,13 +127,25 @@ def reasons(state: HandState, a: int) -> dict[str, str]:
         return {"play.follow-suit": f"seat {seat} does not hold {r.deck[card]}"}
     suitless = bool(masks[SUITLESS] >> card & 1)
     is_joker = bool(r.joker_mask >> card & 1)
+    jnt = r.play["joker_no_trumps"]
+    played, void = _shown(state, seat)
+
+    def not_first_or_last(suit: int) -> bool:
+        """joker.no-trumps.first-or-last: a joker played as ``suit`` is neither the seat's first
+        card of it (it played one) nor its last (it holds one that is no joker)."""
+        return bool(
+            jnt["first_or_last"] and played >> suit & 1 and hand & masks[suit] & ~r.joker_mask
+        )
+
+    nominated_joker = is_joker and not suitless and state.nominated >= 0
+    ends = {"joker.no-trumps.first-or-last": "first or last card of"}
     if state.trick:
         if kind == "joker-lead":
             return {"joker.no-trumps.lead": "only the leader names a suit"}
         follow = hand & masks[state.led]
         if follow:
             if follow >> card & 1:
-                return {}
+                return ends if nominated_joker and not_first_or_last(state.nominated) else {}
             if suitless:
                 return {"joker.no-trumps.follow": "only when void"}
             out: dict[str, str] = {}
@@ -146,7 +166,7 @@ def reasons(state: HandState, a: int) -> dict[str, str]:
         rule = r.joker_void_must_play
         if jokers and not suitless and (rule == "always" or (rule == "misere" and state.misere)):
             return {"joker.no-trumps.misere-void": "the joker must be played"}
-        return {}
+        return ends if nominated_joker and not_first_or_last(state.nominated) else {}
     last = state.n_tricks == r.hand_size - 1
     others = hand & ~masks[SUITLESS]
     if kind == "joker-lead":
@@ -164,6 +184,14 @@ def reasons(state: HandState, a: int) -> dict[str, str]:
                     out["joker.no-trumps.last-trick"] = "all four suits have been led"
             else:
                 out["joker.no-trumps.lead"] = "have been led already"
+        # the suits the lead rules leave open, for the exception of joker.no-trumps.void-suit
+        open_suits = 15
+        if r.joker_lead == "name-unled-suit" and (state.suits_led != 15 or (others and not last)):
+            open_suits = 15 & ~state.suits_led
+        if jnt["lead_not_void"] and void >> suit & 1 and (open_suits & ~void or others):
+            out["joker.no-trumps.void-suit"] = "has shown void in"
+        if not_first_or_last(suit):
+            out.update(ends)
         return out
     if suitless:
         return {"joker.no-trumps.lead": f"names the suit to follow, as {r.deck[card]}:H"}
@@ -175,7 +203,35 @@ def reasons(state: HandState, a: int) -> dict[str, str]:
         and hand & ~r.joker_mask
     ):
         return {"joker.no-trumps.lead-last-only": "even once its suit is nominated"}
+    if nominated_joker and not_first_or_last(state.nominated):
+        return ends
     return {}
+
+
+def _shown(state: HandState, seat: int) -> tuple[int, int]:
+    """What ``seat``'s plays showed, read here from the tricks: the suits it played (a joker led
+    naming a suit, that suit) and the suits it failed to follow."""
+    r = state.rules
+    played = void = 0
+    tricks = [(leader, actions) for leader, actions, _ in state.tricks]
+    tricks.append((state.trick_leader, tuple(state.trick)))
+    for leader, actions in tricks:
+        seats = state.trick_seats(leader, len(actions))
+        led = -1
+        for who, a in zip(seats, actions, strict=True):
+            if a >= r.JOKER_LEAD:
+                suit = named = (a - r.JOKER_LEAD) % 4
+            else:
+                suit, named = state.suit_of[a], -1
+            if led < 0:
+                led = named if named >= 0 else suit
+            if who != seat:
+                continue
+            if suit < 4:
+                played |= 1 << suit
+            if suit != led:
+                void |= 1 << led
+    return played, void
 
 
 def bits(mask: int) -> list[int]:
@@ -275,4 +331,30 @@ def test_phases_and_action_kinds_are_closed_sets() -> None:
         seen = {action_kind(r, a) for a in range(r.n_actions)}
         assert seen <= kinds
         if r.partner_call != "none" and r.joker_cards and r.joker_nominate == "contractor":
-            assert seen == kinds, variant
+            # redeal: only the variants with no ace, no face have the action
+            assert seen == kinds - ({"redeal"} if r.REDEAL < 0 else set()), variant
+
+
+@pytest.mark.parametrize("clause", ["joker.no-trumps.first-or-last", "joker.no-trumps.void-suit"])
+def test_the_joker_suit_rules_cite_their_own_restriction(clause: str) -> None:
+    """The house rules joker.no-trumps.first-or-last and joker.no-trumps.void-suit (house variant
+    joker-first-or-last) bind in rare positions that the random sweep above seldom reaches: at
+    the position of the conformance vector whose illegal joker lead cites each, every action
+    int is checked against the reading above, and the rule is among those cited."""
+    import json
+    from pathlib import Path
+
+    from fivehundred.runtime.engine.records import replay
+
+    path = (
+        Path(__file__).resolve().parent.parent / "generated/conformance/joker-first-or-last.jsonl"
+    )
+    for line in path.read_text(encoding="utf-8").splitlines()[1:]:
+        vector = json.loads(line)
+        error = vector["expect"].get("error")
+        if error and error["clause"] == clause:
+            record = vector["record"]
+            state = replay({**record, "actions": record["actions"][: error["index"]]})
+            assert clause in check_every_action(state)
+            return
+    pytest.fail(f"no vector cites {clause}")

@@ -44,7 +44,14 @@ def test_random_sim_test_australian() -> None:
 
 @pytest.mark.parametrize(
     "variant",
-    ["american", "five-handed-call", "two-handed", "six-handed-2v2v2", "both-hands-misere"],
+    [
+        "american",
+        "five-handed-call",
+        "two-handed",
+        "six-handed-2v2v2",
+        "both-hands-misere",
+        "original-schedule",  # action ids are places on a ladder ranked by value
+    ],
 )
 def test_random_sim_test_variants(variant: str) -> None:
     game = pyspiel.load_game("python_fivehundred", {"variant": variant})
@@ -247,3 +254,28 @@ def test_integer_like_actions_and_numpy_ids() -> None:
     assert inner.is_legal(np.int64(legal[0])) and not inner.is_legal(np.float64(legal[0]))
     inner.apply(np.int64(legal[0]))
     assert inner.history() == [legal[0]]
+
+
+def test_no_ace_no_face_appends_one_action_id_and_keeps_the_others() -> None:
+    """No ace, no face (a published house rule, Iowa State University's intramural rules): the
+    variant with the option has one more id, ``redeal``, after all the others, and the ids of
+    the variants without it are unchanged; a redeal ends the hand with all returns 0."""
+    base = pyspiel.load_game("python_fivehundred", {"variant": "australian"})
+    game = pyspiel.load_game("python_fivehundred", {"variant": "no-ace-no-face"})
+    assert base.num_distinct_actions() == 172 and game.num_distinct_actions() == 173
+    rules = fivehundred.load("no-ace-no-face").rules
+    # Deal the cards so that the dealer's left (seat 1) has no ace, face card or joker.
+    plain = [c for c in range(rules.n_cards) if not rules.face_mask >> c & 1]
+    faces = [c for c in range(rules.n_cards) if rules.face_mask >> c & 1]
+    order = [plain.pop() if to == 1 else (faces or plain).pop() for to in rules.deal_order[0]]
+    state, other = game.new_initial_state(), base.new_initial_state()
+    for c in order:
+        state.apply_action(c)
+        other.apply_action(c)
+    assert 172 in state.legal_actions() and 172 not in other.legal_actions()
+    assert state.action_to_string(state.current_player(), 172) == "redeal"
+    for a in state.legal_actions()[:-1]:
+        assert state.action_to_string(1, a) == other.action_to_string(1, a)
+    state.apply_action(172)
+    assert state.is_terminal() and state.returns() == [0.0] * 4
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)

@@ -189,7 +189,7 @@ LEGACY: dict[str, tuple[str, ...]] = {
         "runtime/bots/heuristic.py",
         "runtime/engine/game.py",
         "runtime/engine/rules.py",
-        "runtime/studies/balance.py",
+        "runtime/studies/reached.py",
     ),
     "opponent_tricks": (
         "generator/clauses.py",
@@ -431,3 +431,169 @@ def test_a_late_option_at_its_default_keeps_the_rules_fingerprint() -> None:
         del before["end"]["line"]  # type: ignore[misc]
         assert (rules_fingerprint(before) == rules_fingerprint(tables)) is same
         assert "line" in tables["end"]  # the tables themselves are not changed
+
+
+def _calls(rules: Rules, *codes: str) -> object:
+    """A hand (dealer 0, seed 1) after ``codes`` were called in turn."""
+    from random import Random
+
+    from fivehundred.runtime.engine.hand import HandState
+
+    state = HandState.new(rules, 0, Random(1))
+    for code in codes:
+        state.apply(rules.PASS if code == "pass" else rules.bid_action(code))
+    return state
+
+
+def _bids(rules: Rules, state: object) -> list[str]:
+    return [rules.bid_codes[a - rules.BID] for a in state.legal_actions() if a != rules.PASS]  # type: ignore[attr-defined]
+
+
+def test_ladder_by_value_ranks_the_original_schedule_by_value_ties_by_tricks() -> None:
+    """auction.ladder.order value (the United States Playing Card Company's original schedule,
+    before the 1906 Avondale schedule): the suit bids rank by value, so six hearts (100) sits
+    above seven spades (80); of bids worth as much the one of more tricks ranks higher (6D, 7S
+    at 80; 6NT, 7C, 8S at 120), the choice written in the registry and the house file. Special
+    bids keep their place (MIS above 9C, OMIS above 10H)."""
+    r = Rules.builtin("original-schedule")
+    assert r.auction["ranking"] == "value"
+    suit = [i for i in range(r.n_bids) if r.bid_kind[i] == "suit"]
+    keys = [(r.bid_value[i], r.bid_level[i], r.bid_strain[i]) for i in suit]
+    assert keys == sorted(keys) and len(suit) == 25
+    at = r.bid_index
+    assert at["6D"] < at["7S"] < at["6H"] < at["6NT"] < at["7C"] < at["8S"] < at["7D"]
+    assert r.bid_codes[at["9C"] + 1] == "MIS" and r.bid_codes[at["10H"] + 1] == "OMIS"
+    assert r.bid_codes[-1] == "10NT" and r.bid_value[at["10S"]] == 200
+    # the public API's action ids are ladder places (OpenSpiel's too): 6H's id above 7S's
+    import fivehundred
+
+    api = fivehundred.load("original-schedule")
+    ids = {name: a for a, name in enumerate(api.action_names)}
+    assert api.bids == r.bid_codes
+    assert ids["6D"] < ids["7S"] < ids["6H"] and ids["6H"] == r.bid_action("6H")
+    # the level order of every other variant is untouched (G, P)
+    g = Rules.builtin("american")
+    assert g.auction["ranking"] == "level" and g.bid_codes[:6] == (
+        "6S",
+        "6C",
+        "6D",
+        "6H",
+        "6NT",
+        "7S",
+    )
+
+
+def test_ladder_by_value_overcalls_by_value(tmp_path: Path) -> None:
+    """auction.higher with the ladder ranked by value: six hearts (100) overcalls seven spades
+    (80), seven no trumps (240) ten spades (200); six diamonds (80) cannot overcall seven
+    spades (80, more tricks: the tie goes to the bid of more tricks), and the refusal names
+    the rule. A rounds auction (no inkles) on the original schedule's house file."""
+    from fivehundred.runtime.loading import load_rules
+
+    spec = tmp_path / "rounds.yaml"
+    spec.write_text(
+        "extends: original-schedule\nid: original-rounds\n"
+        "auction: {procedure: rounds, inkles: null}\n",
+        encoding="utf-8",
+    )
+    r = load_rules(spec)
+    state = _calls(r, "7S")
+    legal = _bids(r, state)
+    assert "6H" in legal and "6D" not in legal and "6C" not in legal
+    why = state.explain_illegal(r.bid_action("6D"))  # type: ignore[attr-defined]
+    assert why.clause == "auction.higher"
+    state = _calls(r, "7S", "6H", "10S")
+    assert "7NT" in _bids(r, state) and "7H" not in _bids(r, state)  # 7H 200 = 10S 200: tie
+    # American inkles (T) on the original schedule: the second bidder's 6H inkle outranks 7S
+    a = Rules.builtin("original-schedule")
+    state = _calls(a, "7S")
+    assert "6H" in _bids(a, state) and "6D" not in _bids(a, state)
+
+
+def test_ladder_by_value_counts_a_bid_of_fewer_tricks_over_more(tmp_path: Path) -> None:
+    """The balance study's clause count for auction.ladder.order value: an auction in which
+    a bid of fewer tricks overcalled one of more tricks (7S then 6H) counts
+    auction.higher/by-value; a level ladder never can (the key is not listed for it)."""
+    from fivehundred.runtime.loading import load_rules
+    from fivehundred.runtime.studies.reached import event_applies, hand_events
+
+    spec = tmp_path / "rounds.yaml"
+    spec.write_text(
+        "extends: original-schedule\nid: original-rounds\n"
+        "auction: {procedure: rounds, inkles: null}\n",
+        encoding="utf-8",
+    )
+    r = load_rules(spec)
+    state = _calls(r, "7S", "6H", "pass", "pass", "pass")
+    state.playout(__import__("random").Random(2), [])  # type: ignore[attr-defined]
+    assert "auction.higher/by-value" in hand_events(state)  # type: ignore[arg-type]
+    state = _calls(r, "6H", "7H", "pass", "pass", "pass")
+    state.playout(__import__("random").Random(2), [])  # type: ignore[attr-defined]
+    assert "auction.higher/by-value" not in hand_events(state)  # type: ignore[arg-type]
+    assert event_applies(r, "auction.higher/by-value")
+    assert not event_applies(Rules.builtin("american"), "auction.higher/by-value")
+    # the committed study of the house variant counts it, and its book shows it under the rule
+    summary = (ROOT / "generated/balance/original-schedule.json").read_text(encoding="utf-8")
+    assert '"auction.higher/by-value"' in summary
+    book = (ROOT / "generated/docs/en/original-schedule.md").read_text(encoding="utf-8")
+    plays = book[book.index("## How this variant plays") :]
+    assert "| [Each bid higher](#auction.higher)" in plays
+
+
+def _threshold_and_cap() -> tuple[Rules, Rules]:
+    import copy
+
+    threshold = Rules.builtin("opponents-over-400")
+    tables = copy.deepcopy(threshold.tables)
+    tables["scoring"]["freeze"] = "cap"
+    return threshold, Rules(tables)
+
+
+def test_opponents_threshold_over_400_not_a_cap() -> None:
+    """score.freeze with scoring.freeze threshold (the house rule "no trick points for a
+    defending side over 400", issue 17 §4): a side at 380 taking five tricks as opponents
+    reaches 430, a side at 410 gets nothing; with the cap (G, T's 490; the default) the side
+    at 380 stops at 400. A side at exactly 400 is not over it and still scores. Both are
+    score_hand's, so the hand, the game and the studies see the same points."""
+    from fivehundred.runtime.engine.scoring import score_hand
+
+    threshold, cap = _threshold_and_cap()
+    assert (threshold.scoring["freeze"], threshold.opponents_freeze_at) == ("threshold", 400)
+    contract = threshold.bid_index["7H"]  # seats 0 and 2 bid 7H and take 5: failed
+    won = [3, 3, 2, 2]
+
+    def points(rules: Rules, before: int) -> tuple[tuple[int, ...], frozenset[str]]:
+        s = score_hand(rules, contract, 0b0101, won, [0, before])
+        return s.points, s.clauses
+
+    assert points(threshold, 380) == ((-200, 50), frozenset())  # 380 + 50 = 430
+    assert points(cap, 380) == ((-200, 20), frozenset({"score.freeze"}))  # stops at 400
+    assert points(threshold, 410) == ((-200, 0), frozenset({"score.freeze"}))
+    assert points(cap, 410) == ((-200, 0), frozenset({"score.freeze"}))
+    assert points(threshold, 400) == ((-200, 50), frozenset())
+    assert points(cap, 400)[0] == (-200, 0)
+    assert Rules.builtin("australian").scoring["freeze"] == "cap"  # the default
+
+
+def test_opponents_threshold_in_a_played_hand_and_its_vectors() -> None:
+    """score.freeze threshold through the checked engine: a hand played from 410-410 gives
+    the defenders no trick points, from 380-380 all of them; the conformance vectors of the
+    house variant start hands on both sides of 400 and record the rule acting."""
+    import json
+    from random import Random
+
+    from fivehundred.runtime.engine.hand import HandState
+
+    r = Rules.builtin("opponents-over-400")
+    for before, per_trick in ((410, 0), (380, 10)):
+        state = HandState.new(r, 0, Random(3), [before, before])
+        state.end_auction_with(1, r.bid_index["7S"])
+        state.playout(Random(4), [])
+        res = state.result
+        assert res is not None and res.contract == r.bid_index["7S"]
+        assert res.points[0] == per_trick * res.tricks_by_side[0]
+    lines = (ROOT / "generated/conformance/opponents-over-400.jsonl").read_text().splitlines()
+    vectors = [json.loads(line) for line in lines[1:]]
+    starts = {tuple(v["record"].get("scores", [0, 0])) for v in vectors}
+    assert (410, 410) in starts and (380, 380) in starts
+    assert any("score.freeze" in v["clauses"] for v in vectors)

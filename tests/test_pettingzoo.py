@@ -140,3 +140,25 @@ def test_readme_example_runs() -> None:
     from extras import readme_python
 
     exec(compile(readme_python("## OpenSpiel and PettingZoo", 1), "README.md", "exec"), {})
+
+
+def test_no_ace_no_face_redeal_keeps_the_dealer_and_old_spaces_are_unchanged() -> None:
+    """No ace, no face (Iowa State University's intramural rules): one more action, only in the
+    variant with the option; a redeal ends the episode with no reward and the next reset is
+    dealt by the same dealer."""
+    assert env(variant="australian").action_space("seat_0").n == 172
+    e = env(variant="no-ace-no-face")
+    assert e.action_space("seat_0").n == 173
+    for seed in range(20_000):
+        e.reset(seed=seed, options={"dealer": 0})
+        if e.observe(e.agent_selection)["action_mask"][172]:
+            break
+    else:
+        pytest.fail("no deal let the dealer's left ask for a redeal")
+    assert e.agent_selection == "seat_1"
+    e.step(172)
+    assert all(e.terminations.values()) and set(e.rewards.values()) == {0.0}
+    e.reset()
+    assert e.unwrapped._state.hand.dealer == 0  # the same dealer deals again
+    e.reset()
+    assert e.unwrapped._state.hand.dealer == 1  # after a hand not redealt, the deal passes on

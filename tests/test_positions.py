@@ -214,3 +214,139 @@ def test_a_position_rebuilt_from_one_seat_gives_the_decision_of_the_real_hand(va
         assert bot.decide(pos) == bot.decide(st), (k, texts)
         checked += 1
     assert checked >= 8
+
+
+THREE = "three-handed"
+#: Three-handed, dealer 0: seat 1 bids 6S, seats 2 and 0 pass; seat 1 leads 9D, seat 2 (the
+#: other defender) wins it with the ace; seat 0, void in diamonds with trumps, plays last.
+AD_OVER = ["6S", "pass", "pass", "9D", "AD"]
+VOID_IN_DIAMONDS = ["AH", "KH", "7H", "AC", "10C", "9C", "8C", "7S", "9S", "8S"]
+
+
+def test_three_handed_defence_covers_the_defender_about_to_win_the_game():
+    """P: each defender scores his own tricks and a player at 500 wins, however he scored. The
+    other defender (480) needs two tricks of the few the defence may expect to win the game,
+    while the contract would not take the contractor out: seat 0 ruffs his ace (the cheapest
+    trump) rather than duck under it. At ordinary scores he plays low under the fellow
+    defender, as heuristic-1 always did."""
+    action, why = hints(THREE, 0, VOID_IN_DIAMONDS, AD_OVER, scores=[100, 100, 480])
+    assert action == "7S"
+    assert "cover the defender about to win the game" in why
+    old, _ = hints(THREE, 0, VOID_IN_DIAMONDS, AD_OVER, bot="heuristic-1", scores=[100, 100, 480])
+    assert old == "7H"  # the miss this test guards against
+    action, why = hints(THREE, 0, VOID_IN_DIAMONDS, AD_OVER, scores=[100, 100, 300])
+    assert action == "7H" and "play low" in why
+
+
+def test_three_handed_defence_plays_together_when_the_contract_is_the_threat():
+    """The contractor (480) wins the game by making 6S, and P gives the game to the
+    contractor when he and a defender reach 500 on the same hand: beating the contract comes
+    first, so seat 0 neither overtakes the other defender's winning ace nor wastes a trump on
+    it, though that defender (480) is near the target too."""
+    action, why = hints(THREE, 0, VOID_IN_DIAMONDS, AD_OVER, scores=[100, 480, 480])
+    assert action == "7H"
+    assert "making the contract would win the game" in why and "play low" in why
+
+
+def test_three_handed_defence_leads_through_the_contractor_when_the_contract_is_the_threat():
+    """Seat 0 won the first trick; the contractor (seat 1, whose 6S wins him the game) plays
+    next and the other defender last. Seat 0 leads low in his weakest side suit, through the
+    contractor to the defender sitting over him, not away from his heart honours; at ordinary
+    scores the plain lead from the longest suit stays."""
+    hand = ["KH", "QH", "10H", "9H", "9C", "8C", "10D", "8D", "7S"]
+    actions = ["6S", "pass", "pass", "9D", "7D", "AD"]
+    action, why = hints(THREE, 0, hand, actions, scores=[100, 480, 100])
+    assert action == "8C"
+    assert "lead through the contractor" in why
+    action, why = hints(THREE, 0, hand, actions, scores=[100, 100, 100])
+    assert action == "9H" and "through" not in why
+
+
+def test_bid_the_game_before_an_opponent_goes_out_on_his_tricks():
+    """P: a player at 500 wins however he scored, and the contractor wins when he and another
+    reach 500 on one hand. Seat 0 (480) needs only two tricks in defence; seat 1 (400) bids
+    6H, the contract that takes him out, on a chance he would pass at ordinary scores (or
+    with nobody near the target)."""
+    hand = ["10S", "7D", "7S", "8D", "JH", "JK", "KC", "KH", "KS", "QD"]
+    action, why = hints(THREE, 1, hand, [], scores=[480, 400, 100])
+    assert action == "6H"
+    assert "wins the game before the opponents go out" in why
+    assert hints(THREE, 1, hand, [], scores=[100, 100, 100])[0] == "pass"
+    assert hints(THREE, 1, hand, [], scores=[100, 400, 100])[0] == "pass"
+
+
+def test_no_risky_contract_when_ones_own_defence_tricks_win_the_game():
+    """P: a defender's own tricks count for him. Seat 1 at 480 needs two tricks in defence to
+    win: he does not risk 6D on a 61% chance that he bids at ordinary scores."""
+    hand = ["10D", "10H", "7C", "8D", "9H", "AC", "AD", "KD", "QD", "QH"]
+    assert hints(THREE, 1, hand, [], scores=[100, 100, 100])[0] == "6D"
+    action, why = hints(THREE, 1, hand, [], scores=[100, 480, 100])
+    assert action == "pass"
+    assert "our tricks in defence should win the game" in why
+
+
+def test_partners_bid_that_wins_the_game_is_not_raised():
+    """Partner's 6H (100) takes the side from 400 to 500: the raise the same hand makes at
+    ordinary scores adds nothing but risk."""
+    hand = ["JH", "JD", "AH", "9H", "8H", "AS", "KS", "AC", "5D", "6D"]
+    assert hints(AUS, 3, hand, ["6H", "pass"], scores=[0, 0])[0] == "7H"
+    action, why = hints(AUS, 3, hand, ["6H", "pass"], scores=[0, 400])
+    assert action == "pass"
+    assert "already wins the game" in why
+
+
+def test_only_a_contract_wins_where_one_must_bid_to_win():
+    """G: only the contractor's side wins the game, by its own contract. At 460 any contract
+    made wins, and defending never does: a hand passed at 0 all bids 6H at about even odds."""
+    hand = ["4H", "5C", "5D", "5H", "9C", "9D", "AH", "JD", "JS", "QH"]
+    assert hints(AUS, 1, hand, [], scores=[0, 0])[0] == "pass"
+    action, why = hints(AUS, 1, hand, [], scores=[0, 460])
+    assert action == "6H"
+    assert "only a contract wins the game" in why
+
+
+def test_bid_just_high_enough_to_win_the_game():
+    """At 420, 6C (60) would leave the side short of 500 and 7C (160) takes it out: the club
+    hand that opens 6C at 0 all opens 7C, the cheapest bid that wins, not higher."""
+    hand = ["10C", "5H", "7C", "7S", "8H", "8S", "JK", "JS", "QC", "QD"]
+    assert hints(AUS, 1, hand, [], scores=[0, 0])[0] == "6C"
+    action, why = hints(AUS, 1, hand, [], scores=[0, 420])
+    assert action == "7C"
+    assert "just high enough to win the game" in why
+
+
+#: Six top trumps and the ten of spades (both bowers, the joker) and three side aces.
+LAID_DOWN_SPADES = ["JK", "JS", "JC", "AS", "KS", "QS", "10S", "AH", "AD", "AC"]
+
+
+def test_a_laid_down_ten_is_bid_in_its_trump_suit_not_at_no_trumps():
+    """Three-handed, one call each: the hand's sure tricks (the top trumps draw every trump out,
+    then the aces) make 10S whatever the others hold, while at no trumps the jack of clubs is
+    no bower and no winner. The call is 10S; heuristic-1 stopped at 9S and the model alone
+    (which shrinks strong hands toward the mean) at 7NT."""
+    action, why = hints(THREE, 1, LAID_DOWN_SPADES, [])
+    assert action == "10S"
+    assert "10 sure tricks" in why
+    assert hints(THREE, 1, LAID_DOWN_SPADES, [], bot="heuristic-1")[0] == "9S"
+
+
+def test_a_rounds_auction_opens_at_what_the_hand_lays_down():
+    """Australian, bidding in rounds: the same laid-down 10S opens 10S at once (its partner
+    and the opponents could only let a cheaper contract be played, for fewer points), while a
+    strong hand without sure tricks to spare opens at the cheapest level."""
+    action, why = hints(AUS, 1, LAID_DOWN_SPADES, [])
+    assert action == "10S"
+    assert "lays down" in why
+    strong = ["JK", "JS", "JC", "AS", "KS", "QH", "10H", "AH", "AD", "KD"]
+    assert hints(AUS, 1, strong, [])[0] == "6S"
+
+
+def test_one_call_bids_the_highest_level_the_hand_reaches():
+    """Three-handed, one call each and no second chance to climb: six hearts (the joker, both
+    bowers, the king, ten and eight) and the ace of spades make 7H with the chance the bot asks
+    of a bid, so it calls 7H, not the safer 6H that scores less and lets either opponent
+    outbid it cheaply."""
+    hand = ["10H", "7D", "8H", "AS", "JC", "JD", "JH", "JK", "JS", "KH"]
+    action, why = hints(THREE, 1, hand, [])
+    assert action == "7H"
+    assert "highest the hand reaches" in why

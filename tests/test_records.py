@@ -464,3 +464,14 @@ def test_a_record_carries_its_format_and_an_unknown_one_is_refused():
     for bad in (2, "1", True, None):
         with pytest.raises(RecordError, match=r"format 1, not "):
             replay({**record(["pass"] * 4), "format": bad})
+
+
+def test_a_record_without_actions_is_the_hand_as_dealt():
+    """INTERCHANGE.md "A record as replay reads it": a missing `actions` is `[]`, and a missing
+    `scores` is all 0: the view is the dealt hand, the first call to the dealer's left."""
+    bare = record()
+    del bare["actions"]
+    view = replay_view(replay(bare))
+    assert view == replay_view(replay(record(actions=[])))
+    assert view["scores"] == [0, 0] and view["tricks"] == [] and view["auction"] == []
+    assert view["next"]["seat"] == 1 and view["next"]["phase"] == "auction"

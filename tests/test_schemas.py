@@ -189,7 +189,7 @@ def test_misspelt_key_fails(
     ("path", "value"),
     [
         (("auction", "procedure"), "american"),
-        (("auction", "all_pass"), "redeal"),
+        (("auction", "all_pass"), "redeal-by-dealer"),
         (("play", "misere_partner"), "sits_out"),
         (("play", "joker", "no_trumps", "lead"), "any"),
         (("terms", "kitty"), "blind"),

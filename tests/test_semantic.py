@@ -245,6 +245,44 @@ def test_a_higher_bid_must_be_worth_more(tmp_path: Path) -> None:
     at(one(found), 4, 9, "auction.ladder", "6C is worth 40", "6S (40)")
 
 
+def test_the_original_schedule_needs_the_ladder_ranked_by_value(tmp_path: Path) -> None:
+    """auction.ladder / auction.higher: the United States Playing Card Company's original
+    schedule (before the 1906 Avondale schedule) on a level ladder is refused four times, once
+    for each spade bid from seven up (seven spades, 80, above six no trumps, 120, and so on);
+    with auction.ladder.order value
+    (specs/variants/house/original-schedule.yaml) the same table compiles, the four bids on
+    the ladder."""
+    table = (
+        "  table:\n    S: [40, 80, 120, 160, 200]\n    C: [60, 120, 180, 240, 300]\n"
+        "    D: [80, 160, 240, 320, 400]\n    H: [100, 200, 300, 400, 500]\n"
+        "    NT: [120, 240, 360, 480, 600]\n"
+    )
+    body = (
+        "auction:\n  ladder:\n    order: level\n    special:\n"
+        "      - {bid: MIS, kind: misere, value: 250, above: 9C, available: any-time}\n"
+        "scoring:\n" + table
+    )
+    found = problems(write(tmp_path, "extends: original-schedule\n" + body))
+    assert len(found) == 4, "\n".join(map(str, found))
+    for d, (code, worth, below) in zip(
+        found,
+        [("7S", 80, "6NT"), ("8S", 120, "7NT"), ("9S", 160, "8NT"), ("10S", 200, "9NT")],
+        strict=True,
+    ):
+        assert d.clause == "auction.ladder", str(d)
+        assert f"{code} is worth {worth}, not more than the bid below it, {below}" in d.message
+    ranked = compile_spec(write(tmp_path, "extends: original-schedule\n" + body.replace(
+        "order: level", "order: value"), "value.yaml"))  # fmt: skip
+    assert {"7S", "8S", "9S", "10S"} <= set(ranked.bid_index)
+
+
+def test_a_threshold_needs_its_score(tmp_path: Path) -> None:
+    """score.freeze: scoring.freeze threshold ("no trick points for a defending side over
+    400") with no opponents_freeze_at would be no rule at all: one message, at the key."""
+    found = house(tmp_path, "scoring:\n  freeze: threshold\n")
+    at(one(found), 3, 11, "score.freeze", "threshold", "opponents_freeze_at is null")
+
+
 def test_table_and_formula_both(tmp_path: Path) -> None:
     found = house(
         tmp_path, "scoring:\n  formula: {first: {S: 40, C: 60, D: 80, H: 100, NT: 120}}\n"
@@ -713,3 +751,16 @@ def test_level_beyond_the_hand_is_reported_first_and_alone(tmp_path: Path) -> No
     the score table's rows."""
     found = house(tmp_path, "auction:\n  ladder:\n    levels: {from: 6, to: 11}\n")
     at(one(found), 4, 27, "auction.ladder", "a bid of 11 tricks can never be made")
+
+
+def test_the_model_and_the_checks_place_the_special_bids_with_one_function() -> None:
+    """Issue 17 §1: special-bid placement is written once (generator/ladder.py); a chain given
+    in any order is placed as the model places it, and two specials above one bid clash."""
+    from fivehundred.generator.ladder import place_specials
+
+    suits = ["9NT", "10S", "10C", "10D", "10H", "10NT"]
+    placed = place_specials(suits, [(0, "BMIS", "OMIS"), (1, "OMIS", "10D"), (2, "X", "Y")])
+    assert placed.ladder == ("9NT", "10S", "10C", "10D", "OMIS", "BMIS", "10H", "10NT")
+    assert placed.pending == (2,) and placed.clashes == ()
+    clash = place_specials(suits, [(0, "OMIS", "10D"), (1, "MIS", "10D")])
+    assert clash.clashes == ((1, "OMIS"),)

@@ -850,6 +850,6 @@ def test_simulate_counts_all_pass_hands_played_at_no_trumps_apart() -> None:
         res = state.result
         assert res is not None and res.contract < 0
         summary = Summary(variant)
-        _tally(summary, rules, 4, res.contract, res.made, res.tricks_by_side)
+        _tally(summary, rules, 0, 4, res.contract, res.made, res.tricks_by_side)
         counted[variant] = (summary.thrown_in, summary.all_passed_played)
     assert counted == {"all-pass-no-trumps": (0, 1), "australian": (1, 0)}

@@ -111,6 +111,8 @@ class HandArrays:
                 if a == r.PASS:
                     pub |= 1 << (at["passed"] + s)
                     self._history |= 1 << (at["passed_at"] + s * (n_bids + 1) + self._high + 1)
+                elif a == r.REDEAL:
+                    pub |= 1 << (at["redeal"] + s)  # no ace, no face
                 elif hand.inkles[i]:
                     pub |= 1 << (at["inkles"] + s * n_bids + a - r.BID)
                 else:

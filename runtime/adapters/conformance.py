@@ -38,10 +38,22 @@ from typing import IO, Any
 from ..engine.codes import bits
 from ..engine.errors import FiveHundredError, RecordError
 from ..engine.game import gone_out, reaches
-from ..engine.hand import AUCTION, DISCARD, OVER, PLAY, ActionKind, HandState, action_kind, deal
+from ..engine.hand import (
+    AUCTION,
+    DISCARD,
+    OVER,
+    PLAY,
+    ActionKind,
+    HandState,
+    action_kind,
+    deal,
+    passes_reopen,
+)
 from ..engine.records import RECORD_FORMAT, error_object, record_of, replay, replay_view
 from ..engine.rules import Rules
+from ..engine.scoring import score_hand
 from ..engine.tableformat import FORMAT as TABLES_FORMAT
+from ..studies.reached import hand_events
 
 __all__ = [
     "UNREACHABLE",
@@ -63,11 +75,14 @@ __all__ = [
 #: Seeded hands tried per variant, and the most kept (each adds at least one clause).
 TRIES = 96
 KEEP = 12
+#: Seeded hands tried in all for the joker's rules that bind only in rare positions
+#: (``_JOKER_EVENTS``), while a variant has one no earlier hand reached.
+EXTRA_TRIES = 2000
 
 #: Clauses no single-hand record can exercise, with the reason printed by the coverage report.
 UNREACHABLE: dict[str, str] = {
     "deal.first-dealer": "a record states its dealer; the first dealer of a game is not in a hand",
-    "deal.rotation": "a record holds one hand; the deal passes to the left between hands",
+    "deal.rotation": "a record holds one hand; who deals the next is decided between hands",
     "deal.packets": "a record states the dealt cards; packets matter only when shuffling",
 }
 
@@ -95,14 +110,20 @@ def clauses_reached(state: HandState, kinds: Sequence[ActionKind]) -> set[str]:
     calls = [a for _, a in state.calls]
     if calls:
         out.add("auction.order")
-    if any(a != r.PASS for a in calls):
+    if any(a not in (r.PASS, r.REDEAL) for a in calls):
         out |= {"auction.ladder", "auction.higher"}
+    redeal = r.REDEAL in calls
+    if redeal:
+        out.add("auction.no-ace-no-face")
     if any(state.inkles):
         out.add("auction.inkles")
     if r.procedure == "single-round" and len(calls) == r.players:
         out.add("auction.single-round")
     if r.procedure == "rounds" and len(calls) > r.players and r.PASS in calls:
-        out.add("auction.pass-final")  # the auction went round again, skipping who passed
+        if not passes_reopen(r):
+            out.add("auction.pass-final")  # the auction went round again, skipping who passed
+        elif _bid_after_pass(state):
+            out.add("auction.pass-final")  # a player who had passed bid again
     if state.phase != AUCTION:
         if state.contract >= 0:
             out.add("auction.end")
@@ -111,7 +132,7 @@ def clauses_reached(state: HandState, kinds: Sequence[ActionKind]) -> set[str]:
             clause = r.bid_clause[state.contract]
             if clause != "auction.ladder":
                 out.add(clause)
-        else:
+        elif not redeal:
             out.add("auction.all-pass")
     if "discard" in kinds:
         out.add("kitty.take")
@@ -170,7 +191,27 @@ def clauses_reached(state: HandState, kinds: Sequence[ActionKind]) -> set[str]:
     result = state.result
     if result is not None:
         out |= _scoring_clauses(state)
+        # the joker's rules that bind only in some positions: where the finished hand reached
+        # them (the balance studies' clause counts)
+        out |= hand_events(state) & _JOKER_EVENTS
     return out
+
+
+def _bid_after_pass(state: HandState) -> bool:
+    """Whether a seat bid after a pass of its own in the hand's auction."""
+    passed = 0
+    for seat, action in state.calls:
+        if action == state.rules.PASS:
+            passed |= 1 << seat
+        elif passed >> seat & 1:
+            return True
+    return False
+
+
+#: Clauses :func:`~fivehundred.runtime.studies.reached.hand_events` finds in a finished hand.
+_JOKER_EVENTS = frozenset(
+    {"joker.no-trumps.misere-low", "joker.no-trumps.first-or-last", "joker.no-trumps.void-suit"}
+)
 
 
 def _card_of(r: Rules, action: int) -> int:
@@ -205,7 +246,14 @@ def _scoring_clauses(state: HandState) -> set[str]:
                 out.add("score.slam")
             if taken < r.hand_size:
                 out.add("score.opponents")
-        if r.opponents_freeze_at is not None:
+        if r.opponents_freeze_at is not None and r.scoring["freeze"] == "threshold":
+            # a threshold acts where it withholds a side's trick points (score_hand says)
+            mask = sum(1 << s for s in allies)
+            score = score_hand(
+                r, result.contract, mask, state.tricks_won, state.scores, result.sans
+            )
+            out |= score.clauses & {"score.freeze"}
+        elif r.opponents_freeze_at is not None:
             for side in range(r.n_sides):
                 earned = result.points[side]
                 if side not in {r.side_of_seat[s] for s in allies} and (
@@ -231,7 +279,10 @@ def _score_presets(r: Rules) -> list[list[int]]:
     presets = [[0] * n, [r.target - short] * n]
     if r.lose_at is not None:
         presets.append([r.lose_at + 40] + [r.target - 40] * (n - 1))
-    if r.opponents_freeze_at is not None:
+    if r.opponents_freeze_at is not None and r.scoring["freeze"] == "threshold":
+        # under the threshold and passing it, over it and scoring nothing (380 and 410 at 400)
+        presets += [[r.opponents_freeze_at - 20] * n, [r.opponents_freeze_at + 10] * n]
+    elif r.opponents_freeze_at is not None:
         presets.append([r.opponents_freeze_at - 10] * n)
     return presets
 
@@ -241,8 +292,12 @@ def _plans(r: Rules) -> list[tuple[str, str]]:
     auctions = ["random", "low", "pass"] + [
         b for i, b in enumerate(r.bid_codes) if r.bid_kind[i] == "misere"
     ]
+    if r.procedure == "rounds" and passes_reopen(r):
+        auctions.append("rebid")  # auction.pass-final: a player bids after his own pass
     plays = ["random", "strong", "weak"]
-    return [("slam", "strong")] + [(a, p) for p in plays for a in auctions]
+    # no ace, no face: a hand rigged without aces and faces for the first caller, who asks
+    redeal = [("redeal", "random")] if r.REDEAL >= 0 else []
+    return [*redeal, ("slam", "strong")] + [(a, p) for p in plays for a in auctions]
 
 
 def _rigged(r: Rules, hands: list[int], seat: int) -> list[int]:
@@ -261,15 +316,40 @@ def _rigged(r: Rules, hands: list[int], seat: int) -> list[int]:
     return out
 
 
+def _faceless(r: Rules, hands: list[int], seat: int) -> list[int]:
+    """The hands with ``seat`` given cards without an ace or a face card (no ace, no face),
+    swapped with the other hands' lowest such cards."""
+    plain = sorted(
+        (c for s, h in enumerate(hands) if s != seat for c in bits(h & ~r.face_mask)),
+        key=lambda c: (r.power[4][c], c),
+    )
+    out = list(hands)
+    for face in bits(hands[seat] & r.face_mask):
+        if not plain:
+            break
+        c = plain.pop(0)
+        owner = next(s for s, h in enumerate(out) if h >> c & 1)
+        out[seat] ^= 1 << face | 1 << c
+        out[owner] ^= 1 << face | 1 << c
+    return out
+
+
 def _choose(state: HandState, legal: list[int], plan: tuple[str, str], rng: Random) -> int:
     r = state.rules
     auction, play = plan
-    if state.phase == AUCTION and auction != "random":
-        bids = [a for a in legal if a != r.PASS]
+    if state.phase == AUCTION and auction == "redeal" and r.REDEAL in legal:
+        return r.REDEAL
+    if state.phase == AUCTION and auction not in ("random", "redeal"):
+        bids = [a for a in legal if a not in (r.PASS, r.REDEAL)]
         if auction == "pass" or not bids:
             return r.PASS
         if auction == "low":
             return bids[0] if state.high < 0 else r.PASS
+        if auction == "rebid":  # the first caller passes, bids when asked again; one bid each
+            own = [a for s, a in state.calls if s == state.to_move]
+            if not state.calls or any(a != r.PASS for a in own):
+                return r.PASS
+            return bids[0]
         if auction == "slam":  # the rigged hand bids the lowest spades contract it may
             spades = [
                 a
@@ -328,6 +408,8 @@ def _illegal_candidates(state: HandState) -> Iterator[int]:
         yield r.PASS
         yield from range(r.BID, r.BID + r.n_bids)
         yield r.TAKE if r.sans_kitty_bonus is not None else r.NOMINATE
+        if r.REDEAL >= 0:
+            yield r.REDEAL
         return
     if state.phase != PLAY:
         yield r.PASS
@@ -360,9 +442,11 @@ def build_vectors(rules: Rules) -> list[dict[str, Any]]:
     variant_clauses = {c["id"] for c in r.tables["clauses"]}
     kept = 0
     finished: dict[str, Any] | None = None
-    for seed in range(TRIES):
-        if kept >= KEEP:
+    for seed in range(EXTRA_TRIES):
+        if seed >= TRIES and not (_JOKER_EVENTS & variant_clauses) - found.clauses:
             break
+        if kept >= KEEP and seed < TRIES:
+            continue
         rng = Random(seed)
         dealer = seed % r.players
         scores = presets[seed % len(presets)]
@@ -370,11 +454,15 @@ def build_vectors(rules: Rules) -> list[dict[str, Any]]:
         plan = plans[seed % len(plans)]
         if plan[0] == "slam":
             hands = _rigged(r, hands, (dealer + 1) % r.players)
+        elif plan[0] == "redeal":
+            hands = _faceless(r, hands, (dealer + 1) % r.players)
         fresh = HandState(r, dealer, hands, kitty, dead, scores)
         state = fresh.copy()
         actions, kinds, counts = _play_random(state, rng, plan)
         reached = clauses_reached(state, kinds) & variant_clauses
-        if not reached - found.clauses:
+        if not reached - found.clauses or (
+            seed >= TRIES and not reached & _JOKER_EVENTS - found.clauses
+        ):
             continue
         kept += 1
         record = record_of(fresh, actions)
@@ -455,7 +543,7 @@ def vectors_jsonl(vectors: Iterable[dict[str, Any]]) -> str:
 ENGINE_MODULES = (
     "engine/codes.py", "engine/errors.py", "engine/game.py", "engine/hand.py",
     "engine/messages.py", "engine/records.py", "engine/rules.py", "engine/scoring.py",
-    "adapters/conformance.py",
+    "adapters/conformance.py", "studies/reached.py",
 )  # fmt: skip
 #: The conformance file's own format: 2 since its header names the formats it is built on
 #: (``tables_format``, the tables' FORMAT 2; ``record_format``, the records' 1); format 1 had a

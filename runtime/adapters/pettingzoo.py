@@ -44,6 +44,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
+from ..engine.hand import next_dealer
 from .api import Game, MatchState, State, action_id, load
 from .arrays import HandArrays
 
@@ -108,11 +109,22 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new hand (or start a new game); ``options={"dealer": seat}`` picks the dealer,
-        otherwise the deal passes to the left at every reset."""
+        otherwise the deal passes to the left at every reset (after a finished hand as the
+        rules rotate it: the same dealer again after a hand thrown in where the variant's
+        all-pass rule redeals, auction.all-pass)."""
         if seed is not None:
             self._rng = Random(seed)
         if options and "dealer" in options:
             self._dealer = int(options["dealer"])
+        elif self.episode != "game" and isinstance(self._state, State) and self._state.hand.is_over:
+            # the rules' rotation (hand.next_dealer): a hand everybody passed may be redealt by
+            # the same dealer (auction.all-pass), as is one a player asked to be redealt (no ace, no
+            # face); the deal passes to the left otherwise
+            last = self._state.hand
+            assert last.result is not None
+            self._dealer = next_dealer(
+                self.game.rules, last.dealer, last.result.contract, redeal=last.result.redeal
+            )
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -117,6 +117,12 @@ def _observation_specs(r: Rules) -> list[tuple[str, tuple[int, ...], str]]:
         ("held", (n,), "how many cards seat s holds, divided by the hand size"),
         ("tricks_won", (n,), "tricks seat s has won, divided by the hand size"),
         ("scores", (r.n_sides,), "each side's score before the hand, divided by the target"),
+        # no ace, no face: only in the variants with that option (the others keep their shape)
+        *(
+            [("redeal", (n,), "seat s asked for a redeal (no ace, no face)")]
+            if r.REDEAL >= 0
+            else []
+        ),
     ]
 
 
@@ -131,12 +137,20 @@ def _history_specs(r: Rules) -> list[tuple[str, tuple[int, ...], str]]:
     ]
 
 
-#: Layouts by what they depend on: (kind, players, cards, bids, hand size, sides).
-_CACHE: dict[tuple[str, int, int, int, int, int], TensorLayout] = {}
+#: Layouts by what they depend on: (kind, players, cards, bids, hand size, sides, redeal).
+_CACHE: dict[tuple[str, int, int, int, int, int, bool], TensorLayout] = {}
 
 
-def _key(rules: Rules, kind: str) -> tuple[str, int, int, int, int, int]:
-    return (kind, rules.players, rules.n_cards, rules.n_bids, rules.hand_size, rules.n_sides)
+def _key(rules: Rules, kind: str) -> tuple[str, int, int, int, int, int, bool]:
+    return (
+        kind,
+        rules.players,
+        rules.n_cards,
+        rules.n_bids,
+        rules.hand_size,
+        rules.n_sides,
+        rules.REDEAL >= 0,
+    )
 
 
 def observation_layout(rules: Rules) -> TensorLayout:
@@ -206,6 +220,8 @@ def _write_observation(
     for (s, a), inkle in zip(v.calls, v.inkles, strict=True):
         if a == r.PASS:
             passed |= 1 << s
+        elif a == r.REDEAL:
+            _set(out, layout, "redeal", s)
         else:
             _set(out, layout, "inkles" if inkle else "bids", s, a - r.BID)
     _set_mask(out, layout, "passed", passed)
@@ -258,6 +274,8 @@ def _write_history(state: HandState, v: SeatView, out: list[float], layout: Tens
     for (s, a), inkle in zip(v.calls, v.inkles, strict=True):
         if a == r.PASS:
             _set(out, layout, "passed_at", s, high + 1)
+        elif a == r.REDEAL:
+            continue  # in the observation's redeal section
         elif not inkle:
             high = a - r.BID
     tricks = list(v.tricks)

@@ -11,10 +11,14 @@ Bidding
     at no trumps stoppers and long suits) and reads the chance of making each bid from a model
     fitted to the rules by self-play (:mod:`.handmodel`, :func:`bid_odds`): the partners' count
     (the strength a partner's bid in the strain shows, else an average partner's) and the
-    opponents' bids move it. It bids the strain that gains most at its cheapest level whose
-    chance reaches :data:`NEED` (moved by the score), no trumps only with the suits stopped,
-    raises partner's suit or its own bid only when that gains, and bids misère from the model's
-    chance for the hand's danger score (:func:`misere_score`).
+    opponents' bids move it; a contract the hand's sure tricks make alone (:func:`sure_tricks`)
+    needs no model. It bids the strain that gains most at its cheapest level whose chance
+    reaches :data:`NEED`, no trumps only with the suits stopped, raises partner's suit or its
+    own bid only when that gains, and bids misère from the model's chance for the hand's danger
+    score (:func:`misere_score`). The score moves the need: lower when the opponents are about
+    to go out, for a bid that takes us out before them, and where only a contract wins; higher
+    where our own defence tricks would take us out. Near the target it bids just high enough to
+    win the game and raises no bid that already wins it; it bids what the hand lays down.
 Kitty
     It keeps trumps and winners and drops whole short side suits (to ruff them), or at misère
     its most dangerous cards; it plays sans kitty when the bonus outweighs the kitty's tricks.
@@ -23,9 +27,11 @@ Play
     is winning, draw trumps as contractor with the top ones, cash winners, ruff when void, lead
     partner's voids as defender; at misère the contractor ducks under and sheds high cards while
     the defenders lead low into what the bidder holds (the face-up hand at open misère), keep the
-    trick low for him and shed high cards once he is beaten. Defenders who score apart cover a
-    fellow defender about to win the game, and play for their own tricks once the contract is
-    settled.
+    trick low for him and shed high cards once he is beaten. Defenders who score apart play
+    together while making the contract would win the contractor the game (no overtaking, no
+    wasted trump, leading through the contractor), cover a fellow defender whose share of the
+    defence's tricks would win him the game, and play for their own tricks once the contract
+    is settled.
 
 Every decision comes with a short reason (``fivehundred play``'s ``hint``), English as a
 string and translatable: a message marked ``N_`` or a :class:`~.reasons.Why` with parameters
@@ -39,9 +45,11 @@ from dataclasses import dataclass
 from random import Random
 
 from ..engine.codes import NT, SUITLESS, SUITS, bits
+from ..engine.game import reaches
 from ..engine.hand import AUCTION, DISCARD, KITTY, PARTNER, PLAY, HandState
 from ..engine.messages import N_, SUIT_WORDS
 from ..engine.rules import Rules
+from ..engine.scoring import score_hand
 from ..engine.seatview import SeatView, view_of
 from .handmodel import HandModel, hand_model, normal_at_least
 from .reasons import Why
@@ -62,6 +70,7 @@ __all__ = [
     "heuristic_judge",
     "misere_danger",
     "misere_score",
+    "sure_tricks",
 ]
 
 
@@ -231,6 +240,33 @@ def hand_tricks(rules: Rules, hand: int, strain: int) -> float:
     return tricks
 
 
+def sure_tricks(rules: Rules, hand: int, strain: int) -> int:
+    """Tricks ``hand`` takes as contractor whatever the other cards (the contractor leads
+    first): at a trump contract its unbroken top trumps, and when those draw every trump out
+    all its trumps and the unbroken top cards of its side suits; at no trumps its jokers and
+    the unbroken top cards of every suit."""
+    t = _strain_tables(rules, strain)
+
+    def top_run(mask: int) -> int:
+        run = 0
+        for c in _desc(mask, t.power):
+            if not hand >> c & 1:
+                break
+            run += 1
+        return run
+
+    if strain < NT:
+        trump_mask = t.masks[strain]
+        trumps = (hand & trump_mask).bit_count()
+        run = top_run(trump_mask)
+        if run < trump_mask.bit_count() - trumps:
+            return run
+        sure = trumps + sum(top_run(t.masks[s]) for s in range(4) if s != strain)
+    else:
+        sure = (hand & t.masks[SUITLESS]).bit_count() + sum(top_run(t.masks[s]) for s in range(4))
+    return min(sure, rules.hand_size)
+
+
 def misere_danger(rules: Rules, hand: int, opponents: int) -> list[tuple[float, int]]:
     """The cards of ``hand`` that may win a trick at misère, as (danger, card), worst first.
 
@@ -336,6 +372,9 @@ BidJudge = Callable[[int, bool], "str | None"]
 #: The chance of making a contract the bot asks before it bids it, before the score moves it.
 NEED = 0.55
 
+#: The chance given to a contract the hand's sure tricks make alone (:func:`sure_tricks`).
+SURE = 0.99
+
 
 def misere_score(rules: Rules, hand: int) -> float:
     """How dangerous ``hand`` is at misère: the danger of its cards (:func:`misere_danger`)
@@ -373,6 +412,22 @@ class BidOdds:
     need: float
     #: Why ``need`` moved, or "".
     need_why: str
+    #: By ladder index: the chance asked of that bid (``need``, moved again for a bid that
+    #: would win the game: see :func:`_game_needs`).
+    needs: tuple[float, ...] = ()
+    #: By ladder index: why its need moved, or "".
+    needs_why: tuple[str, ...] = ()
+
+    #: By ladder index: whether the hand's sure tricks make it alone (:func:`sure_tricks`).
+    laid: tuple[bool, ...] = ()
+
+    def need_of(self, i: int) -> float:
+        """The chance asked of ladder entry ``i``."""
+        return self.needs[i] if self.needs else self.need
+
+    def why_of(self, i: int) -> str:
+        """Why the chance asked of ladder entry ``i`` moved, or ""."""
+        return self.needs_why[i] if self.needs_why else self.need_why
 
 
 def _side_score(view: SeatView, seat: int) -> int:
@@ -388,11 +443,86 @@ def _need(view: SeatView) -> tuple[float, str]:
     cheapest = min(
         (v for v, k in zip(r.bid_value, r.bid_kind, strict=True) if k == "suit"), default=0
     )
-    if others and max(others) >= r.target - 2 * max(cheapest, 10 * r.hand_size // 2):
+    if others and _near_target(r, max(others)):
         return NEED - 0.12, N_("the opponents are near the target: bid to keep them out")
     if r.lose_at is not None and view.scores[mine] - 2 * cheapest <= r.lose_at:
         return NEED + 0.1, N_("near the losing score: bid only a safe contract")
     return NEED, ""
+
+
+def _near_target(r: Rules, score: int) -> bool:
+    """Whether ``score`` is near enough the target for the game to turn on the next hand or two
+    (within two of the cheapest contracts, or half a hand's trick points)."""
+    cheapest = min(
+        (v for v, k in zip(r.bid_value, r.bid_kind, strict=True) if k == "suit"), default=0
+    )
+    return score >= r.target - 2 * max(cheapest, 10 * r.hand_size // 2)
+
+
+def _defence_tricks(r: Rules) -> int:
+    """The tricks a defender may count on taking in a hand (about half of what the cheapest
+    contract leaves the defence)."""
+    low = min(
+        (lv for lv, k in zip(r.bid_level, r.bid_kind, strict=True) if k == "suit"),
+        default=r.hand_size // 2,
+    )
+    return max(1, (r.hand_size - low) // 2)
+
+
+def _defence_reaches(
+    r: Rules, scores: tuple[int, ...], side: int, tricks: int, contract: int = -1
+) -> bool:
+    """Whether ``side``, defending ``contract`` (default: the cheapest suit bid), reaches the
+    target with ``tricks`` tricks of its own, scored as the engine scores a hand (caps
+    included); never where only a contract wins."""
+    if r.must_bid_to_win or tricks <= 0:
+        return False
+    if contract < 0:
+        suits = [i for i in range(r.n_bids) if r.bid_kind[i] == "suit"]
+        if not suits:
+            return False
+        contract = min(suits, key=lambda i: r.bid_value[i])
+    seats = r.teams[side]
+    others = [s for s in range(r.players) if r.side_of_seat[s] != side]
+    if not seats or not others:
+        return False
+    won = [0] * r.players
+    won[seats[0]] = tricks
+    points = score_hand(r, contract, 1 << others[0], won, scores).points[side]
+    return points > 0 and reaches(r, scores[side] + points)
+
+
+def _game_needs(view: SeatView, need: float, why: str) -> tuple[tuple[float, ...], tuple[str, ...]]:
+    """The chance asked of each ladder entry once the score is read: a bid that takes our side
+    to the target asks less when the opponents are about to go out (bid the game before they
+    do), and less where only a contract wins the game (``end.must-bid-to-win``); it asks more
+    where our own tricks in defence would take us out (no need to risk a contract for it)."""
+    r = view.rules
+    mine = r.side_of_seat[view.seat]
+    score = view.scores[mine]
+    k = _defence_tricks(r)
+    opp_near = bool(why) and need < NEED
+    if any(_defence_reaches(r, view.scores, side, k) for side in range(r.n_sides) if side != mine):
+        opp_near = True
+    own_tricks_out = _defence_reaches(r, view.scores, mine, k)
+    near = _near_target(r, score)
+    needs: list[float] = []
+    whys: list[str] = []
+    for i in range(r.n_bids):
+        n, w = need, why
+        if near and r.bid_kind[i] == "suit" and reaches(r, score + r.bid_value[i]):
+            if opp_near:
+                n = min(need, NEED - 0.2)
+                w = N_("the bid wins the game before the opponents go out")
+            elif own_tricks_out:
+                n = max(need, NEED + 0.1)
+                w = N_("our tricks in defence should win the game: bid only a sound contract")
+            elif r.must_bid_to_win:
+                n = min(need, NEED - 0.05)
+                w = N_("only a contract wins the game, and this one does")
+        needs.append(n)
+        whys.append(w)
+    return tuple(needs), tuple(whys)
 
 
 def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
@@ -430,6 +560,7 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
     unstopped = _unstopped(r, hand)
     has_joker = bool(hand & _strain_tables(r, NT).masks[SUITLESS])
     score = misere_score(r, hand)
+    sure = [sure_tricks(r, hand, s) for s in range(5)]
     chance: list[float | None] = []
     basis: list[str] = []
     for i in range(r.n_bids):
@@ -479,12 +610,24 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
             )
             mean = max(mean, alt)
         mean += boldness - 0.3 * opp_bids
+        name = SUIT_WORDS[SUITS[strain]] if strain < NT else N_("no trumps")
+        if sure[strain] >= level:
+            # Sure tricks enough: no model needed, and no stopper either (we lead first).
+            chance.append(SURE)
+            basis.append(
+                Why(
+                    N_("%(sure)s sure tricks at %(strain)s: %(level)s is laid down"),
+                    sure=sure[strain],
+                    strain=name,
+                    level=level,
+                )
+            )
+            continue
         if strain == NT and (unstopped > 1 or (unstopped == 1 and not has_joker)):
             chance.append(None)
             basis.append("")
             continue
         p = normal_at_least(mean, fit.sd, level)
-        name = SUIT_WORDS[SUITS[strain]] if strain < NT else N_("no trumps")
         chance.append(p)
         basis.append(
             Why(
@@ -496,7 +639,11 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
                 level=level,
             )
         )
-    return BidOdds(tuple(chance), tuple(basis), need, need_why)
+    needs, whys = _game_needs(view, need, need_why)
+    laid = tuple(
+        r.bid_kind[i] == "suit" and sure[r.bid_strain[i]] >= r.bid_level[i] for i in range(r.n_bids)
+    )
+    return BidOdds(tuple(chance), tuple(basis), need, need_why, needs, whys, laid)
 
 
 _COUNTS: dict[tuple[int, int], tuple[Rules, list[float]]] = {}
@@ -544,7 +691,7 @@ def _judge_of(odds: BidOdds, r: Rules) -> BidJudge:
             return None
         if strict and r.bid_kind[i] != "misere":
             p = _next_chance(odds, r, i)
-        return odds.basis[i] if p >= odds.need else None
+        return odds.basis[i] if p >= odds.need_of(i) else None
 
     return judge
 
@@ -604,12 +751,20 @@ def choose_bid(
     pair reaches; one's own bid is raised only when the raise gains more than the bid held.
     Without: the cheapest acceptable entry in the best strain (rounds), the highest (one call).
     Never outbids a partner in another strain; never bids blind unless the score calls for it.
+    No ace, no face: a hand that may ask for a redeal does when it would pass, unless its
+    partner holds the bid (a misère it is worth is bid instead).
     """
     r = view.rules
     team = _team_of(r, view.seat)
     partner_high = (
         view.high >= 0 and view.high_seat != view.seat and bool(team >> view.high_seat & 1)
     )
+    if r.REDEAL in legal and r.REDEAL >= 0:
+        # no ace, no face: a hand worth no bid asks for a redeal, unless partner holds the bid
+        call = choose_bid(view, [a for a in legal if a != r.REDEAL], judge, odds)
+        if call.action == r.PASS and not partner_high:
+            return Decision(r.REDEAL, N_("no ace, no face and worth no bid: ask for a redeal"))
+        return call
     if odds is not None and _first_call(view):
         blind = _blind_misere(view, legal)
         if blind is not None:
@@ -673,12 +828,33 @@ def _choose_by_gain(
     partner_high: bool,
 ) -> Decision:
     r = view.rules
-
-    def noted(why: str) -> str:
-        return Why(N_("%(why)s (%(need)s)"), why=why, need=odds.need_why) if odds.need_why else why
-
     chance = odds.chance
     mine = r.side_of_seat[view.seat]
+
+    def noted(why: str, need: str) -> str:
+        """``why``, with why the chance asked moved (``need``) after it in brackets."""
+        return Why(N_("%(why)s (%(need)s)"), why=why, need=need) if need else why
+
+    def note_of(i: int) -> str:
+        return odds.why_of(i)
+
+    def wins(i: int) -> bool:
+        """Making entry ``i`` wins the game, and the game is near (not a slam from 0 all)."""
+        score = view.scores[mine]
+        return (
+            r.bid_kind[i] == "suit"
+            and _near_target(r, score)
+            and reaches(r, score + r.bid_value[i])
+        )
+
+    note = odds.need_why
+    if view.high >= 0 and (view.high_seat == view.seat or partner_high) and wins(view.high):
+        already = (
+            N_("my bid already wins the game: no need to go higher")
+            if view.high_seat == view.seat
+            else N_("partner's bid already wins the game: no need to go higher")
+        )
+        return Decision(r.PASS, already)
     if view.high >= 0 and view.high_seat == view.seat:
         # Raising one's own bid: only for more than the bid held is worth.
         held = chance[view.high]
@@ -704,7 +880,7 @@ def _choose_by_gain(
             and r.bid_strain[a - r.BID] == strain
             and r.bid_kind[view.high] == "suit"
             and _gain(r, a - r.BID, chance[a - r.BID] or 0.0) > keep + 10
-            and (chance[a - r.BID] or 0.0) >= odds.need + 0.1
+            and (chance[a - r.BID] or 0.0) >= odds.need_of(a - r.BID) + 0.1
         ]
         if not raise_:
             return Decision(r.PASS, N_("partner holds the bid and the pair reaches no higher"))
@@ -714,12 +890,18 @@ def _choose_by_gain(
             a, why = min(raise_)
         return Decision(a, Why(N_("raise partner's suit: %(why)s"), why=why))
     if not candidates:
-        return Decision(r.PASS, noted(N_("the hand is not worth a higher bid")))
+        for a in legal:
+            i = a - r.BID
+            p = chance[i] if a > r.PASS else None
+            if p is not None and odds.need <= p < odds.need_of(i):
+                note = note_of(i)  # a bid the score alone turned down
+                break
+        return Decision(r.PASS, noted(N_("the hand is not worth a higher bid"), note))
 
     def gain(c: tuple[int, str]) -> float:
         i = c[0] - r.BID
         g = _gain(r, i, chance[i] or 0.0)
-        if view.scores[mine] + r.bid_value[i] >= r.target:
+        if wins(i):
             g += 50.0 * (chance[i] or 0.0)  # making it wins the game
         return g
 
@@ -727,24 +909,59 @@ def _choose_by_gain(
     group = _group(r, best[0] - r.BID)
     if r.procedure == "single-round":
         # One call: enough to win the game if that is in reach, else the best gain.
-        winning = [
-            c
-            for c in candidates
-            if view.scores[mine] + r.bid_value[c[0] - r.BID] >= r.target
-            and r.bid_kind[c[0] - r.BID] == "suit"
-        ]
+        winning = [c for c in candidates if wins(c[0] - r.BID)]
         if winning:
             pick = max(winning, key=lambda c: (chance[c[0] - r.BID] or 0.0, -c[0]))
             return Decision(
                 pick[0],
-                noted(Why(N_("one call: just enough to win the game; %(why)s"), why=pick[1])),
+                noted(
+                    Why(N_("one call: just enough to win the game; %(why)s"), why=pick[1]),
+                    note_of(pick[0] - r.BID),
+                ),
             )
+        if _team_of(r, view.seat).bit_count() > 1:
+            return Decision(
+                best[0],
+                noted(
+                    Why(
+                        N_("one call: the bid that gains most (partner may raise it); %(why)s"),
+                        why=best[1],
+                    ),
+                    note_of(best[0] - r.BID),
+                ),
+            )
+        # Alone, with no second call to climb with and no partner to raise: the highest level
+        # the hand reaches in its best strain (a lower one scores less and leaves the others
+        # room to outbid it cheaply).
+        top = max(c for c in candidates if _group(r, c[0] - r.BID) == group)
         return Decision(
-            best[0], noted(Why(N_("one call: the bid that gains most; %(why)s"), why=best[1]))
+            top[0],
+            noted(
+                Why(
+                    N_("one call: the highest the hand reaches in its best strain; %(why)s"),
+                    why=top[1],
+                ),
+                note_of(top[0] - r.BID),
+            ),
         )
     same = [c for c in candidates if _group(r, c[0] - r.BID) == group]
+    laid = [c for c in same if odds.laid and odds.laid[c[0] - r.BID]]
+    if laid and max(laid)[0] > min(same)[0]:
+        # No risk in bidding what the sure tricks make: the cheaper bid would only score less.
+        pick = max(laid)
+        return Decision(pick[0], Why(N_("bid what the hand lays down: %(why)s"), why=pick[1]))
+    winning = [c for c in same if wins(c[0] - r.BID)]
+    if winning and not wins(min(same)[0] - r.BID):
+        pick = min(winning)
+        return Decision(
+            pick[0],
+            noted(
+                Why(N_("just high enough to win the game: %(why)s"), why=pick[1]),
+                note_of(pick[0] - r.BID),
+            ),
+        )
     pick = min(same)
-    return Decision(pick[0], noted(pick[1]))
+    return Decision(pick[0], noted(pick[1], note_of(pick[0] - r.BID)))
 
 
 def _margin(rules: Rules, level: int) -> float:
@@ -956,6 +1173,8 @@ class _Context:
             self.friends = sum(1 << s for s in self.r.teams[self.r.side_of_seat[mover]])
         #: Why a fellow defender is played against, not with ("" when none is).
         self.rival_why = ""
+        #: Why the defenders play together though they score apart ("" when not said).
+        self.coop_why = ""
         if view.contract >= 0 and not view.allies >> mover & 1 and not view.misere:
             self._rivals()
         self.trump = view.trumpish if view.trumpish < SUITLESS else -1
@@ -969,9 +1188,12 @@ class _Context:
         self.after = after
 
     def _rivals(self) -> None:
-        """Defenders who score apart are partners only while the contract is in doubt: once it
-        is made or beaten, or when a fellow defender's tricks would win him the game, he is
-        covered like any opponent."""
+        """Defenders who score apart are partners only while the contract is in doubt and is
+        the threat. When making it would take the contractor's side to the target, the
+        defenders play together until it is beaten (the contract is the threat); otherwise a
+        fellow defender whose own tricks would take him to the target is covered like any
+        opponent (he is the threat), and once the contract is made or beaten every defender
+        plays for his own tricks."""
         v = self.v
         r = self.r
         if r.pool_opponents or not r.opponents_per_trick:
@@ -987,18 +1209,26 @@ class _Context:
         taken = sum(w for s, w in enumerate(v.tricks_won) if v.allies >> s & 1)
         level = r.bid_level[v.contract]
         left = r.hand_size - v.n_tricks
-        settled = taken >= level or taken + left < level
+        beaten = taken + left < level
+        settled = taken >= level or beaten
+        cside = r.side_of_seat[v.contractor] if v.contractor >= 0 else -1
+        contract_wins = (
+            not settled and cside >= 0 and reaches(r, v.scores[cside] + r.bid_value[v.contract])
+        )
+        if contract_wins:
+            self.coop_why = N_("making the contract would win the game: defend together")
+            return
+        # The tricks the defence may still expect, shared among the defenders.
+        defence = max(1, left - max(0, level - taken))
+        share = max(1, round(defence / (len(fellows) + 1)))
         for s in fellows:
             side = r.side_of_seat[s]
             won = sum(w for t, w in enumerate(v.tricks_won) if r.side_of_seat[t] == side)
-            threat = (
-                not r.must_bid_to_win
-                and v.scores[side] + r.opponents_per_trick * (won + 1) >= r.target
-            )
+            threat = _defence_reaches(r, v.scores, side, won + share, v.contract)
             if threat or settled:
                 self.friends &= ~(1 << s)
                 self.rival_why = (
-                    N_("cover the defender about to win the game")
+                    N_("cover the defender about to win the game by his tricks")
                     if threat
                     else N_("the contract is settled: every defender plays for his own tricks")
                 )
@@ -1085,13 +1315,20 @@ class _Context:
         if partner_wins:
             best_card = self.card(v.trick[(_seat_index(v, v.best_seat))])
             if not self.after or self.holds(best_card, led):
-                return Decision(self.low_card(cards), N_("partner is winning the trick: play low"))
+                why = N_("partner is winning the trick: play low")
+                if self.coop_why and v.best_seat != self.mover:
+                    why = Why(
+                        N_("%(coop)s: the other defender is winning the trick, play low"),
+                        coop=self.coop_why,
+                    )
+                return Decision(self.low_card(cards), why)
             sure = [a for a in winners if self.holds(self.card(a), led)]
             if sure:
                 return Decision(
                     self.cheapest(sure), N_("partner's card may be beaten: win it surely")
                 )
             return Decision(self.low_card(cards), N_("partner is winning for now: play low"))
+        rival_wins = bool(self.rival_why) and not (v.allies >> v.best_seat & 1)
         if not winners:
             why = N_("cannot win the trick: play the least useful card")
             if not follows:
@@ -1099,12 +1336,14 @@ class _Context:
             return Decision(self.low_card(cards), why)
         if not self.after:
             why = N_("last to play: win as cheaply as possible")
-            if self.rival_why and v.contract >= 0 and not v.allies >> v.best_seat & 1:
+            if rival_wins:
                 why = Why(N_("%(rival)s: %(why)s"), rival=self.rival_why, why=why)
             return Decision(self.cheapest(winners), why)
         sure = [a for a in winners if self.holds(self.card(a), led)]
         if sure:
             why = N_("win cheaply with a card that should hold")
+            if rival_wins:
+                why = Why(N_("%(rival)s: %(why)s"), rival=self.rival_why, why=why)
             if not follows:
                 why = N_("void in the suit led: ruff with the cheapest trump that should hold")
             return Decision(self.cheapest(sure), why)
@@ -1241,10 +1480,51 @@ class _Context:
                 return Decision(
                     self.cheapest(singles), N_("lead a singleton, to ruff the suit later")
                 )
+        through = self.lead_through(side) if self.coop_why else None
+        if through is not None:
+            return through
         longest = max(side, key=lambda a: (hand & t.masks[t.suit_of[self.card(a)]]).bit_count())
         suit = t.suit_of[self.card(longest)]
         low = self.cheapest([a for a in side if t.suit_of[self.card(a)] == suit])
         return Decision(low, N_("lead low from the longest suit"))
+
+    def lead_through(self, side: list[int]) -> Decision | None:
+        """Defending when the contractor plays next and a fellow defender last: lead low in the
+        side suit where the mover holds least (no honour to give away), one the contractor has
+        not shown out of, so that the fellow defender plays over the contractor."""
+        v = self.v
+        t = self.t
+        nxt = v.next_seat[self.mover]
+        if not v.allies >> nxt & 1 or len(self.after) < 2:
+            return None
+        if not any(self.friends >> s & 1 for s in self.after[1:]):
+            return None
+        best: tuple[int, int] | None = None
+        pick = -1
+        for a in side:
+            c = self.card(a)
+            suit = t.suit_of[c]
+            if suit == self.trump or suit == SUITLESS or v.voids[nxt] >> suit & 1:
+                continue
+            mine = self.hand & t.masks[suit]
+            top = _desc(mine, t.power)[0]
+            # Honours: cards with at most two higher cards still out.
+            if (t.higher[top] & self.out).bit_count() <= 2:
+                continue
+            key = (t.power[top], mine.bit_count())
+            if best is None or key < best:
+                best = key
+                pick = suit
+        if pick < 0:
+            return None
+        low = self.cheapest([a for a in side if t.suit_of[self.card(a)] == pick])
+        return Decision(
+            low,
+            Why(
+                N_("%(coop)s: lead through the contractor, low in my weakest suit"),
+                coop=self.coop_why,
+            ),
+        )
 
     def lead_misere(self, cards: list[int]) -> Decision:
         v = self.v

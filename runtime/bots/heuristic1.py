@@ -358,6 +358,12 @@ def choose_bid(view: SeatView, legal: list[int], judge: BidJudge) -> Decision:
     r = view.rules
     team = _team_of(r, view.seat)
     partner_high = view.high >= 0 and view.high_seat != view.seat and team >> view.high_seat & 1
+    if r.REDEAL in legal and r.REDEAL >= 0:
+        # no ace, no face: a hand worth no bid asks for a redeal, unless partner holds the bid
+        call = choose_bid(view, [a for a in legal if a != r.REDEAL], judge)
+        if call.action == r.PASS and not partner_high:
+            return Decision(r.REDEAL, "no ace, no face and worth no bid: ask for a redeal")
+        return call
     candidates: list[tuple[int, str]] = []
     for a in legal:
         if a == r.PASS:

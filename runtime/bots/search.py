@@ -475,7 +475,9 @@ def _margin(state: HandState, taken: int, side: int) -> float:
             points[t] = gain
             continue
         earned: float = per_trick * share
-        if r.opponents_freeze_at is not None:
+        if r.opponents_freeze_at is not None and r.scoring["freeze"] == "threshold":
+            earned = 0.0 if state.scores[t] > r.opponents_freeze_at else earned
+        elif r.opponents_freeze_at is not None:
             earned = max(0.0, min(earned, r.opponents_freeze_at - state.scores[t]))
         points[t] = earned
     mine = points[side]

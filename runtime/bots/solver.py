@@ -26,13 +26,13 @@ table, as do all the moves tried from one position.
 from __future__ import annotations
 
 from ..engine.codes import SUITLESS
-from ..engine.hand import PLAY, HandState
+from ..engine.hand import PLAY, HandState, joker_suit_rules
 
 __all__ = ["Solver", "contract_sides"]
 
 #: What undoes one card: (counted tricks it gained, led suit, best key, best seat, suits led,
-#: the seat that played it, the trick it was added to, the live cards).
-_Undo = tuple[int, int, int, int, int, int, list[tuple[int, int]], int]
+#: the seat that played it, the trick it was added to, the live cards, what the plays showed).
+_Undo = tuple[int, int, int, int, int, int, list[tuple[int, int]], int, int]
 
 
 def contract_sides(state: HandState) -> tuple[int, int]:
@@ -56,15 +56,18 @@ class Solver:
 
     __slots__ = (
         "_end_on_counted",
+        "_first_or_last",
         "_jl",
         "_joker_cards",
         "_joker_mask",
         "_lead_last_only",
         "_masks",
         "_nominated",
+        "_not_void",
         "_order",
         "_power",
         "_reps",
+        "_shows",
         "_suit_of",
         "_trumpish",
         "_unled_rule",
@@ -78,6 +81,7 @@ class Solver:
         "n_tricks",
         "next_seat",
         "nodes",
+        "shown",
         "suits_led",
         "table",
         "to_move",
@@ -116,6 +120,16 @@ class Solver:
         rule = r.joker_void_must_play
         self._void_joker = rule == "always" or (rule == "misere" and state.misere)
         self._end_on_counted = state.misere and r.misere_ends_when_lost
+        # joker.no-trumps.first-or-last, joker.no-trumps.void-suit: what each seat's plays
+        # showed, 8 bits a seat from bit 8 * seat: the suits it played, then the suits it
+        # showed void in (HandState.shown_suits)
+        self._first_or_last, self._not_void = joker_suit_rules(r.play)
+        self._shows = bool(r.joker_cards) and (self._first_or_last or self._not_void)
+        self.shown = 0
+        if self._shows:
+            for seat in range(r.players):
+                played, void = state.shown_suits(seat)
+                self.shown |= (played | void << 4) << 8 * seat
         # The cards of each effective suit from low to high (for equivalent cards).
         power = state.power
         tables = (state.power, state.masks)
@@ -234,7 +248,12 @@ class Solver:
         seat = self.to_move
         key: tuple[int, ...] | None = None
         if not self.trick:
-            key = (seat, self.suits_led if self._unled_rule else 0, *self.hands)
+            key = (
+                seat,
+                self.suits_led if self._unled_rule else 0,
+                self.shown,
+                *self.hands,
+            )
             bounds = self.table.get(key)
             if bounds is not None:
                 if bounds[0] >= target:
@@ -273,7 +292,7 @@ class Solver:
         trick = self.trick
         undo = (
             0, self.trick_led, self.trick_key, self.trick_best, self.suits_led, seat, trick,
-            self.live,
+            self.live, self.shown,
         )  # fmt: skip
         self.hands[seat] &= ~(1 << card)
         suit = self._suit_of[card]
@@ -284,6 +303,11 @@ class Solver:
             self.trick_key = -1
         else:
             led = self.trick_led
+        if self._shows:
+            # a joker led naming a suit is played as that suit; a follower's card of another
+            # suit shows him void in the led suit
+            shown = 1 << led if not trick else (1 << suit) & 15 | (suit != led) << 4 + led
+            self.shown |= shown << 8 * seat
         key = self._power[card] if suit in (led, self._trumpish) else 0
         if key > self.trick_key:
             self.trick_key = key
@@ -304,7 +328,7 @@ class Solver:
         return (gained, *undo[1:])
 
     def _unplay(self, seat: int, card: int, undo: _Undo) -> None:
-        _, led, key, best, suits_led, mover, trick, self.live = undo
+        _, led, key, best, suits_led, mover, trick, self.live, self.shown = undo
         if trick is not self.trick:
             self.n_tricks -= 1  # the card ended a trick
             self.trick = trick
@@ -326,11 +350,15 @@ class Solver:
         if self.trick:
             follow = hand & masks[self.trick_led]
             if follow:
-                return follow, 0
-            jokers = hand & masks[SUITLESS]
-            if jokers and self._void_joker:
-                return jokers, 0
-            return hand, 0
+                cards = follow
+            else:
+                jokers = hand & masks[SUITLESS]
+                if jokers and self._void_joker:
+                    return jokers, 0
+                cards = hand
+            if self._first_or_last and self._nominated >= 0:
+                cards &= ~self._not_first_or_last(seat, hand)
+            return cards, 0
         jokers = hand & self._joker_mask
         if not jokers:
             return hand, 0
@@ -345,6 +373,8 @@ class Solver:
             and jokers & ~suitless
         ):
             cards &= ~(jokers & ~suitless)
+        if self._first_or_last and self._nominated >= 0:
+            cards &= ~self._not_first_or_last(seat, hand)
         if not suitless:
             return cards, 0
         cards &= ~suitless
@@ -356,7 +386,28 @@ class Solver:
             unled = 15 & ~self.suits_led
             if unled or (others and not last):
                 suits = unled
+        if self._shows:
+            shown = self.shown >> 8 * seat
+            if self._not_void:
+                # joker.no-trumps.void-suit: not a suit the leader showed void in
+                ok = suits & ~(shown >> 4)
+                if ok or others:
+                    suits = ok
+            if self._first_or_last:
+                # joker.no-trumps.first-or-last: the leader's first or last card of the suit
+                for t in range(4):
+                    if shown >> t & 1 and hand & masks[t] & ~self._joker_mask:
+                        suits &= ~(1 << t)
         return cards, suits if suitless else 0
+
+    def _not_first_or_last(self, seat: int, hand: int) -> int:
+        """joker.no-trumps.first-or-last: the nominated jokers of ``hand`` that ``seat`` may not
+        play now (it played their suit and holds a card of it that is no joker)."""
+        suit = self._nominated
+        named = hand & self._joker_mask & ~self._masks[SUITLESS]
+        if named and self.shown >> 8 * seat + suit & 1 and hand & self._masks[suit] & ~named:
+            return named
+        return 0
 
     def _representatives(self, suit: int, hand: int, mine: int) -> tuple[int, ...]:
         """The cards of ``mine`` (playable, of effective suit ``suit``) to try: one per run of

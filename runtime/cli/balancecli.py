@@ -44,9 +44,16 @@ def run_balance(args: argparse.Namespace) -> int:
         raise BalanceError("give one VARIANT or FILE (and --against for a second one)")
     if args.games is None:
         raise BalanceError("give --games N (whole games per variant)")
+    names = [args.variant[0]]
     rules = [load_rules(args.variant[0])]
     if args.against is not None:
+        names.append(args.against)
         rules.append(load_rules(args.against))
+        if rules[0].extends == rules[1].variant:
+            # `balance HOUSE --against BASE`: the base goes first, so that every difference
+            # reads as an author reads it, house minus base
+            names.reverse()
+            rules.reverse()
     if args.out is not None:
         check_out(args.out)  # before the games: a mistyped path costs no run
     studies = run_study(
@@ -68,7 +75,7 @@ def run_balance(args: argparse.Namespace) -> int:
     else:
         changed: tuple[str, ...] = ()
         if args.against is not None:
-            changed = _changed_clauses(args.variant[0], args.against)
+            changed = _changed_clauses(names[0], names[1])
         sys.stdout.write(text_report(studies, changed))
     return 0
 

@@ -372,7 +372,10 @@ def _print_replay(view: dict[str, Any]) -> None:
     contract = view["contract"]
     calls = " ".join(f"{c['seat']}:{c['call']}" for c in view["auction"])
     print(f"auction: {calls}")
-    if contract is None:
+    redeal = [c["seat"] for c in view["auction"] if c["call"] == "redeal"]
+    if redeal:
+        print(f"seat {redeal[0]} asked for a redeal (no ace, no face): the same dealer deals again")
+    elif contract is None:
         print("all passed: the hand is thrown in")
     else:
         print(f"contract: {contract['bid']} by seat {contract['seat']} (side {contract['side']})")
@@ -471,8 +474,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             raise SpecError([_diag("--bots", str(exc))]) from None
     if bots and len(bots) not in (1, rules.players):
         raise SpecError([_diag("--bots", f"give 1 or {rules.players} bots")])
-    # a bar on a terminal; elsewhere a plain line every few seconds of a long run
-    show_progress = not args.json and count >= 1000
+    # a bar on a terminal; elsewhere a plain line every few seconds of a long run (a short one
+    # prints none): bots that search take seconds a game, so even 200 games show progress
+    show_progress = not args.json
     with contextlib.ExitStack() as stack:
         out: Any = None
         if args.records:
@@ -492,13 +496,22 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             if show_progress
             else None,
             max_hands=max_hands,
+            clauses=args.clauses,
         )
     data = summary.as_json()
     if args.json:
         print(json.dumps(data))
     else:
+        if summary.interrupted:
+            done = summary.hands if args.hands else summary.games
+            unit = "hands" if args.hands else "games"
+            print(f"interrupted: the figures below are of the {done} of {count} {unit} finished")
         for key, value in data.items():
-            if value is not None:
+            if key == "clauses" and value is not None:
+                print("clauses (hands in which the rule decided something):")
+                for clause, hands in value.items():
+                    print(f"  {clause}: {hands}")
+            elif key != "interrupted" and value is not None:
                 print(f"{key}: {value}")
         if summary.cut_off:
             print(
@@ -506,7 +519,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 f"{max_hands} hands and were cut off (not counted as won by anyone); "
                 "raise --max-hands to play them further"
             )
-    return 0
+    return 130 if summary.interrupted else 0
 
 
 def cmd_balance(args: argparse.Namespace) -> int:
@@ -814,6 +827,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--records", metavar="OUT.jsonl", help="write every hand's record here")
     p.add_argument("--json", action="store_true", help="print one JSON summary")
+    p.add_argument(
+        "--clauses",
+        action="store_true",
+        help="count the hands in which each rule clause decided something (checked engine)",
+    )
     checks = p.add_mutually_exclusive_group()
     checks.add_argument(
         "--no-check", action="store_true", help="skip the invariant checks of finished hands"

@@ -102,7 +102,8 @@ def play_match(
             if mover != seat:
                 action = players[mover].choose(hand, rng)
                 hand.apply_fast(action)
-                shown = "discards a card" if action >= rules.DISCARD else rules.action_str(action)
+                discard = rules.DISCARD <= action < rules.DISCARD + rules.n_cards
+                shown = "discards a card" if discard else rules.action_str(action)
                 out.write(f"seat {actor}: {shown}\n")
             else:
                 obs = hand.observation(seat)
@@ -140,6 +141,11 @@ def play_match(
             out.write(
                 f"hand over: {rules.bid_codes[result.contract]} by seat {result.contractor} "
                 f"{verdict}; points {list(result.points)}, scores {match.scores}\n"
+            )
+        elif result.redeal:
+            out.write(
+                f"hand over: seat {hand.calls[-1][0]} asked for a redeal (no ace, no face); "
+                f"the same dealer deals again; scores {match.scores}\n"
             )
         else:
             out.write(f"hand over: points {list(result.points)}, scores {match.scores}\n")

@@ -18,11 +18,14 @@ __all__ = [
     "normalise_card",
     "normalise_rank",
     "same_colour",
+    "suit_rank",
 ]
 
 #: The kind of an action int (``hand.action_kind``); also the kinds of the illegal-move
 #: sentences (``messages.ILLEGAL_BY_KIND``).
-ActionKind = Literal["card", "joker-lead", "pass", "bid", "nominate", "kitty", "partner", "discard"]
+ActionKind = Literal[
+    "card", "joker-lead", "pass", "bid", "nominate", "kitty", "partner", "discard", "redeal"
+]
 
 #: Suits, lowest to highest as bid strains.
 SUITS: tuple[str, ...] = ("S", "C", "D", "H")
@@ -46,6 +49,16 @@ _CARD_RE = re.compile(r"^(10|11|12|13|[2-9]|[TJQKA])([SCDH])$")
 def same_colour(suit: int) -> int:
     """The other suit of the same colour (spades/clubs, diamonds/hearts), by suit index."""
     return (1, 0, 3, 2)[suit]
+
+
+def suit_rank(level: int, strain: int, value: int, *, by_value: bool) -> tuple[int, ...]:
+    """The sort key of a suit bid on the ladder, lowest first (``auction.higher``).
+
+    By level (the Avondale ladder, G, P): more tricks, then the higher strain. By value (the
+    original schedule, ``auction.ladder.order: value``): the bid worth more; of two worth as
+    much, the bid of more tricks, then the higher strain, so that every bid has one place.
+    """
+    return (value, level, strain) if by_value else (level, strain)
 
 
 def normalise_rank(rank: object) -> str | None:

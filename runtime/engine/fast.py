@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 from .fingerprint import rules_fingerprint
 from .game import first_dealer, game_winner, gone_out
-from .hand import HandResult, HandState, shuffled
+from .hand import HandResult, HandState, next_dealer, shuffled
 from .rules import Rules
 
 __all__ = ["FastEngine", "FastMatch", "Playout", "fast_engine", "register"]
@@ -41,6 +41,7 @@ class Playout(NamedTuple):
     winners: tuple[int, ...]  #: the winner of each trick, in order
     actions: list[int]  #: every decision, in order (action ints of the variant)
     dealt: tuple[tuple[int, ...], int, int]  #: hands by seat, kitty, dead hand, as dealt
+    redeal: bool = False  #: thrown in on a claim of no ace, no face: the same dealer deals
 
     @property
     def decisions(self) -> int:
@@ -58,6 +59,7 @@ class Playout(NamedTuple):
             self.complete,
             self.allies,
             self.sans,
+            self.redeal,
         )
 
 
@@ -94,7 +96,8 @@ class FastEngine:
         with that contract (:meth:`HandState.end_auction_with`).
         """
         if self._playout is not None:
-            return Playout._make(self._playout(dealer, rng.random, scores, contract))
+            # A redeal's tuple has one more field, the redeal flag (no ace, no face).
+            return Playout(*self._playout(dealer, rng.random, scores, contract))
         state = HandState.new(self.rules, dealer, rng, scores)
         if contract is not None:
             state.end_auction_with(*contract)
@@ -103,7 +106,7 @@ class FastEngine:
         res = state.result
         assert res is not None
         winners = tuple(winner for _, _, winner in state.tricks)
-        return Playout._make((*_result_fields(res), winners, actions, state.dealt))
+        return Playout._make((*_result_fields(res), winners, actions, state.dealt, res.redeal))
 
     def replay(self, playout: Playout, dealer: int, scores: list[int] | None = None) -> HandState:
         """The hand of ``playout`` replayed through the checked engine (for records and
@@ -201,7 +204,7 @@ class FastMatch:
         if r.lose_at is not None and r.out_backwards == "cannot-win":
             self.barred |= {s for s in range(r.n_sides) if gone_out(r, self.scores[s])}
         if self.winner is None:
-            self.dealer = (dealer + 1) % r.players
+            self.dealer = next_dealer(r, dealer, hand.contract, redeal=hand.redeal)
         return hand, dealer, before
 
     def cut_off(self) -> None:

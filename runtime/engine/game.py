@@ -12,7 +12,7 @@ from functools import lru_cache
 from random import Random
 
 from .errors import InvalidActionError
-from .hand import HandResult, HandState
+from .hand import HandResult, HandState, next_dealer
 from .rules import Rules
 from .scoring import trick_points
 
@@ -200,6 +200,8 @@ class Match:
         if r.lose_at is not None and r.out_backwards == "cannot-win":
             self.barred |= {s for s in range(r.n_sides) if gone_out(r, self.scores[s])}
         if self.winner is None:
-            self.dealer = (self.dealer + 1) % self.rules.players
+            self.dealer = next_dealer(
+                self.rules, self.dealer, result.contract, redeal=result.redeal
+            )
             self.hand = HandState.new(self.rules, self.dealer, self.rng, self.scores)
         return result

@@ -23,6 +23,7 @@ from .errors import ArgumentError, IllegalActionError, InvalidActionError
 from .messages import N_, Explanation
 from .rules import Rules
 from .scoring import score_hand
+from .tableformat import Play
 
 __all__ = [
     "AUCTION",
@@ -39,6 +40,9 @@ __all__ = [
     "action_kind",
     "deal",
     "deal_cards",
+    "joker_suit_rules",
+    "next_dealer",
+    "passes_reopen",
     "shuffled",
 ]
 
@@ -78,6 +82,33 @@ class HandResult:
     complete: bool = True
     allies: tuple[int, ...] = ()  # seats on the contractor's side for this hand
     sans: bool = False  # played sans kitty
+    #: thrown in because a player asked for a redeal (no ace, no face): the same dealer deals
+    redeal: bool = False
+
+
+def next_dealer(rules: Rules, dealer: int, contract: int, *, redeal: bool = False) -> int:
+    """Who deals the hand after one ``dealer`` dealt that ended with ladder entry ``contract``
+    (-1: everybody passed): deal.rotation, the seat on the dealer's left; auction.all-pass with
+    ``all_pass: redeal``, the same dealer again after a hand thrown in; and the same dealer
+    after a hand a player asked to be redealt (``redeal``: auction.no-ace-no-face)."""
+    if redeal or (contract < 0 and rules.all_pass == "redeal"):
+        return dealer
+    return (dealer + 1) % rules.players
+
+
+def passes_reopen(rules: Rules) -> bool:
+    """Whether a player who passed may be asked again and bid (auction.pass-final): with
+    ``bid_after_pass`` always or if-changed."""
+    return rules.auction["bid_after_pass"] != "never"
+
+
+def joker_suit_rules(play: Play) -> tuple[bool, bool]:
+    """The joker's suit rules of a variant's ``play`` options (``Rules.play``, or the tables'
+    ``play``): whether a joker played as a card of a suit must be its holder's first or last of
+    it (joker.no-trumps.first-or-last), and whether a joker may not be led naming a suit its
+    holder has shown void in (joker.no-trumps.void-suit)."""
+    jnt = play["joker_no_trumps"]
+    return jnt["first_or_last"], jnt["lead_not_void"]
 
 
 def deal(rules: Rules, dealer: int, rng: Random) -> tuple[list[int], int, int]:
@@ -137,6 +168,7 @@ class HandState:
         "passed",
         "phase",
         "power",
+        "reopened",
         "result",
         "rules",
         "sans",
@@ -177,6 +209,9 @@ class HandState:
         self.high = -1
         self.high_seat = -1
         self.passed = 0
+        #: auction.pass-final (bid_after_pass: if-changed): the seats whose pass stands but
+        #: who are asked again, someone having made a higher bid since they passed.
+        self.reopened = 0
         self.called = 0
         self.max_level = 0
         self.final_call = False
@@ -252,6 +287,7 @@ class HandState:
         o.passed = self.passed
         o.phase = self.phase
         o.power = self.power
+        o.reopened = self.reopened
         o.result = self.result
         o.rules = self.rules
         o.sans = self.sans
@@ -339,6 +375,24 @@ class HandState:
             raise ArgumentError(f"{self.rules.action_str(action)!r} is legal now")
         return why
 
+    def why_not_turn(self, seat: int) -> Explanation | None:
+        """Why ``seat``, which is not the seat to move, will not be asked to bid, when a rule
+        says so: in a rounds auction a seat whose pass stands is skipped (auction.pass-final:
+        for good, or with ``bid_after_pass`` until someone bids higher). None when ``seat``
+        only waits for its turn (or is the seat to move)."""
+        if self.phase != AUCTION or seat == self.to_move or self.rules.procedure != "rounds":
+            return None
+        if not (self.passed & ~self.reopened) >> seat & 1:
+            return None
+        if passes_reopen(self.rules):
+            return Explanation(
+                "auction.pass-final",
+                N_("a player who has passed may bid again only after someone bids higher"),
+            )
+        return Explanation(
+            "auction.pass-final", N_("a player who has passed may not bid again in this auction")
+        )
+
     def _walk(self, probe: int) -> int | Explanation:
         """The restrictions of the phase, walked in order (see above)."""
         phase = self.phase
@@ -358,6 +412,42 @@ class HandState:
         return 0
 
     def _auction_walk(self, probe: int) -> int | Explanation:
+        r = self.rules
+        if r.REDEAL < 0:
+            return self._call_walk(probe)
+        # auction.no-ace-no-face: a hand with no ace and no face card may ask for a redeal
+        bit = 1 << r.REDEAL
+        if probe & bit:
+            why = self._why_no_redeal()
+            return bit if why is None else why
+        legal = self._call_walk(probe)
+        if probe or isinstance(legal, Explanation) or self._why_no_redeal() is not None:
+            return legal
+        return legal | bit
+
+    def _why_no_redeal(self) -> Explanation | None:
+        """Why the seat to call may not ask for a redeal now (no ace, no face), or None."""
+        r = self.rules
+        seat = self.to_move
+        # ... in place of his first call ...
+        if self.called >> seat & 1:
+            return Explanation(
+                "auction.no-ace-no-face",
+                N_("a redeal is asked for only in place of one's first call (no ace, no face)"),
+            )
+        # ... holding no ace, no king, queen or jack, and no joker
+        hand = self.hands[seat]
+        if hand & r.face_mask:
+            card = next(c for c in r.face_cards if hand >> c & 1)  # an ace first, if any
+            return Explanation(
+                "auction.no-ace-no-face",
+                N_("he holds %(card)s (no ace, no face)"),
+                {"card": r.deck[card]},
+            )
+        return None
+
+    def _call_walk(self, probe: int) -> int | Explanation:
+        """The restrictions on a pass or a bid (auction.order, auction.higher and the ladder's)."""
         r = self.rules
         BID = r.BID
         # auction.order: each call is a bid or a pass
@@ -423,9 +513,12 @@ class HandState:
         r = self.rules
         legal = self._auction_walk(0)
         assert not isinstance(legal, Explanation)
-        k = int(u * legal.bit_count())
+        count = legal.bit_count()
+        k = int(u * count)
         if k == 0:
             return r.PASS
+        if k == count - 1 and r.REDEAL >= 0 and legal >> r.REDEAL & 1:
+            return r.REDEAL  # the last legal id
         # The k-th bid above the high bid, skipping the restricted bids the walk barred.
         high = self.high
         i = high + k
@@ -597,17 +690,80 @@ class HandState:
             # play.follow-suit: one who holds the led suit plays it
             if probe & hand & ~follow:
                 return self._why_follow(probe.bit_length() - 1, follow)
-            return follow
-        jokers = hand & masks[SUITLESS]
-        if jokers and self._void_must_play_joker():
-            # joker.no-trumps.misere-void: void in the led suit, the joker must be played
-            if probe & hand & ~jokers:
-                return Explanation(
-                    "joker.no-trumps.misere-void",
-                    N_("void in the led suit in a misère, the joker must be played"),
-                )
-            return jokers
-        return hand
+            cards = follow
+        else:
+            jokers = hand & masks[SUITLESS]
+            if jokers and self._void_must_play_joker():
+                # joker.no-trumps.misere-void: void in the led suit, the joker must be played
+                if probe & hand & ~jokers:
+                    return Explanation(
+                        "joker.no-trumps.misere-void",
+                        N_("void in the led suit in a misère, the joker must be played"),
+                    )
+                return jokers
+            cards = hand
+        if self.nominated >= 0 and hand & self.rules.joker_mask & ~masks[SUITLESS]:
+            barred = self._not_first_or_last(hand)
+            if probe & cards & barred:
+                return self._why_not_first_or_last()
+            cards &= ~barred
+        return cards
+
+    def _not_first_or_last(self, hand: int) -> int:
+        """joker.no-trumps.first-or-last: the nominated jokers of ``hand`` (the seat to move's)
+        that are neither its first card of their suit in the hand nor its last: its seat has
+        played that suit and holds a card of it that is no joker. 0 without the rule."""
+        r = self.rules
+        if not joker_suit_rules(r.play)[0] or self.nominated < 0:
+            return 0
+        suit = self.nominated
+        played = self.shown_suits(self.to_move)[0]
+        if played >> suit & 1 and hand & self.masks[suit] & ~r.joker_mask:
+            return hand & r.joker_mask & ~self.masks[SUITLESS]
+        return 0
+
+    def _why_not_first_or_last(self, suit: int = -1) -> Explanation:
+        """The sentence of joker.no-trumps.first-or-last for a joker played as ``suit`` (-1:
+        the suit it is nominated to)."""
+        return Explanation(
+            "joker.no-trumps.first-or-last",
+            N_(
+                "the joker may be played as %(suit)s only as its holder's first or last card "
+                "of %(suit)s in the hand"
+            ),
+            {"suit": SUITS[self.nominated if suit < 0 else suit]},
+        )
+
+    def shown_suits(self, seat: int) -> tuple[int, int]:
+        """What ``seat``'s plays so far in the hand showed, as two 4-bit suit masks: the
+        effective suits it has played (a joker led naming a suit counts as that suit) and the
+        suits it has shown void in (it played a card of another effective suit to a lead of
+        it). Read from the tricks (joker.no-trumps.first-or-last, joker.no-trumps.void-suit)."""
+        r = self.rules
+        suit_of = self.suit_of
+        jl = r.JOKER_LEAD
+        played = void = 0
+        tricks = [(leader, actions) for leader, actions, _ in self.tricks]
+        if self.trick:
+            tricks.append((self.trick_leader, tuple(self.trick)))
+        for leader, actions in tricks:
+            s = leader
+            led = -1
+            for a in actions:
+                if a >= jl:
+                    led = (a - jl) % 4  # a joker lead: it is played as the suit it names
+                    if s == seat:
+                        played |= 1 << led
+                else:
+                    suit = suit_of[a]
+                    if led < 0:
+                        led = suit
+                    if s == seat:
+                        played |= (1 << suit) & 15
+                        if suit != led:
+                            void |= 1 << led
+                s = self.next_seat[s]
+        return played, void
 
     def _why_follow(self, card: int, follow: int) -> Explanation:
         """Why ``card`` does not follow suit: the clause that gives it (or the cards that do
@@ -684,6 +840,13 @@ class HandState:
                     ),
                 )
             cards &= ~(jokers & ~suitless)
+        if self.nominated >= 0 and jokers & ~suitless:
+            # joker.no-trumps.first-or-last: a nominated joker is its holder's first or last
+            # card of its suit
+            barred = self._not_first_or_last(hand)
+            if probe & barred:
+                return self._why_not_first_or_last()
+            cards &= ~barred
         if not suitless:
             return cards
         # joker.no-trumps.lead: leading a suitless joker names the suit to follow
@@ -726,7 +889,48 @@ class HandState:
                     N_("%(suit)s have been led already this hand"),
                     {"suit": SUITS[(probe.bit_length() - 1 - r.JOKER_LEAD) % 4]},
                 )
+        if any(joker_suit_rules(r.play)):
+            shown = self._shown_leads(hand, others, suits, suitless, probe)
+            if isinstance(shown, Explanation):
+                return shown
+            suits = shown
         return cards | self._joker_leads(suitless, suits)
+
+    def _shown_leads(
+        self, hand: int, others: int, suits: int, suitless: int, probe: int
+    ) -> int | Explanation:
+        """The suits (a 4-bit mask, within ``suits``) a suitless joker of ``hand`` may name by
+        what the seat's plays showed (joker.no-trumps.void-suit, joker.no-trumps.first-or-last),
+        or why the probed joker lead may not name its suit."""
+        r = self.rules
+        played, void = self.shown_suits(self.to_move)
+        suit = (probe.bit_length() - 1 - r.JOKER_LEAD) % 4
+        if joker_suit_rules(r.play)[1]:
+            # joker.no-trumps.void-suit: not a suit its holder has shown void in, unless that
+            # leaves no suit to a holder of no other card
+            ok = suits & ~void
+            if ok or others:
+                if probe & self._joker_leads(suitless, suits & ~ok):
+                    return Explanation(
+                        "joker.no-trumps.void-suit",
+                        N_(
+                            "seat %(seat)s has shown void in %(suit)s: leading the joker, he "
+                            "may not name it"
+                        ),
+                        {"seat": self.to_move, "suit": SUITS[suit]},
+                    )
+                suits = ok
+        if joker_suit_rules(r.play)[0]:
+            # joker.no-trumps.first-or-last: led naming a suit, the joker is its holder's first
+            # card of that suit in the hand, or his last
+            barred = 0
+            for t in range(4):
+                if played >> t & 1 and hand & self.masks[t] & ~r.joker_mask:
+                    barred |= 1 << t
+            if probe & self._joker_leads(suitless, suits & barred):
+                return self._why_not_first_or_last(suit)
+            suits &= ~barred
+        return suits
 
     def _joker_leads(self, jokers: int, suits: int) -> int:
         """The joker-lead action bits of the jokers in ``jokers`` naming the suits in ``suits``
@@ -824,9 +1028,20 @@ class HandState:
     def _call(self, action: int) -> None:
         r = self.rules
         seat = self.to_move
+        if action == r.REDEAL:
+            # auction.no-ace-no-face: the hand is thrown in, scores nothing; the same dealer
+            # deals again (Match)
+            self.calls.append((seat, action))
+            self.inkles.append(False)
+            self.called |= 1 << seat
+            self.phase = OVER
+            zeros = tuple([0] * r.n_sides)
+            self.result = HandResult(-1, -1, None, zeros, zeros, True, redeal=True)
+            return
         inkle = False
         if action == r.PASS:
             self.passed |= 1 << seat
+            self.reopened &= ~(1 << seat)
         else:
             i = action - r.BID
             if (
@@ -841,6 +1056,15 @@ class HandState:
                 level = r.bid_level[i]
                 if level > self.max_level:
                     self.max_level = level
+                if self.passed:
+                    # auction.pass-final: whether a higher bid gives the seats that passed
+                    # their voice back (every pass cancelled, or the passes stand but are asked)
+                    after_pass = r.auction["bid_after_pass"]
+                    if after_pass == "always":
+                        self.passed = 0
+                    elif after_pass == "if-changed":
+                        self.passed &= ~(1 << seat)
+                        self.reopened = self.passed
         self.calls.append((seat, action))
         self.inkles.append(inkle)
         self.called |= 1 << seat
@@ -867,7 +1091,8 @@ class HandState:
             self._end_auction()
             return
         nxt = (seat + 1) % n
-        while self.passed >> nxt & 1:
+        skipped = self.passed & ~self.reopened
+        while skipped >> nxt & 1:
             nxt = (nxt + 1) % n
         self.to_move = nxt
 
@@ -963,7 +1188,8 @@ class HandState:
         strain = r.bid_strain[self.contract] if self.contract >= 0 else NT
         self.strain = strain
         self.suit_of = r.suit_of[strain]
-        self.power = r.power[strain]
+        # joker.no-trumps.misere-low: a misère plays by its own powers (the jokers lowest)
+        self.power = r.misere_power if self.misere else r.power[strain]
         self.masks = r.masks[strain]
         self.trumpish = strain if strain < NT else SUITLESS
         if self.contract >= 0 and r.bid_partner[self.contract] == "sits-out":
@@ -1029,10 +1255,11 @@ class HandState:
         power = list(self.power)
         masks = list(self.masks)
         held = self.hands[self.contractor] & masks[SUITLESS]
+        nominated_power = r.misere_nominated_power if self.misere else r.nominated_power
         for k, c in enumerate(r.joker_cards):
             if held >> c & 1:
                 suit_of[c] = suit
-                power[c] = r.nominated_power[k]
+                power[c] = nominated_power[k]
                 masks[SUITLESS] &= ~(1 << c)
                 masks[suit] |= 1 << c
         self.suit_of = tuple(suit_of)
@@ -1275,7 +1502,10 @@ def _span(start: int, count: int) -> int:
 
 
 def action_kind(r: Rules, action: int) -> ActionKind:
-    """The kind of an action id: card, joker-lead, pass, bid, nominate, kitty, partner, discard."""
+    """The kind of an action id: card, joker-lead, pass, bid, nominate, kitty, partner, discard,
+    redeal."""
+    if action == r.REDEAL:
+        return "redeal"
     if 0 <= action < r.JOKER_LEAD:
         return "card"
     if action < r.PASS:

@@ -66,6 +66,8 @@ ILLEGAL_BY_KIND: dict[ActionKind | None, str] = {
     "kitty": N_("seat %(seat)s may not choose %(action)s now: %(reason)s"),
     "partner": N_("seat %(seat)s may not choose %(action)s now: %(reason)s"),
     "nominate": N_("seat %(seat)s may not name the joker's suit now (%(action)s): %(reason)s"),
+    # Translators: asking for a new deal under the house rule "no ace, no face".
+    "redeal": N_("seat %(seat)s may not ask for a redeal: %(reason)s"),
     None: N_("seat %(seat)s may not make the move %(action)s: %(reason)s"),
 }
 

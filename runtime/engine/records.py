@@ -298,7 +298,7 @@ def record_actions(rules: Rules, actions: list[int]) -> list[str]:
     """The record texts of action ints: a whole discard (one int per card) is one text,
     ``discard 4D 5C 6C``, its cards in deck order; a discard cut short stays one text per card."""
     out: list[str] = []
-    lo, hi = rules.DISCARD, rules.n_actions
+    lo, hi = rules.DISCARD, rules.DISCARD + rules.n_cards  # not the redeal id after them
     i = 0
     while i < len(actions):
         j = i

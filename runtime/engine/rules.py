@@ -19,9 +19,12 @@ action int                meaning
 ``PARTNER + seat``        choose ``seat`` as partner for the hand
 ``CALL + c``              call card ``c``: its holder is partner for the hand
 ``DISCARD + c``           discard card ``c`` (one card per action)
+``REDEAL``                ask for a redeal (no ace, no face), only where the variant has it
 ========================  =========================================
 
-Every variant has :attr:`Rules.n_actions` (``DISCARD + n_cards``) distinct action ints. The
+Every variant has :attr:`Rules.n_actions` (``DISCARD + n_cards``, one more with
+``auction.no_ace_no_face``: the ``REDEAL`` id comes after all the others, so every other id is
+the same with and without the option) distinct action ints. The
 contractor discards one card per action, as many actions as the variant discards; the text
 ``discard 4D 5C 6C`` that records use names the whole discard (:meth:`Rules.parse_actions`).
 """
@@ -82,6 +85,7 @@ class Rules:
         "NOMINATE",
         "PARTNER",
         "PASS",
+        "REDEAL",
         "SANS",
         "TAKE",
         "auction",
@@ -103,12 +107,16 @@ class Rules:
         "deal_order",
         "deck",
         "discard_count",
+        "face_cards",
+        "face_mask",
         "end",
         "extends",
         "inkles",
         "joker_cards",
         "joker_mask",
         "masks",
+        "misere_nominated_power",
+        "misere_power",
         "n_actions",
         "n_bids",
         "n_cards",
@@ -143,6 +151,7 @@ class Rules:
     dead_hand: int
     procedure: Procedure
     raise_own_bid: bool
+    no_ace_no_face: bool
     all_pass: AllPass
     all_pass_per_trick: int
     kitty_take: bool
@@ -210,6 +219,10 @@ class Rules:
         self.joker_mask: int = derived["joker_mask"]
         #: ``nominated_power[j]``: the power of joker ``joker_cards[j]`` once nominated to a suit.
         self.nominated_power: tuple[int, ...] = tuple(derived["nominated_power"])
+        #: The powers of a misère contract (joker.no-trumps.misere-low: the jokers lowest):
+        #: ``misere_power[c]`` by card, ``misere_nominated_power[j]`` for a nominated joker.
+        self.misere_power: tuple[int, ...] = tuple(derived["misere_power"])
+        self.misere_nominated_power: tuple[int, ...] = tuple(derived["misere_nominated_power"])
         deal = tables["deal"]
         self.packets: tuple[tuple[Receiver, int], ...] = tuple(
             (p[0], p[1]) for p in deal["packets"]
@@ -265,8 +278,20 @@ class Rules:
         self.PARTNER: int = self.SANS + 1
         self.CALL: int = self.PARTNER + self.players
         self.DISCARD: int = self.CALL + self.n_cards
+        #: ``redeal`` (no ace, no face): the last id, only in a variant with the option (-1
+        #: without), so that every other id is the same with and without it.
+        self.REDEAL: int = self.DISCARD + self.n_cards if self.no_ace_no_face else -1
         #: The number of distinct action ints: every action is ``0 <= a < n_actions``.
-        self.n_actions: int = self.DISCARD + self.n_cards
+        self.n_actions: int = self.DISCARD + self.n_cards + (1 if self.no_ace_no_face else 0)
+        #: The cards that bar a redeal (no ace, no face): aces, kings, queens, jacks (the
+        #: bowers among them) and the jokers; 11, 12 and 13 are numbered cards.
+        ranks = tables["card_rank"]
+        #: Those cards, aces first, then kings, queens, jacks and jokers (as a refusal names them).
+        self.face_cards: tuple[int, ...] = (
+            tuple(c for rank in ("A", "K", "Q", "J") for c, r in enumerate(ranks) if r == rank)
+            + self.joker_cards
+        )
+        self.face_mask: int = sum(1 << c for c in self.face_cards)
 
     # -- construction -------------------------------------------------------------------------
 
@@ -313,6 +338,8 @@ class Rules:
             ("partner", self.PARTNER, self.players, "choose this seat as partner"),
             ("call", self.CALL, cards, "call this card: its holder is partner"),
             ("discard", self.DISCARD, cards, "discard this card (one card per action)"),
+            ("redeal", self.DISCARD + cards, 1 if self.no_ace_no_face else 0,
+             "ask for a redeal: no ace, no face (variants with that option)"),
         )  # fmt: skip
 
     def bid_action(self, code: str) -> int:
@@ -355,6 +382,8 @@ class Rules:
             return f"partner {action - self.PARTNER}"
         if action < self.DISCARD:
             return f"call {self.deck[action - self.CALL]}"
+        if action == self.REDEAL:
+            return "redeal"
         return f"discard {self.deck[action - self.DISCARD]}"
 
     def discard_str(self, cards: int) -> str:
@@ -406,6 +435,14 @@ class Rules:
             return self.PASS
         if head in ("take", "sans") and len(words) == 1:
             return self.TAKE if head == "take" else self.SANS
+        if head == "redeal" and len(words) == 1:
+            if self.REDEAL < 0:
+                raise InvalidActionError.of(
+                    N_("%(action)s is not an action of %(variant)s (it has no redeal)"),
+                    action=repr(text),
+                    variant=self.variant,
+                )
+            return self.REDEAL
         if head == "partner" and len(words) == 2:
             if (
                 not (words[1].isascii() and words[1].isdigit())

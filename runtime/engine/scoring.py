@@ -26,8 +26,8 @@ class HandScore:
     ``points[side]`` is added to each side's total; ``per_trick`` is what a trick is worth to a
     side with no ally of the contractor (every side when all passed); ``made`` is None when all
     passed; ``clauses`` are the scoring rules that decided the points beyond the contract's
-    value: ``score.slam``, ``score.overtricks`` and ``score.freeze`` (a cap that cut a side's
-    trick points).
+    value: ``score.slam``, ``score.overtricks`` and ``score.freeze`` (a cap, or a threshold,
+    that cut a side's trick points).
     """
 
     points: tuple[int, ...]
@@ -59,8 +59,8 @@ def score_hand(
     ``contract`` is the ladder index of the contract (-1: all passed, played at no trumps),
     ``allies`` the bitmask of the contractor's seats (himself and his partners for the hand),
     ``tricks_won[seat]`` the tricks each seat took, ``scores[side]`` the totals before the hand
-    (the cap of ``score.freeze`` depends on them), ``sans`` whether the contract was played sans
-    kitty (its bonus added to the value).
+    (the cap or threshold of ``score.freeze`` depends on them), ``sans`` whether the contract
+    was played sans kitty (its bonus added to the value).
     """
     r = rules
     sides = r.side_of_seat
@@ -104,9 +104,19 @@ def score_hand(
         won = pooled if r.pool_opponents else opp_tricks[side]
         earned = per_trick * won
         if freeze is not None:
-            capped = max(0, min(earned, freeze - scores[side]))
+            capped = _frozen(r, earned, freeze, scores[side])
             if capped < earned:
                 clauses.add("score.freeze")
             earned = capped
         points[side] = earned
     return HandScore(tuple(points), per_trick, made, frozenset(clauses))
+
+
+def _frozen(rules: Rules, earned: int, at: int, score: int) -> int:
+    """A side's trick points as opponents after ``score.freeze`` at ``at``, its score before
+    the hand being ``score``: with ``scoring.freeze`` ``cap`` they stop at ``at`` (T, G); with
+    ``threshold`` a side over ``at`` scores none and any other side all of them (the house rule
+    "no trick points for a defending side over 400": 380 + 50 = 430, 410 + 0)."""
+    if rules.scoring["freeze"] == "threshold":
+        return 0 if score > at else earned
+    return max(0, min(earned, at - score))

@@ -31,6 +31,7 @@ __all__ = [
     "AllPass",
     "Auction",
     "Bid",
+    "BidAfterPass",
     "BidCode",
     "BidKind",
     "BidPartner",
@@ -54,12 +55,14 @@ __all__ = [
     "JokerWord",
     "Kitty",
     "KittyWord",
+    "LadderOrder",
     "Meta",
     "MiserePartner",
     "MisereWord",
     "Nominate",
     "OpenWhen",
     "OpponentTricks",
+    "OpponentsLimit",
     "Option",
     "OutBackwards",
     "Packet",
@@ -124,7 +127,8 @@ StrainCode = Literal["S", "C", "D", "H", "NT"]
 FirstDealer = Literal["random", "draw"]
 Receiver = Literal["players", "kitty", "dead"]
 Procedure = Literal["rounds", "single-round"]
-AllPass = Literal["throw-in", "no-trumps"]
+AllPass = Literal["throw-in", "redeal", "no-trumps"]
+BidAfterPass = Literal["never", "always", "if-changed"]
 PartnerCall = Literal["none", "choose", "card"]
 BidKind = Literal["suit", "misere"]
 OpenWhen = Literal["no", "from-start", "after-first-trick"]
@@ -135,6 +139,8 @@ JokerLead = Literal["name-any-suit", "name-unled-suit"]
 VoidMustPlay = Literal["never", "misere", "always"]
 Failed = Literal["minus-value"]
 OpponentTricks = Literal["pooled", "own"]
+OpponentsLimit = Literal["cap", "threshold"]
+LadderOrder = Literal["level", "value"]
 BothOut = Literal["contractor", "highest", "first-by-trick"]
 OutBackwards = Literal["game-over", "cannot-win"]
 EndLine = Literal["reach", "exceed"]
@@ -149,6 +155,7 @@ ClauseId = Literal[
     "deal.packets",
     "deal.rotation",
     "auction.order",
+    "auction.no-ace-no-face",
     "auction.ladder",
     "auction.higher",
     "auction.single-round",
@@ -179,6 +186,9 @@ ClauseId = Literal[
     "joker.no-trumps.last-trick",
     "joker.no-trumps.lead-last-only",
     "joker.no-trumps.misere-void",
+    "joker.no-trumps.misere-low",
+    "joker.no-trumps.first-or-last",
+    "joker.no-trumps.void-suit",
     "score.table",
     "score.made",
     "score.overtricks",
@@ -336,12 +346,42 @@ class Auction(TypedDict):
             ),
         ),
     ]
+    bid_after_pass: Annotated[
+        BidAfterPass,
+        Meta(
+            "Bid after pass",
+            (
+                "With `rounds`: `never`: a player who passed is skipped for the rest of the "
+                "auction. `always`: every bid (not an inkle) cancels the passes made before "
+                "it, so a player who passed is asked again at his turn and may bid; the "
+                "auction ends when every player but the highest bidder has passed in "
+                "succession after the last bid. `if-changed`: a player who passed is asked "
+                "again at his turn only if someone made a higher bid after his pass; his pass "
+                "stands until he bids again, and the auction ends as soon as every player "
+                "but the highest bidder stands passed."
+            ),
+        ),
+    ]
+    no_ace_no_face: Annotated[
+        bool,
+        Meta(
+            "No ace, no face",
+            (
+                "true: a player whose hand holds no ace, no king, queen or jack (the bowers "
+                "are jacks) and no joker may, in place of his first call of the auction, ask "
+                "for a redeal (action `redeal`; asking is optional). The hand ends at once, "
+                "scores nothing, and the same dealer deals again. The numbered ranks 11, 12 and "
+                "13 are no face cards. false: no such claim."
+            ),
+        ),
+    ]
     all_pass: Annotated[
         AllPass,
         Meta(
             "All pass",
             (
-                "`throw-in`: the hand is over and scores nothing. `no-trumps`: the hand "
+                "`throw-in`: the hand is over and scores nothing; the next dealer deals. "
+                "`redeal`: as `throw-in`, but the same dealer deals again. `no-trumps`: the hand "
                 "is played at no trumps with no contract, no kitty and no contractor (no "
                 "nomination); the seat on the dealer's left leads and each side scores "
                 "`all_pass_per_trick` per trick it takes."
@@ -381,6 +421,18 @@ class Auction(TypedDict):
                 "null, or: after the auction, unless the contract is a misère, the "
                 "contractor first chooses `take` (the kitty) or `sans` (the kitty stays "
                 "out and the contract is worth `bonus` more, made or failed)."
+            ),
+        ),
+    ]
+    ranking: Annotated[
+        LadderOrder,
+        Meta(
+            "Ranking",
+            (
+                "How the suit bids of `ladder` were ranked (the ladder is already in that "
+                "order, lowest first): `level`: by tricks, then strain; `value`: by value, "
+                "and of two bids worth as much the one of more tricks (then the higher "
+                "strain) ranks higher."
             ),
         ),
     ]
@@ -558,6 +610,46 @@ class JokerNoTrumps(TypedDict):
             ),
         ),
     ]
+    low_in_misere: Annotated[
+        bool,
+        Meta(
+            "Low in misère",
+            (
+                "true: in a misère contract every joker has power 0 (`derived.misere_power`,"
+                " `derived.misere_nominated_power`), below every card: suitless, it still "
+                "follows no suit; led as `JK:X` it counts as the lowest card of X and takes "
+                "the trick only when nobody plays an X; played to another lead it takes "
+                "nothing; nominated, it is the lowest card of its suit."
+            ),
+        ),
+    ]
+    first_or_last: Annotated[
+        bool,
+        Meta(
+            "First or last",
+            (
+                "true: a joker played as a card of suit X (a suitless joker led as `JK:X`, "
+                "or a joker nominated to X, however played) is its holder's first card of X "
+                "in the hand or his last: it may be played only when he has played no card "
+                "of X yet in the hand (a joker led naming X counts as one; a card played "
+                "counts as its effective suit) or holds no card of X but jokers. A suitless "
+                "joker played to another player's lead is not restricted (its holder is void"
+                " in the led suit)."
+            ),
+        ),
+    ]
+    lead_not_void: Annotated[
+        bool,
+        Meta(
+            "Not a void suit",
+            (
+                "true: a suitless joker may not be led naming a suit its holder has shown "
+                "void in (played a card of another effective suit to a lead of it earlier "
+                "in the hand), unless every suit the other rules leave him is one and he "
+                "holds no other card."
+            ),
+        ),
+    ]
 
 
 class Play(TypedDict):
@@ -704,7 +796,20 @@ class Scoring(TypedDict):
             "Opponents' cap",
             (
                 "null, or a total F: trick points scored as opponents never take a side "
-                "above F (a side at or above F before the hand gains none)."
+                "above F (a side at or above F before the hand gains none); with `freeze` "
+                "`threshold`, a side above F before the hand gains none and any other side "
+                "gains them all."
+            ),
+        ),
+    ]
+    freeze: Annotated[
+        OpponentsLimit,
+        Meta(
+            "Freeze",
+            (
+                "How `opponents_freeze_at` limits trick points scored as opponents: `cap`: "
+                "they stop at it; `threshold`: a side over it before the hand scores none, "
+                "a side at or below it scores them all."
             ),
         ),
     ]
@@ -878,7 +983,10 @@ class ClauseParams(TypedDict, total=False):
             "nominated",
             (
                 "joker.no-trumps.lead-last-only: whether the contractor may nominate the "
-                "joker's suit (a nominated joker too may be led only to the last trick)."
+                "joker's suit (a nominated joker too may be led only to the last trick); "
+                "joker.no-trumps.misere-low, joker.no-trumps.first-or-last: whether the "
+                "contractor may nominate it (the sentence then says what a nominated joker "
+                "does)."
             ),
         ),
     ]
@@ -926,6 +1034,13 @@ class ClauseParams(TypedDict, total=False):
                 "auction.end: whether the last bidder has one more call once the others "
                 "have passed after his bid (as `auction.raise_own_bid`)."
             ),
+        ),
+    ]
+    redeal: Annotated[
+        bool,
+        Meta(
+            "redeal",
+            "deal.rotation: the same dealer deals again after a hand everybody passed.",
         ),
     ]
     required: Annotated[
@@ -1075,6 +1190,31 @@ class Derived(TypedDict):
                 "next."
             ),
             items=Meta("Power", "A power.", minimum=1),
+        ),
+    ]
+    misere_power: Annotated[
+        list[int],
+        Meta(
+            "Misère power",
+            (
+                "`misere_power[c]`: the `power` of card c in a misère contract: "
+                "`strains[4].power`, except that with `play.joker_no_trumps.low_in_misere` "
+                "every joker has 0, below every card (a joker led naming X then takes the "
+                "trick only when nobody plays an X; played to another lead it never does)."
+            ),
+            items=Meta("Power", "A power.", minimum=0),
+        ),
+    ]
+    misere_nominated_power: Annotated[
+        list[int],
+        Meta(
+            "Misère nominated power",
+            (
+                "`misere_nominated_power[j]`: the `power` of joker `jokers[j]` nominated to "
+                "a suit in a misère contract: `nominated_power[j]`, or 0 (the lowest card of "
+                "that suit) with `play.joker_no_trumps.low_in_misere`."
+            ),
+            items=Meta("Power", "A power.", minimum=0),
         ),
     ]
     restricted_bids: Annotated[
@@ -1282,7 +1422,8 @@ class Tables(TypedDict):
                 "effective suit is L, T, or 4, the one with the greatest `power` wins. "
                 "Powers make this a single max: plain cards 1..16 (by rank, 2 low, A "
                 "high), a nominated joker 99, trumps 101 and up, suitless jokers 201 and "
-                "up (black above red)."
+                "up (black above red). A misère contract plays by `derived.misere_power` "
+                "(the same, or the jokers 0 with `play.joker_no_trumps.low_in_misere`)."
             ),
             items=Meta("Strain table", "The card order under one strain."),
             min_items=5,
@@ -1321,14 +1462,19 @@ class Tables(TypedDict):
                 "trumps when the card or all the following cards are bowers or jokers "
                 "`joker.trump` (a joker among them) else `trump.left-bower`, else "
                 "`play.follow-suit`; void while a suitless joker must be played "
-                "`joker.no-trumps.misere-void`; leading: a suit named for a joker that "
-                "has one (`joker.no-trumps.nominate` if nominated, else `joker.trump`), "
-                "a nominated joker held back `joker.no-trumps.lead-last-only`, a "
-                "suitless joker led unnamed `joker.no-trumps.lead`, a joker before the "
-                "last trick `joker.no-trumps.lead-last-only`, a suit already led "
+                "`joker.no-trumps.misere-void`; a nominated joker neither first nor last "
+                "of its suit `joker.no-trumps.first-or-last`; leading: a suit named for a "
+                "joker that has one (`joker.no-trumps.nominate` if nominated, else "
+                "`joker.trump`), a nominated joker held back "
+                "`joker.no-trumps.lead-last-only`, a nominated joker neither first nor "
+                "last `joker.no-trumps.first-or-last`, a suitless joker led unnamed "
+                "`joker.no-trumps.lead`, a joker before the last trick "
+                "`joker.no-trumps.lead-last-only`, a suit already led "
                 "(`joker.no-trumps.last-trick` when all four were led, else "
-                "`joker.no-trumps.lead`), else `play.follow-suit`. Every clause cited is "
-                "one of this list."
+                "`joker.no-trumps.lead`), a suit shown void `joker.no-trumps.void-suit`, "
+                "a suit the joker would be neither first nor last of "
+                "`joker.no-trumps.first-or-last`, else `play.follow-suit`. Every clause "
+                "cited is one of this list."
             ),
             items=Meta("Clause", "One rule clause."),
         ),
@@ -1390,7 +1536,9 @@ class Option:
     JSON Schema keywords (``examples``, a ``oneOf``); ``show``: ``fivehundred show`` lists it
     with its diff label when it is not at its default (False: show words it itself); ``late``:
     added after the stored balance summaries were computed, so the rules fingerprint leaves it
-    out while it has its default (:func:`~.fingerprint.rules_fingerprint`).
+    out while it has its default (:func:`~.fingerprint.rules_fingerprint`); ``requires``: the
+    option at a path and its values without which this option may only keep its default, with
+    the reason (``fivehundred validate`` reports any other value as a semantic error).
 
     ``fivehundred build`` derives from :data:`OPTIONS` the rule-file schema
     (``specs/schema/variant.schema.json``), the defaults every resolved rule file is completed
@@ -1413,6 +1561,7 @@ class Option:
     schema: dict[str, object] | None = None
     show: bool = False
     late: bool = False
+    requires: tuple[str, tuple[object, ...], str] | None = None
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -1665,18 +1814,68 @@ OPTIONS: tuple[Option, ...] = (
         attr="raise_own_bid",
     ),
     Option(
+        "auction.bid_after_pass",
+        BidAfterPass,
+        "never",
+        "auction.pass-final",
+        "Bid after pass",
+        (
+            "With `rounds` (refused with `single-round`, where each player calls once): whether "
+            "a player who passed may bid again. `never`: he is out of the auction (G, T). "
+            "`always`: every bid cancels the passes made before it, so he is asked again at his "
+            "turn; the auction ends when every other player has passed in succession after the "
+            "last bid. `if-changed`: he is asked again only if someone made a higher bid after "
+            "his pass, and his pass stands until he bids again: the auction ends as soon as "
+            "every player but the highest bidder has passed, however long ago (a house rule; T's "
+            "app offers bidding after a pass). Default `never`."
+        ),
+        diff="bidding after a pass",
+        note="never, always, or if-changed (bid raised since)",
+        show=True,
+        late=True,
+        requires=(
+            "auction.procedure",
+            ("rounds",),
+            "with procedure: single-round each player calls once, so nobody speaks after a pass",
+        ),
+    ),
+    Option(
+        "auction.no_ace_no_face",
+        bool,
+        False,
+        "auction.no-ace-no-face",
+        "No ace, no face",
+        (
+            'A player holding no ace and no face card may ask for a redeal ("no ace, no face": '
+            "a published house rule, as in the Five Hundred rules of Iowa State University's "
+            "intramural sports). The face cards are the kings, queens and jacks, the "
+            "bowers among them; the joker counts as one too (the published rule names it: no "
+            '"aces, jacks, queens, kings or joker"); 11, 12 and 13 of the six-handed pack are '
+            "numbered cards. The claim is optional and is made at the player's turn to bid, "
+            "in place of his first call, whatever was called before him. The hand is thrown "
+            "in, scores nothing, and the same dealer deals again. (The published rule lets "
+            "the partner refuse the proposal; here the claim alone decides.) Default false."
+        ),
+        diff="no ace, no face: redeal",
+        note="no ace and no face card: may ask a redeal",
+        attr="no_ace_no_face",
+        show=True,
+        late=True,
+    ),
+    Option(
         "auction.all_pass",
         AllPass,
         "throw-in",
         "auction.all-pass",
         "When all pass",
         (
-            "`throw-in`: the hand is thrown in and the next dealer deals (G, T, P). `no-trumps`: "
-            "the hand is played at no trumps without the kitty and each player scores "
+            "`throw-in`: the hand is thrown in and the next dealer deals (G, T, P). `redeal`: the "
+            "hand is thrown in and the same dealer deals again (a house rule). `no-trumps`: the "
+            "hand is played at no trumps without the kitty and each player scores "
             "`all_pass_per_trick` a trick (a house rule). Default `throw-in`."
         ),
         diff="when all pass",
-        note="throw-in, or no-trumps (play it out)",
+        note="throw-in, redeal (same dealer), or no-trumps",
         attr="all_pass",
     ),
     Option(
@@ -1815,6 +2014,31 @@ OPTIONS: tuple[Option, ...] = (
         note="the strains one may bid",
     ),
     Option(
+        "auction.ladder.order",
+        LadderOrder,
+        "level",
+        "auction.higher",
+        "Ladder order",
+        (
+            "How the suit bids rank. `level`: more tricks rank higher, and of as many tricks "
+            "the higher strain (G, P: the ladder of the Avondale schedule). `value`: the bid "
+            "worth more ranks higher, as in the original schedule of the United States Playing "
+            "Card Company (before 1906, spades 40 to hearts 100 and no trumps 120 for six "
+            "tricks), where six hearts (100) overcalls seven spades (80). Two bids worth as "
+            "much (six diamonds and seven spades, 80 each) are ranked by tricks: the bid of "
+            "more tricks ranks higher, then the higher strain. So the ladder stays one order, "
+            "each bid in one place (an "
+            "overcall is a higher place; action numbers are places), and of two contracts "
+            "worth the same the one that undertakes more tricks is the bigger undertaking. "
+            "Special bids keep the place `above` gives them. Default `level`."
+        ),
+        tables="auction.ranking",
+        diff="bids rank by",
+        note="level (tricks, then strain), or value",
+        show=True,
+        late=True,
+    ),
+    Option(
         "kitty.take",
         bool,
         True,
@@ -1924,6 +2148,61 @@ OPTIONS: tuple[Option, ...] = (
         attr="joker_lead_only_last_trick",
     ),
     Option(
+        "play.joker.no_trumps.low_in_misere",
+        bool,
+        False,
+        "joker.no-trumps.misere-low",
+        "Lowest card in a misère",
+        (
+            "In a misère (open, blind, nullo) the joker is the lowest card (T's app option): "
+            "it follows no suit, as in no trumps, and takes no trick, except one it leads when "
+            "nobody plays a card of the suit its leader names (it is the lowest card of that "
+            "suit); a nominated joker is the lowest card of its suit. In no trumps it stays the "
+            "highest. Default false."
+        ),
+        diff="joker lowest in a misère",
+        note="the joker is the lowest card in a misère",
+        tables="play.joker_no_trumps.low_in_misere",
+        show=True,
+        late=True,
+    ),
+    Option(
+        "play.joker.no_trumps.first_or_last",
+        bool,
+        False,
+        "joker.no-trumps.first-or-last",
+        "First or last of its suit",
+        (
+            "A house rule: a joker played as a card of a suit (led naming it, or nominated to "
+            "it) must be its holder's first card of that suit in the hand or his last: he may "
+            "play it so only before he has played a card of that suit, or once he holds no "
+            "other card of it. Played to another suit's lead, which it may be only when void in"
+            " that suit, it is his last card of that suit and is not restricted. Default false."
+        ),
+        diff="joker first or last card of its suit",
+        note="the joker first or last card of its suit",
+        tables="play.joker_no_trumps.first_or_last",
+        show=True,
+        late=True,
+    ),
+    Option(
+        "play.joker.no_trumps.lead_not_void",
+        bool,
+        False,
+        "joker.no-trumps.void-suit",
+        "Not a suit shown void",
+        (
+            "A house rule: leading the joker, a player may not name a suit he has shown void in"
+            " (failed to follow earlier in the hand), unless that leaves him no suit to name and"
+            " no other card. Default false."
+        ),
+        diff="joker may not name a suit its holder showed void in",
+        note="the joker may not name a suit one showed void in",
+        tables="play.joker_no_trumps.lead_not_void",
+        show=True,
+        late=True,
+    ),
+    Option(
         "scoring.overtricks",
         int,
         0,
@@ -2018,6 +2297,25 @@ OPTIONS: tuple[Option, ...] = (
         note="their points stop here (T: 490), or null",
         attr="opponents_freeze_at",
         schema={"examples": [490, 480, None]},
+    ),
+    Option(
+        "scoring.freeze",
+        OpponentsLimit,
+        "cap",
+        "score.freeze",
+        "Cap or threshold",
+        (
+            "How `opponents_freeze_at` limits the trick points of the contractor's opponents. "
+            "`cap`: they stop at it, a side never passes it on them (T, G: a side at 480 "
+            "taking five tricks stops at 490). `threshold`: a side over it before the hand "
+            "scores no trick points, a side at or below it scores all of them even past it "
+            '(house rule "no trick points for a defending side over 400": a side at 380 '
+            "taking five tricks reaches 430, a side at 410 gets nothing). Default `cap`."
+        ),
+        diff="opponents' trick points limited by",
+        note="cap, or threshold (none over the limit)",
+        show=True,
+        late=True,
     ),
     Option(
         "scoring.opponent_tricks",

@@ -254,6 +254,7 @@ class Table:
         if seat < 0:
             raise TableError("turn", N_("watchers do not play"))
         if self.to_move != seat:
+            self._passed_bid(seat, text)
             raise TableError("turn", N_("it is not your turn"))
         state = self.hand
         try:
@@ -270,6 +271,21 @@ class Table:
         del probe
         for action in actions:
             self._apply(action)
+
+    def _passed_bid(self, seat: int, text: str) -> None:
+        """A bid by a seat whose pass stands: raise the rule that keeps it silent
+        (auction.pass-final) as an :class:`IllegalActionError` naming the seat and the bid."""
+        if self.to_move is None or not 0 <= seat < self.rules.players:
+            return
+        why = self.hand.why_not_turn(seat)
+        if why is None:
+            return
+        try:
+            actions = self.rules.parse_actions(text, bidding=True)
+        except FiveHundredError:
+            return
+        if len(actions) == 1 and action_kind(self.rules, actions[0]) == "bid":
+            raise IllegalActionError(seat, text.strip(), why.clause, why.text(), why, "bid")
 
     def _apply(self, action: int, store: bool = True) -> None:
         state = self.hand

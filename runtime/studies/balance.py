@@ -35,9 +35,9 @@ from ..bots.registry import BOTS, Bot, BotSpecError, make_bot
 from ..engine.codes import NT, STRAINS
 from ..engine.errors import FiveHundredError
 from ..engine.fingerprint import rules_fingerprint
-from ..engine.game import NO_WINNER, Match, gone_out, reaches
+from ..engine.game import NO_WINNER, Match
 from ..engine.rules import Rules
-from .reached import EVENTS, hand_events
+from .reached import EVENTS, end_events, event_applies, hand_events
 from .simulate import check_hand
 from .stats import Comparison, Mean, Proportion, compare_means, compare_proportions
 
@@ -128,7 +128,8 @@ class Tally:
     hands: int = 0
     #: hands per game
     length: list[int] = field(default_factory=_acc)
-    #: contracts by ladder index (-1: everybody passed), and how many of them were made
+    #: contracts by ladder index (-1: everybody passed, -2: redealt on a claim of no ace, no
+    #: face), and how many of them were made
     contracts: dict[int, int] = field(default_factory=dict)
     made: dict[int, int] = field(default_factory=dict)
     #: points of the contractor's side, and of all the other sides together, per contract hand
@@ -199,9 +200,10 @@ def play_game(
         dealer = st.dealer
         res = match.finish_hand()
         events = hand_events(st)
-        _end_events(rules, before, match, events)
+        events |= end_events(rules, before, match.scores, match.winner)
         tally.hands += 1
-        tally.contracts[res.contract] = tally.contracts.get(res.contract, 0) + 1
+        played = -2 if res.redeal else res.contract  # -2: redealt (no ace, no face)
+        tally.contracts[played] = tally.contracts.get(played, 0) + 1
         if res.contract >= 0:
             if res.made:
                 tally.made[res.contract] = tally.made.get(res.contract, 0) + 1
@@ -236,20 +238,6 @@ def play_game(
         point[0] += 1
         point[1] += scores[leader]
         point[2] += max((scores[s] for s in range(rules.n_sides) if s != leader), default=0)
-
-
-def _end_events(rules: Rules, before: list[int], match: Match, events: set[str]) -> None:
-    """The ``end.*`` clauses that the hand just scored decided something by."""
-    scores = match.scores
-    at_target = [s for s in range(rules.n_sides) if reaches(rules, scores[s])]
-    if rules.must_bid_to_win and any(s != match.winner for s in at_target):
-        events.add("end.must-bid-to-win")
-    if match.winner is not None and len(at_target) > 1:
-        events.add("end.both-out")
-    if any(
-        gone_out(rules, scores[s]) and not gone_out(rules, before[s]) for s in range(rules.n_sides)
-    ):
-        events.add("end.lose")
 
 
 def _ending(rules: Rules, match: Match, history: list[tuple[int, ...]]) -> str:
@@ -535,6 +523,8 @@ def _mean(acc: list[int]) -> Mean:
 
 def kind_of(rules: Rules, i: int) -> str:
     """A ladder entry's kind for the distribution: its strain (S C D H NT) or its misère code."""
+    if i == -2:
+        return "redeal"
     if i < 0:
         return "pass"
     if rules.bid_kind[i] == "misere":
@@ -562,13 +552,14 @@ def figures(study: Study) -> dict[str, dict[str, Figure]]:
     hands = t.hands
     out: dict[str, dict[str, Figure]] = {g: {} for g in GROUPS}
     out["game"]["hands_per_game"] = _mean(t.length)
-    for i in [*range(r.n_bids), -1]:
+    redeal = [-2] if -2 in t.contracts else []  # no ace, no face: hands redealt
+    for i in [*range(r.n_bids), -1, *redeal]:
         if i in t.contracts or (i >= 0 and r.bid_kind[i] == "misere"):
-            out["contracts"][r.bid_codes[i] if i >= 0 else "pass"] = Proportion(
+            out["contracts"][r.bid_codes[i] if i >= 0 else kind_of(r, i)] = Proportion(
                 t.contracts.get(i, 0), hands
             )
     kinds: dict[str, int] = {}
-    for i in [*range(r.n_bids), -1]:
+    for i in [*range(r.n_bids), -1, *redeal]:
         kinds.setdefault(kind_of(r, i), 0)
         kinds[kind_of(r, i)] += t.contracts.get(i, 0)
     for kind, k in kinds.items():
@@ -582,7 +573,7 @@ def figures(study: Study) -> dict[str, dict[str, Figure]]:
         made_n[1] += t.contracts.get(i, 0)
     for key, (k, n) in levels.items():
         out["make_rate"][key] = Proportion(k, n)
-    contracted = hands - t.contracts.get(-1, 0)
+    contracted = hands - t.contracts.get(-1, 0) - t.contracts.get(-2, 0)
     out["make_rate"]["all"] = Proportion(sum(t.made.values()), contracted)
     out["points"]["contractor"] = _mean(t.gain)
     out["points"]["opponents"] = _mean(t.against)
@@ -596,7 +587,7 @@ def figures(study: Study) -> dict[str, dict[str, Figure]]:
             t.position_contracts.get(pos, 0), contracted
         )
     for key in EVENTS:
-        if key.split("/")[0] in r.clause_ids or key in t.event_hands:
+        if event_applies(r, key) or key in t.event_hands:
             out["clauses"][key] = Proportion(t.event_hands.get(key, 0), hands)
     return out
 

@@ -79,6 +79,8 @@ def label(group: str, key: str) -> str:
         return {"hands_per_game": "hands per game"}.get(key, key)
     if key == "pass":
         return "everybody passed"
+    if key == "redeal":
+        return "redealt (no ace, no face)"
     if group == "kinds":
         return _STRAIN_NAMES.get(key, f"misère {key}")
     if group == "make_rate":
@@ -431,7 +433,7 @@ def contracts_svg(studies: Sequence[Study]) -> str:
         series.append((name, bars))
     return bar_chart(
         "Contracts, by bid (share of hands)",
-        [("all passed" if k == "pass" else k) for k in keys],
+        [{"pass": "all passed", "redeal": "redealt"}.get(k, k) for k in keys],
         series,
         desc="Share of hands played at each contract, with 95% confidence intervals.",
     )

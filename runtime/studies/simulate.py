@@ -24,10 +24,11 @@ from typing import IO, Any
 from ..bots.registry import Bot, RandomBot, make_bot
 from ..engine.fast import FastEngine, FastMatch, Playout, fast_engine
 from ..engine.game import Match
-from ..engine.hand import HandState
+from ..engine.hand import AUCTION, HandState, next_dealer, passes_reopen
 from ..engine.records import record_of
 from ..engine.rules import Rules
 from ..terminal import progress
+from .reached import end_events, hand_events
 
 __all__ = ["CHECK_SAMPLE", "MAX_HANDS", "InvariantError", "Summary", "check_hand", "simulate"]
 
@@ -52,8 +53,15 @@ class Summary:
     decisions: int = 0
     seconds: float = 0.0
     thrown_in: int = 0
+    #: Of the hands thrown in, those a player asked to have redealt (``auction.no-ace-no-face``).
+    redeals: int = 0
     #: Hands all passed and played at no trumps (``auction.all-pass``: no-trumps): not thrown in.
     all_passed_played: int = 0
+    #: Hands in which a player bid after a pass of his own (``auction.pass-final``, where
+    #: the variant lets passes reopen: always or if-changed).
+    bid_again: int = 0
+    #: Hands thrown in and redealt by the same dealer (``auction.all-pass``: redeal).
+    redealt: int = 0
     made: int = 0
     failed: int = 0
     contracts: dict[str, int] = field(default_factory=dict)
@@ -62,6 +70,13 @@ class Summary:
     no_winner: int = 0
     cut_off: int = 0
     max_hands: int = 0
+    #: Hands in which each rule clause decided something (:data:`.reached.EVENTS` keys), when
+    #: asked for (``clauses``); None when not.
+    clauses: dict[str, int] | None = None
+    #: Stopped by Ctrl-C: the figures are those of the hands or games finished before it.
+    interrupted: bool = False
+    #: The hands or games asked for.
+    asked: int = 0
 
     def as_json(self) -> dict[str, Any]:
         """The ``--json`` object."""
@@ -75,7 +90,10 @@ class Summary:
             "hands_per_second": round(self.hands / secs, 1),
             "decisions_per_second": round(self.decisions / secs, 1),
             "thrown_in": self.thrown_in,
+            "redeals": self.redeals,
             "all_passed_played": self.all_passed_played,
+            "bid_again": self.bid_again,
+            "redealt": self.redealt,
             "made": self.made,
             "failed": self.failed,
             "contracts": dict(sorted(self.contracts.items())),
@@ -84,6 +102,8 @@ class Summary:
             "games_cut_off": self.cut_off,
             "max_hands_per_game": self.max_hands or None,
             "invariant_checks": self.invariant_checks,
+            "clauses": None if self.clauses is None else dict(sorted(self.clauses.items())),
+            "interrupted": self.interrupted,
         }
 
 
@@ -156,8 +176,15 @@ def simulate(
     check_every: int = 1,
     progress: Callable[[int, int], None] | None = None,
     max_hands: int = MAX_HANDS,
+    clauses: bool = False,
 ) -> Summary:
     """Play ``hands`` independent hands, or ``games`` whole games, and summarise them.
+
+    With ``clauses``, count the hands in which each rule clause decided something
+    (:func:`.reached.hand_events`, and :func:`.reached.end_events` in games): every hand is then
+    played by the checked engine, which keeps the hand to read. Ctrl-C (KeyboardInterrupt)
+    stops the run between two hands or games: the summary of what was finished is returned,
+    with ``interrupted`` set. ``progress(done, total)`` is called at least every second.
 
     A game still without a winner after ``max_hands`` hands is stopped and counted in
     ``Summary.cut_off`` (``games_cut_off``): neither a win nor a game without a winner.
@@ -173,36 +200,52 @@ def simulate(
     summary = Summary(rules.variant, wins_by_side=[0] * rules.n_sides)
     if games:
         summary.max_hands = max_hands
+    if clauses:
+        summary.clauses = {}
     total = hands or games
+    summary.asked = total
     every = max(1, total // 100)
-    start = time.perf_counter()
+    start = last_shown = time.perf_counter()
     # Random bots only: the engine's fast path plays the hands (the same choices, faster).
-    fast = fast_engine(rules) if all(isinstance(bot, RandomBot) for bot in players) else None
+    random_only = all(isinstance(bot, RandomBot) for bot in players)
+    fast = fast_engine(rules) if random_only and not clauses else None
     check_every = check_every if check else 0
-    for i in range(total):
-        if hands and fast is not None:
-            dealer = i % rules.players
-            _count(fast, fast.playout(dealer, rng), dealer, None, summary, records, check_every)
-        elif hands:
-            state = HandState.new(rules, i % rules.players, rng)
-            _play(state, players, rng, summary, records, check_every)
-        else:
-            winner = (
-                _fast_game(fast, rng, summary, records, check_every, max_hands)
-                if fast is not None
-                else _game(rules, players, rng, summary, records, check_every, max_hands)
-            )
-            summary.games += 1
-            if winner is None:
-                summary.cut_off += 1
-            elif winner >= 0:
-                summary.wins_by_side[winner] += 1
+    try:
+        for i in range(total):
+            if hands and fast is not None:
+                dealer = i % rules.players
+                _count(fast, fast.playout(dealer, rng), dealer, None, summary, records, check_every)
+            elif hands:
+                state = HandState.new(rules, i % rules.players, rng)
+                _play(state, players, rng, summary, records, check_every)
             else:
-                summary.no_winner += 1
-        if progress is not None and (i + 1) % every == 0:
-            progress(i + 1, total)
+                winner = (
+                    _fast_game(fast, rng, summary, records, check_every, max_hands)
+                    if fast is not None
+                    else _game(rules, players, rng, summary, records, check_every, max_hands)
+                )
+                summary.games += 1
+                if winner is None:
+                    summary.cut_off += 1
+                elif winner >= 0:
+                    summary.wins_by_side[winner] += 1
+                else:
+                    summary.no_winner += 1
+            if progress is not None:
+                now = time.perf_counter()
+                if (i + 1) % every == 0 or now - last_shown >= 1.0:
+                    last_shown = now
+                    progress(i + 1, total)
+    except KeyboardInterrupt:
+        summary.interrupted = True
     summary.seconds = time.perf_counter() - start
     return summary
+
+
+def _events(summary: Summary, keys: set[str]) -> None:
+    if summary.clauses is not None:
+        for key in keys:
+            summary.clauses[key] = summary.clauses.get(key, 0) + 1
 
 
 def _game(
@@ -217,8 +260,14 @@ def _game(
     """One whole game by the bots: the winner (None when cut off after ``max_hands``)."""
     match = Match(rules, rng)
     while match.winner is None and match.hands_played < max_hands:
-        _play(match.hand, players, rng, summary, records, check_every)
+        state = match.hand
+        _play(state, players, rng, summary, records, check_every, hand_only=False)
+        before = list(match.scores)
         match.finish_hand()
+        if summary.clauses is not None:
+            _events(
+                summary, hand_events(state) | end_events(rules, before, match.scores, match.winner)
+            )
     return match.winner
 
 
@@ -251,17 +300,23 @@ def _checked_now(summary: Summary, check_every: int) -> bool:
 def _tally(
     summary: Summary,
     rules: Rules,
+    dealer: int,
     decisions: int,
     contract: int,
     made: bool | None,
     tricks_by_side: tuple[int, ...],
+    redeal: bool = False,
 ) -> None:
     summary.decisions += decisions
     summary.hands += 1
+    if redeal:  # auction.no-ace-no-face: thrown in on a claim, redealt by the same dealer
+        summary.redeals += 1
     if contract < 0 and any(tricks_by_side):  # all passed, and the hand was played out
         summary.all_passed_played += 1
     elif contract < 0:
         summary.thrown_in += 1
+        if not redeal and next_dealer(rules, dealer, contract) == dealer:
+            summary.redealt += 1
     else:
         code = rules.bid_codes[contract]
         summary.contracts[code] = summary.contracts.get(code, 0) + 1
@@ -271,6 +326,28 @@ def _tally(
             summary.failed += 1
 
 
+def _bid_again(rules: Rules, calls: list[tuple[int, int]]) -> bool:
+    """Whether a seat bid after a pass of its own among ``calls`` (seat, action)."""
+    passed = 0
+    for seat, action in calls:
+        if action == rules.PASS:
+            passed |= 1 << seat
+        elif passed >> seat & 1:
+            return True
+    return False
+
+
+def _calls(rules: Rules, dealer: int, actions: list[int]) -> list[tuple[int, int]]:
+    """The auction of a fast-path hand, (seat, action) each: its first actions, replayed on a
+    hand without cards (the calls do not depend on them)."""
+    state = HandState(rules, dealer, [0] * rules.players, 0)
+    for action in actions:
+        if state.phase != AUCTION:
+            break
+        state.apply_fast(action)
+    return state.calls
+
+
 def _play(
     state: HandState,
     players: list[Bot],
@@ -278,7 +355,12 @@ def _play(
     summary: Summary,
     records: IO[str] | None,
     check_every: int,
+    *,
+    hand_only: bool = True,
 ) -> None:
+    """Play ``state`` to its end by the bots and count it (with its clause events when the
+    summary counts them and the hand stands alone, ``hand_only``: a game's hands are counted
+    by :func:`_game`, which knows the scores around them)."""
     actions: list[int] | None = [] if records is not None else None
     n = 0
     while state.result is None:
@@ -289,7 +371,20 @@ def _play(
         if actions is not None:
             actions.append(action)
     res = state.result
-    _tally(summary, state.rules, n, res.contract, res.made, res.tricks_by_side)
+    _tally(
+        summary,
+        state.rules,
+        state.dealer,
+        n,
+        res.contract,
+        res.made,
+        res.tricks_by_side,
+        res.redeal,
+    )
+    if passes_reopen(state.rules) and _bid_again(state.rules, state.calls):
+        summary.bid_again += 1
+    if hand_only and summary.clauses is not None:
+        _events(summary, hand_events(state))
     if _checked_now(summary, check_every):
         check_hand(state)
         summary.invariant_checks += 1
@@ -308,7 +403,19 @@ def _count(
 ) -> None:
     """Count a hand of the fast path; replay it through the checked engine when it is checked
     (which also checks that the two engines scored it alike) or recorded."""
-    _tally(summary, fast.rules, hand.decisions, hand.contract, hand.made, hand.tricks_by_side)
+    r = fast.rules
+    _tally(
+        summary,
+        r,
+        dealer,
+        hand.decisions,
+        hand.contract,
+        hand.made,
+        hand.tricks_by_side,
+        hand.redeal,
+    )
+    if passes_reopen(r) and _bid_again(r, _calls(r, dealer, hand.actions)):
+        summary.bid_again += 1
     checked = _checked_now(summary, check_every)
     if not checked and records is None:
         return
