@@ -43,6 +43,7 @@ from .docs import (
     compiled_templates,
     render_html,
     render_index,
+    render_language_index,
     render_markdown,
     use_bytecode_cache,
     use_compiled,
@@ -328,6 +329,23 @@ def plan_outputs(
                     files.add(rel, digest(key, fmt), make)
         if any(missing[lang, variant] for variant in ids):
             files.incomplete[lang] = tuple(v for v in ids if missing[lang, v])
+    # each language's index links the indexes of the languages with a whole book only: a
+    # language whose catalogue translates no book whole is linked from nowhere
+    switch = [code for code in langs if any(code in complete[v] for v in ids)]
+    for lang in langs:
+        listed = [v for v in ids if lang in complete[v]]
+        shown = [rulesets[v][1] for v in listed]
+        catalogue = po_path(lang)
+        words = file_digest(catalogue.read_bytes()) if catalogue.is_file() else "-"
+        # what the index shows of each book: its name, summary, players and base
+        about = [(rs.id, rs.name, rs.summary, rs.players, rs.extends) for rs in shown]
+        key = digest(code, "language index", lang, words, repr(about), repr(switch))
+        for fmt in ("html", "md"):
+            files.add(
+                f"docs/{lang}/index.{fmt}",
+                digest(key, fmt),
+                partial(render_language_index, shown, lang, fmt, switch),
+            )
     books = [(variant, rulesets[variant][1].name) for variant in ids]
     index_key = digest(code, repr(books), repr(langs), repr(complete))
     for fmt in ("html", "md"):

@@ -61,10 +61,12 @@ __all__ = [
     "book_messages",
     "card_text",
     "compile_templates",
+    "first_sentence",
     "make_environment",
     "md_text",
     "render_html",
     "render_index",
+    "render_language_index",
     "render_markdown",
     "section_of",
     "translating",
@@ -829,7 +831,13 @@ def compile_templates() -> None:
     processes forked later share them instead of compiling them again."""
     for fmt in FORMATS:
         env = _environment(fmt)
-        for name in (TEMPLATES[fmt], "clauses.j2", "balance.j2", f"index.{fmt}.j2"):
+        for name in (
+            TEMPLATES[fmt],
+            "clauses.j2",
+            "balance.j2",
+            f"index.{fmt}.j2",
+            f"langindex.{fmt}.j2",
+        ):
             env.get_template(name)
     _environment("html").get_template("rulebook.css")
 
@@ -1009,3 +1017,58 @@ def render_index(
             .render(books=rows, languages=langs_info, complete=done)
         )
     return _tidy(text)
+
+
+#: The end of a sentence: a full stop, question or exclamation mark (Arabic's too) and a space.
+_SENTENCE_END = re.compile(r"(?<=[.!?\u061f])\s+")
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of ``text`` (all of it when it has one only)."""
+    return _SENTENCE_END.split(" ".join(text.split()), maxsplit=1)[0]
+
+
+def render_language_index(
+    rulesets: Sequence[Ruleset],
+    lang: str,
+    fmt: str = "html",
+    languages: Sequence[str] = (),
+    translations: gettext.NullTranslations | None = None,
+) -> str:
+    """The index of the rule books of ``lang`` (``<lang>/index.<fmt>``): ``rulesets``
+    grouped by number of players, each with its name and the first sentence of its summary
+    (translated where the catalogue has them), a house variant with links to its base's book
+    and to its differences; ``languages``: the other languages whose indexes it links.
+
+    Links are relative: ``<variant>.<fmt>`` beside it, ``../<code>/index.<fmt>``."""
+    names = variant_names()
+    groups: dict[int, list[dict[str, Any]]] = {}
+    with translating(_translations(lang, translations)):
+        for rs in sorted(rulesets, key=lambda r: (r.players, r.id)):
+            summary = normalise(rs.summary) if rs.summary else ""
+            groups.setdefault(rs.players, []).append(
+                {
+                    "id": rs.id,
+                    "name": rs.name,
+                    # the whole summary is the catalogue's message: translated, then cut
+                    "about": first_sentence(_gettext(summary)) if summary else "",
+                    "base": rs.extends,
+                    "base_name": names.get(rs.extends or "", rs.extends or ""),
+                }
+            )
+        others = [
+            (code, language_name(code), f"../{code}/index.{fmt}")
+            for code in languages
+            if code != lang
+        ]
+        text = (
+            _environment(fmt)
+            .get_template(f"langindex.{fmt}.j2")
+            .render(
+                groups=sorted(groups.items()),
+                lang=lang,
+                dir=text_direction(lang),
+                languages=others,
+            )
+        )
+    return _tidy(text).replace(_LRI, "\u2066").replace(_PDI, "\u2069")

@@ -15,7 +15,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from fivehundred.runtime.engine.codes import bits
 from fivehundred.runtime.engine.hand import AUCTION, KITTY, OVER, PLAY, HandState
-from fivehundred.runtime.server.app import make_app
+from fivehundred.runtime.server.app import WS_MAX_SIZE, make_app
 from fivehundred.runtime.server.store import Store
 
 
@@ -33,7 +33,7 @@ class Running:
             host="127.0.0.1",
             port=self.port,
             ws="websockets-sansio",
-            ws_max_size=64 * 1024,
+            ws_max_size=WS_MAX_SIZE,
             log_level="warning",
         )
         self.server = uvicorn.Server(config)

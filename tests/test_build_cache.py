@@ -46,6 +46,7 @@ RENDERERS = (
     "render_markdown",
     "render_html",
     "render_index",
+    "render_language_index",
 )
 
 
@@ -140,6 +141,12 @@ def test_a_changed_rule_file_renders_only_its_files(
         ),
         "docs/index.md",
         "docs/index.html",
+        # each language's index: a new name in English, the book left out of the others
+        *(
+            f"docs/{p.name}/index.{fmt}"
+            for p in (tree / "docs").glob("*/")
+            for fmt in ("md", "html")
+        ),
     }
     # the English books are rendered first, to learn their messages, linking to every
     # language; the new name is in no catalogue, so no other language translates the whole book
@@ -153,6 +160,7 @@ def test_a_changed_rule_file_renders_only_its_files(
         render_markdown=langs + 1,
         render_html=langs + 1,
         render_index=2,
+        render_language_index=2 * len(list((tree / "docs").glob("*/index.md"))),
     )
     assert files_of(tree) == {
         rel: text.encode("utf-8") for rel, text in dict(plan_outputs()).items()

@@ -194,3 +194,101 @@ def test_a_watchers_link_and_a_seat_link_show_different_hands(
     )
     assert token_of(made["seats"][0]) != token_of(made["watch"])
     me.context.close()
+
+
+#: Seat 0 a person, the others bots: the auction comes round to seat 0 at once.
+BOTS_BUT_SEAT_0 = [{}, {"bot": "heuristic"}, {"bot": "heuristic"}, {"bot": "heuristic"}]
+
+
+def test_the_dutch_table_writes_cards_and_bids_in_dutch_notation(
+    browser: Any, running: Running
+) -> None:
+    # The books' notation (runtime/engine/notation.py, from the nl catalogue): the jack of
+    # hearts is B♥ (boer), the king H (heer), the queen V (vrouw), no trumps "SA".
+    _, made = running.post({"variant": "australian", "seats": BOTS_BUT_SEAT_0})
+    page = open_seat(browser, running, made["seats"][0], lang="nl")
+    page.wait_for_selector("#hand .card")
+    assert page.evaluate("codeEl('JH').textContent") == "B\u2665"
+    assert page.evaluate("codeEl('KS').textContent") == "H\u2660"
+    assert page.evaluate("codeText('QD')") == "\u2066V\u2666\u2069"
+    hand = page.eval_on_selector_all(
+        "#hand .card", "els => els.map(e => [e.dataset.code, e.textContent])"
+    )
+    page.wait_for_selector("#actions .bid .code")  # seat 0's turn to bid: the ladder
+    letters = {"J": "B", "Q": "V", "K": "H", "A": "A"}
+    for code, shown in hand:
+        if code[:-1] in letters:
+            assert shown.startswith(letters[code[:-1]]), (code, shown)
+    ladder = page.eval_on_selector_all(
+        "#actions .bid .code", "els => els.map(e => [e.dataset.code, e.textContent])"
+    )
+    assert ("7NT", "7 SA") in [tuple(x) for x in ladder]
+    assert not page.errors
+    page.context.close()
+
+
+def test_the_arabic_table_shows_a_bid_unreversed(browser: Any, running: Running) -> None:
+    _, made = running.post({"variant": "australian", "seats": BOTS_BUT_SEAT_0})
+    page = open_seat(browser, running, made["seats"][0], lang="ar")
+    page.wait_for_selector("#actions .bid .code")
+    # the bid 6♠ in a right-to-left page: its level lies left of its suit symbol, as in the books
+    box = page.evaluate(
+        """() => { const c = document.querySelector('#actions .bid .code[data-code="6S"]');
+        const r = document.createRange(); r.selectNodeContents(c.firstChild);
+        const s = c.querySelector('.suit').getBoundingClientRect();
+        return [r.getBoundingClientRect().left, s.left, getComputedStyle(c).direction]; }"""
+    )
+    assert box[0] < box[1] and box[2] == "ltr"
+    # a bid inside a sentence is isolated (U+2066 .. U+2069)
+    assert page.evaluate("codeText('6S', true)") == "\u20666\u2660\u2069"
+    page.context.close()
+
+
+BENCH_GOOD = """id: bench-house
+extends: australian
+name: Bench house
+summary: The Australian game in which a hand all pass is played at no trumps.
+auction:
+  all_pass: no-trumps
+"""
+
+
+def test_the_bench_shows_an_error_at_its_line_then_the_book(browser: Any, running: Running) -> None:
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{running.base}/bench?lang=en")
+    page.wait_for_selector("#status.ok", timeout=30000)  # the starter file compiles
+    page.fill("#text", "")
+    page.type("#text", BENCH_GOOD.replace("no-trumps", "sideways"), delay=5)
+    page.wait_for_selector("#diagnostics a.at", timeout=30000)
+    link = page.locator("#diagnostics a.at").first
+    assert link.get_attribute("data-line") == "6"
+    assert "sideways" in page.inner_text("#diagnostics")
+    assert page.get_attribute("#gutter span.bad", "data-line") == "6"  # marked at its line
+    assert page.is_disabled("#play")
+    link.click()  # jumps to the line: the caret is on line 6
+    caret = page.evaluate("document.getElementById('text').selectionStart")
+    assert BENCH_GOOD[:caret].count("\n") == 5
+    # fixed: the diagnostics go, the book and the differences come
+    page.fill("#text", BENCH_GOOD)
+    page.wait_for_selector("#status.ok", timeout=30000)
+    assert page.locator("#diagnostics li").count() == 0
+    assert "auction.all-pass" in page.inner_text("#diff")
+    book = page.frame_locator("#book")
+    assert "Bench house" in book.locator("h1").inner_text(timeout=10000)
+    # the book in Dutch, on demand
+    page.select_option("#book-lang", "nl")
+    page.wait_for_function(
+        "document.getElementById('book').srcdoc.includes('<html lang=\"nl\"')", timeout=30000
+    )
+    # "play it": a table with this file opens, its variant the file's
+    with context.expect_page() as opened:
+        page.click("#play")
+    table = opened.value
+    table.wait_for_selector("#top b", timeout=30000)
+    (made,) = [t for t in running.app.state.server.tables.values() if "house" in t.source]
+    assert made.rules.variant == "bench-house"
+    assert not errors
+    context.close()

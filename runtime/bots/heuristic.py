@@ -33,7 +33,9 @@ Play
     defence's tricks would win him the game, and play for their own tricks once the contract
     is settled.
 
-Every decision comes with a short English reason (``fivehundred play``'s ``hint``).
+Every decision comes with a short reason (``fivehundred play``'s ``hint``), English as a
+string and translatable: a message marked ``N_`` or a :class:`~.reasons.Why` with parameters
+(the table's suggestions show it in the player's language).
 """
 
 from __future__ import annotations
@@ -45,10 +47,12 @@ from random import Random
 from ..engine.codes import NT, SUITLESS, SUITS, bits
 from ..engine.game import reaches
 from ..engine.hand import AUCTION, DISCARD, KITTY, PARTNER, PLAY, HandState
+from ..engine.messages import N_, SUIT_WORDS
 from ..engine.rules import Rules
 from ..engine.scoring import score_hand
 from ..engine.seatview import SeatView, view_of
 from .handmodel import HandModel, hand_model, normal_at_least
+from .reasons import Why
 from .state import BotState, hand_state
 
 __all__ = [
@@ -320,7 +324,7 @@ class HeuristicBot:
             return _discard(view_of(state, seat), state)
         legal = state.legal_actions()  # from the mover's own cards and public facts only
         if len(legal) == 1:
-            return Decision(legal[0], "the only legal action")
+            return Decision(legal[0], N_("the only legal action"))
         view = view_of(state, seat)
         if state.phase == AUCTION:
             odds = bid_odds(view, self.boldness)
@@ -331,7 +335,7 @@ class HeuristicBot:
             return _partner(view, legal)
         if state.phase == PLAY:
             return _play(view, mover, legal)
-        return Decision(legal[0], "the first legal action")
+        return Decision(legal[0], N_("the first legal action"))
 
 
 # -- auction -------------------------------------------------------------------------------------
@@ -440,9 +444,9 @@ def _need(view: SeatView) -> tuple[float, str]:
         (v for v, k in zip(r.bid_value, r.bid_kind, strict=True) if k == "suit"), default=0
     )
     if others and _near_target(r, max(others)):
-        return NEED - 0.12, "the opponents are near the target: bid to keep them out"
+        return NEED - 0.12, N_("the opponents are near the target: bid to keep them out")
     if r.lose_at is not None and view.scores[mine] - 2 * cheapest <= r.lose_at:
-        return NEED + 0.1, "near the losing score: bid only a safe contract"
+        return NEED + 0.1, N_("near the losing score: bid only a safe contract")
     return NEED, ""
 
 
@@ -509,13 +513,13 @@ def _game_needs(view: SeatView, need: float, why: str) -> tuple[tuple[float, ...
         if near and r.bid_kind[i] == "suit" and reaches(r, score + r.bid_value[i]):
             if opp_near:
                 n = min(need, NEED - 0.2)
-                w = "the bid wins the game before the opponents go out"
+                w = N_("the bid wins the game before the opponents go out")
             elif own_tricks_out:
                 n = max(need, NEED + 0.1)
-                w = "our tricks in defence should win the game: bid only a sound contract"
+                w = N_("our tricks in defence should win the game: bid only a sound contract")
             elif r.must_bid_to_win:
                 n = min(need, NEED - 0.05)
-                w = "only a contract wins the game, and this one does"
+                w = N_("only a contract wins the game, and this one does")
         needs.append(n)
         whys.append(w)
     return tuple(needs), tuple(whys)
@@ -575,19 +579,27 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
             if r.bid_partner[i] != "sits-out" and n_mates and mate_bid:
                 p *= 0.3  # partner plays along and has shown high cards
             chance.append(p)
-            basis.append(f"a misère hand (danger {score:.1f}): about {p:.0%} to take no trick")
+            basis.append(
+                Why(
+                    N_("a misère hand (danger %(danger)s): about %(chance)s to take no trick"),
+                    danger=f"{score:.1f}",
+                    chance=f"{p:.0%}",
+                )
+            )
             continue
         strain, level = r.bid_strain[i], r.bid_level[i]
         fit = model.nt if strain == NT else model.suit
         mates: float | None = None
-        why_mates = "with an average partner" if n_mates else "alone against the others"
+        why_mates: str = (
+            N_("with an average partner") if n_mates else N_("alone against the others")
+        )
         if strain in shown:
             lp = shown[strain]
             # The count a partner's bid at ``lp`` shows: enough to make it with us average.
             z = 0.13  # the normal quantile of about NEED
             need_own = (lp - 0.5 + z * fit.sd - fit.a - fit.c * fit.partners_mean) / fit.b
             mates = (need_own + 0.5) + per_mate * (n_mates - 1)
-            why_mates = f"with partner's {lp} shown"
+            why_mates = Why(N_("with partner's %(level)s shown"), level=lp)
         mean = fit.mean(own[strain], mates)
         if strain in shown and mates is not None:
             # The same pair seen from partner's side: partner's count as the bidder's.
@@ -598,11 +610,18 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
             )
             mean = max(mean, alt)
         mean += boldness - 0.3 * opp_bids
-        name = SUITS[strain] if strain < NT else "no trumps"
+        name = SUIT_WORDS[SUITS[strain]] if strain < NT else N_("no trumps")
         if sure[strain] >= level:
             # Sure tricks enough: no model needed, and no stopper either (we lead first).
             chance.append(SURE)
-            basis.append(f"{sure[strain]} sure tricks at {name}: {level} is laid down")
+            basis.append(
+                Why(
+                    N_("%(sure)s sure tricks at %(strain)s: %(level)s is laid down"),
+                    sure=sure[strain],
+                    strain=name,
+                    level=level,
+                )
+            )
             continue
         if strain == NT and (unstopped > 1 or (unstopped == 1 and not has_joker)):
             chance.append(None)
@@ -610,7 +629,16 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
             continue
         p = normal_at_least(mean, fit.sd, level)
         chance.append(p)
-        basis.append(f"about {mean:.1f} tricks at {name} {why_mates}: {p:.0%} to make {level}")
+        basis.append(
+            Why(
+                N_("about %(tricks)s tricks at %(strain)s %(mates)s: %(chance)s to make %(level)s"),
+                tricks=f"{mean:.1f}",
+                strain=name,
+                mates=why_mates,
+                chance=f"{p:.0%}",
+                level=level,
+            )
+        )
     needs, whys = _game_needs(view, need, need_why)
     laid = tuple(
         r.bid_kind[i] == "suit" and sure[r.bid_strain[i]] >= r.bid_level[i] for i in range(r.n_bids)
@@ -706,7 +734,8 @@ def _blind_misere(view: SeatView, legal: list[int]) -> Decision | None:
             and (r.lose_at is None or view.scores[mine] - r.bid_value[i] > r.lose_at)
         ):
             return Decision(
-                a, "the opponents are about to win: a blind misère is the bid that wins the game"
+                a,
+                N_("the opponents are about to win: a blind misère is the bid that wins the game"),
             )
     return None
 
@@ -734,7 +763,7 @@ def choose_bid(
         # no ace, no face: a hand worth no bid asks for a redeal, unless partner holds the bid
         call = choose_bid(view, [a for a in legal if a != r.REDEAL], judge, odds)
         if call.action == r.PASS and not partner_high:
-            return Decision(r.REDEAL, "no ace, no face and worth no bid: ask for a redeal")
+            return Decision(r.REDEAL, N_("no ace, no face and worth no bid: ask for a redeal"))
         return call
     if odds is not None and _first_call(view):
         blind = _blind_misere(view, legal)
@@ -753,7 +782,7 @@ def choose_bid(
     if odds is not None:
         return _choose_by_gain(view, legal, candidates, odds, partner_high)
     if not candidates:
-        return Decision(r.PASS, "the hand is not worth a higher bid")
+        return Decision(r.PASS, N_("the hand is not worth a higher bid"))
     if partner_high:
         strain = r.bid_strain[view.high]
         raise_ = [
@@ -764,11 +793,16 @@ def choose_bid(
             and judge(a - r.BID, True) is not None
         ]
         if not raise_ or r.procedure != "single-round":
-            return Decision(r.PASS, "partner holds the bid")
-        return Decision(raise_[-1][0], "raise partner's strain: " + raise_[-1][1])
+            return Decision(r.PASS, N_("partner holds the bid"))
+        return Decision(
+            raise_[-1][0], Why(N_("raise partner's strain: %(why)s"), why=raise_[-1][1])
+        )
     best = max(candidates, key=lambda c: c[0])
     if r.procedure == "single-round":
-        return Decision(best[0], "one call each: the highest bid the hand is worth; " + best[1])
+        return Decision(
+            best[0],
+            Why(N_("one call each: the highest bid the hand is worth; %(why)s"), why=best[1]),
+        )
     bi = best[0] - r.BID
     if r.bid_kind[bi] == "misere":
         cheapest_misere = min(a for a, _ in candidates if r.bid_kind[a - r.BID] == "misere")
@@ -797,9 +831,12 @@ def _choose_by_gain(
     chance = odds.chance
     mine = r.side_of_seat[view.seat]
 
+    def noted(why: str, need: str) -> str:
+        """``why``, with why the chance asked moved (``need``) after it in brackets."""
+        return Why(N_("%(why)s (%(need)s)"), why=why, need=need) if need else why
+
     def note_of(i: int) -> str:
-        why = odds.why_of(i)
-        return f" ({why})" if why else ""
+        return odds.why_of(i)
 
     def wins(i: int) -> bool:
         """Making entry ``i`` wins the game, and the game is near (not a slam from 0 all)."""
@@ -810,10 +847,14 @@ def _choose_by_gain(
             and reaches(r, score + r.bid_value[i])
         )
 
-    note = f" ({odds.need_why})" if odds.need_why else ""
+    note = odds.need_why
     if view.high >= 0 and (view.high_seat == view.seat or partner_high) and wins(view.high):
-        whose = "my" if view.high_seat == view.seat else "partner's"
-        return Decision(r.PASS, f"{whose} bid already wins the game: no need to go higher")
+        already = (
+            N_("my bid already wins the game: no need to go higher")
+            if view.high_seat == view.seat
+            else N_("partner's bid already wins the game: no need to go higher")
+        )
+        return Decision(r.PASS, already)
     if view.high >= 0 and view.high_seat == view.seat:
         # Raising one's own bid: only for more than the bid held is worth.
         held = chance[view.high]
@@ -825,9 +866,9 @@ def _choose_by_gain(
             and _gain(r, a - r.BID, chance[a - r.BID] or 0.0) > keep + 10
         ]
         if not better:
-            return Decision(r.PASS, "keep the bid: a raise would risk more than it adds")
+            return Decision(r.PASS, N_("keep the bid: a raise would risk more than it adds"))
         a, why = max(better, key=lambda c: _gain(r, c[0] - r.BID, chance[c[0] - r.BID] or 0.0))
-        return Decision(a, "raise my own bid: " + why)
+        return Decision(a, Why(N_("raise my own bid: %(why)s"), why=why))
     if partner_high:
         strain = r.bid_strain[view.high]
         held = chance[view.high]
@@ -842,12 +883,12 @@ def _choose_by_gain(
             and (chance[a - r.BID] or 0.0) >= odds.need_of(a - r.BID) + 0.1
         ]
         if not raise_:
-            return Decision(r.PASS, "partner holds the bid and the pair reaches no higher")
+            return Decision(r.PASS, N_("partner holds the bid and the pair reaches no higher"))
         a, why = max(raise_, key=lambda c: _gain(r, c[0] - r.BID, chance[c[0] - r.BID] or 0.0))
         if r.procedure != "single-round":
             # Rounds: raise to the cheapest level above partner's that still gains.
             a, why = min(raise_)
-        return Decision(a, "raise partner's suit: " + why)
+        return Decision(a, Why(N_("raise partner's suit: %(why)s"), why=why))
     if not candidates:
         for a in legal:
             i = a - r.BID
@@ -855,7 +896,7 @@ def _choose_by_gain(
             if p is not None and odds.need <= p < odds.need_of(i):
                 note = note_of(i)  # a bid the score alone turned down
                 break
-        return Decision(r.PASS, "the hand is not worth a higher bid" + note)
+        return Decision(r.PASS, noted(N_("the hand is not worth a higher bid"), note))
 
     def gain(c: tuple[int, str]) -> float:
         i = c[0] - r.BID
@@ -873,14 +914,21 @@ def _choose_by_gain(
             pick = max(winning, key=lambda c: (chance[c[0] - r.BID] or 0.0, -c[0]))
             return Decision(
                 pick[0],
-                "one call: just enough to win the game; " + pick[1] + note_of(pick[0] - r.BID),
+                noted(
+                    Why(N_("one call: just enough to win the game; %(why)s"), why=pick[1]),
+                    note_of(pick[0] - r.BID),
+                ),
             )
         if _team_of(r, view.seat).bit_count() > 1:
             return Decision(
                 best[0],
-                "one call: the bid that gains most (partner may raise it); "
-                + best[1]
-                + note_of(best[0] - r.BID),
+                noted(
+                    Why(
+                        N_("one call: the bid that gains most (partner may raise it); %(why)s"),
+                        why=best[1],
+                    ),
+                    note_of(best[0] - r.BID),
+                ),
             )
         # Alone, with no second call to climb with and no partner to raise: the highest level
         # the hand reaches in its best strain (a lower one scores less and leaves the others
@@ -888,24 +936,32 @@ def _choose_by_gain(
         top = max(c for c in candidates if _group(r, c[0] - r.BID) == group)
         return Decision(
             top[0],
-            "one call: the highest the hand reaches in its best strain; "
-            + top[1]
-            + note_of(top[0] - r.BID),
+            noted(
+                Why(
+                    N_("one call: the highest the hand reaches in its best strain; %(why)s"),
+                    why=top[1],
+                ),
+                note_of(top[0] - r.BID),
+            ),
         )
     same = [c for c in candidates if _group(r, c[0] - r.BID) == group]
     laid = [c for c in same if odds.laid and odds.laid[c[0] - r.BID]]
     if laid and max(laid)[0] > min(same)[0]:
         # No risk in bidding what the sure tricks make: the cheaper bid would only score less.
         pick = max(laid)
-        return Decision(pick[0], "bid what the hand lays down: " + pick[1])
+        return Decision(pick[0], Why(N_("bid what the hand lays down: %(why)s"), why=pick[1]))
     winning = [c for c in same if wins(c[0] - r.BID)]
     if winning and not wins(min(same)[0] - r.BID):
         pick = min(winning)
         return Decision(
-            pick[0], "just high enough to win the game: " + pick[1] + note_of(pick[0] - r.BID)
+            pick[0],
+            noted(
+                Why(N_("just high enough to win the game: %(why)s"), why=pick[1]),
+                note_of(pick[0] - r.BID),
+            ),
         )
     pick = min(same)
-    return Decision(pick[0], pick[1] + note_of(pick[0] - r.BID))
+    return Decision(pick[0], noted(pick[1], note_of(pick[0] - r.BID)))
 
 
 def _margin(rules: Rules, level: int) -> float:
@@ -929,7 +985,7 @@ def _take_or_sans(view: SeatView, fitted: bool = True) -> Decision:
     level = r.bid_level[view.contract]
     own = hand_tricks(r, view.hand, view.strain)
     if not fitted:
-        return Decision(r.TAKE, "take the kitty to improve the hand")
+        return Decision(r.TAKE, N_("take the kitty to improve the hand"))
     model = bid_model(r)
     fit = model.nt if view.strain == NT else model.suit
     mean = fit.mean(own)
@@ -940,10 +996,23 @@ def _take_or_sans(view: SeatView, fitted: bool = True) -> Decision:
     if (2 * p_sans - 1) * (value + bonus) > (2 * p_take - 1) * value:
         return Decision(
             r.SANS,
-            f"{p_sans:.0%} to make it without the kitty ({p_take:.0%} with it): "
-            "play sans for the bonus",
+            Why(
+                N_(
+                    "%(sans)s to make it without the kitty (%(take)s with it): "
+                    "play sans for the bonus"
+                ),
+                sans=f"{p_sans:.0%}",
+                take=f"{p_take:.0%}",
+            ),
         )
-    return Decision(r.TAKE, f"take the kitty: {p_take:.0%} with it, {p_sans:.0%} without")
+    return Decision(
+        r.TAKE,
+        Why(
+            N_("take the kitty: %(take)s with it, %(sans)s without"),
+            take=f"{p_take:.0%}",
+            sans=f"{p_sans:.0%}",
+        ),
+    )
 
 
 def _partner(view: SeatView, legal: list[int]) -> Decision:
@@ -951,14 +1020,16 @@ def _partner(view: SeatView, legal: list[int]) -> Decision:
     if legal[0] >= r.CALL:
         power = r.power[view.strain]
         best = max(legal, key=lambda a: power[a - r.CALL])
-        return Decision(best, "call the highest card not held: its holder is the strongest partner")
+        return Decision(
+            best, N_("call the highest card not held: its holder is the strongest partner")
+        )
     # Choose the seat that bid highest (the strongest hand shown), else the next one.
     shown = {s: a for s, a in view.calls if a > r.PASS}
     options = [a - r.PARTNER for a in legal]
     best_seat = max(options, key=lambda s: (shown.get(s, -1), -((s - view.seat) % r.players)))
     if best_seat in shown:
-        return Decision(r.PARTNER + best_seat, "choose the seat that showed the strongest hand")
-    return Decision(r.PARTNER + best_seat, "no seat showed strength: choose the next one")
+        return Decision(r.PARTNER + best_seat, N_("choose the seat that showed the strongest hand"))
+    return Decision(r.PARTNER + best_seat, N_("no seat showed strength: choose the next one"))
 
 
 # -- kitty discard -------------------------------------------------------------------------------
@@ -988,7 +1059,9 @@ def discard_options(view: SeatView, hand: int | None = None) -> list[tuple[int, 
             t = _strain_tables(r, NT)
             rest = sorted(bits(hand & ~sum(1 << c for c in drop)), key=lambda c: -t.bottom[c])
             drop += rest[: count - len(drop)]
-        return [(sum(1 << c for c in drop), "misère: drop the cards most likely to win a trick")]
+        return [
+            (sum(1 << c for c in drop), N_("misère: drop the cards most likely to win a trick"))
+        ]
     t = _strain_tables(r, strain)
     trump_mask = t.masks[strain] if strain < NT else 0
 
@@ -1022,15 +1095,17 @@ def discard_options(view: SeatView, hand: int | None = None) -> list[tuple[int, 
                 voids |= cards
                 budget -= n
         if voids:
-            why = "void short side suits to ruff them, keep trumps and winners"
+            why = N_("void short side suits to ruff them, keep trumps and winners")
             options.append((fill(voids), why))
-        options.append((fill(0), "keep trumps and winners, drop low cards"))
+        options.append((fill(0), N_("keep trumps and winners, drop low cards")))
         for s in side:
             cards = hand & t.masks[s]
             if 0 < cards.bit_count() <= count:
-                options.append((fill(cards), f"void {SUITS[s]} to ruff it"))
+                options.append(
+                    (fill(cards), Why(N_("void %(suit)s to ruff it"), suit=SUIT_WORDS[SUITS[s]]))
+                )
     else:
-        options.append((fill(0), "keep winners and long suits, drop low cards of short suits"))
+        options.append((fill(0), N_("keep winners and long suits, drop low cards of short suits")))
     seen: set[int] = set()
     unique = []
     for mask, why in options:
@@ -1062,7 +1137,11 @@ def _play(view: SeatView, mover: int, legal: list[int]) -> Decision:
         others = hand & ~t.masks[SUITLESS]
         suit = max(range(4), key=lambda s: ((others & t.masks[s]).bit_count(), -s))
         return Decision(
-            r.NOMINATE + suit, f"nominate the joker a {SUITS[suit]}: top of the longest suit"
+            r.NOMINATE + suit,
+            Why(
+                N_("name the joker's suit %(suit)s: the top of the longest suit"),
+                suit=SUIT_WORDS[SUITS[suit]],
+            ),
         )
     if view.trick:
         if view.misere:
@@ -1137,7 +1216,7 @@ class _Context:
             not settled and cside >= 0 and reaches(r, v.scores[cside] + r.bid_value[v.contract])
         )
         if contract_wins:
-            self.coop_why = "making the contract would win the game: defend together"
+            self.coop_why = N_("making the contract would win the game: defend together")
             return
         # The tricks the defence may still expect, shared among the defenders.
         defence = max(1, left - max(0, level - taken))
@@ -1149,9 +1228,9 @@ class _Context:
             if threat or settled:
                 self.friends &= ~(1 << s)
                 self.rival_why = (
-                    "cover the defender about to win the game by his tricks"
+                    N_("cover the defender about to win the game by his tricks")
                     if threat
-                    else "the contract is settled: every defender plays for his own tricks"
+                    else N_("the contract is settled: every defender plays for his own tricks")
                 )
 
     # -- small facts --
@@ -1236,39 +1315,44 @@ class _Context:
         if partner_wins:
             best_card = self.card(v.trick[(_seat_index(v, v.best_seat))])
             if not self.after or self.holds(best_card, led):
-                why = "partner is winning the trick: play low"
+                why = N_("partner is winning the trick: play low")
                 if self.coop_why and v.best_seat != self.mover:
-                    why = self.coop_why + ": the other defender is winning the trick, play low"
+                    why = Why(
+                        N_("%(coop)s: the other defender is winning the trick, play low"),
+                        coop=self.coop_why,
+                    )
                 return Decision(self.low_card(cards), why)
             sure = [a for a in winners if self.holds(self.card(a), led)]
             if sure:
-                return Decision(self.cheapest(sure), "partner's card may be beaten: win it surely")
-            return Decision(self.low_card(cards), "partner is winning for now: play low")
+                return Decision(
+                    self.cheapest(sure), N_("partner's card may be beaten: win it surely")
+                )
+            return Decision(self.low_card(cards), N_("partner is winning for now: play low"))
         rival_wins = bool(self.rival_why) and not (v.allies >> v.best_seat & 1)
         if not winners:
-            why = "cannot win the trick: play the least useful card"
+            why = N_("cannot win the trick: play the least useful card")
             if not follows:
-                why = "cannot win and void in the suit led: discard the least useful card"
+                why = N_("cannot win and void in the suit led: discard the least useful card")
             return Decision(self.low_card(cards), why)
         if not self.after:
-            why = "last to play: win as cheaply as possible"
+            why = N_("last to play: win as cheaply as possible")
             if rival_wins:
-                why = self.rival_why + ": " + why
+                why = Why(N_("%(rival)s: %(why)s"), rival=self.rival_why, why=why)
             return Decision(self.cheapest(winners), why)
         sure = [a for a in winners if self.holds(self.card(a), led)]
         if sure:
-            why = "win cheaply with a card that should hold"
+            why = N_("win cheaply with a card that should hold")
             if rival_wins:
-                why = self.rival_why + ": " + why
+                why = Why(N_("%(rival)s: %(why)s"), rival=self.rival_why, why=why)
             if not follows:
-                why = "void in the suit led: ruff with the cheapest trump that should hold"
+                why = N_("void in the suit led: ruff with the cheapest trump that should hold")
             return Decision(self.cheapest(sure), why)
         friend_after = any(self.friends >> s & 1 for s in self.after)
         if friend_after and follows:
-            return Decision(self.low_card(cards), "second hand low: partner plays after")
+            return Decision(self.low_card(cards), N_("second hand low: partner plays after"))
         if not follows:
-            return Decision(self.cheapest(winners), "void in the suit led: ruff")
-        return Decision(self.highest(winners), "third hand high: make the opponents pay")
+            return Decision(self.cheapest(winners), N_("void in the suit led: ruff"))
+        return Decision(self.highest(winners), N_("third hand high: make the opponents pay"))
 
     def follow_misere(self, cards: list[int]) -> Decision:
         v = self.v
@@ -1280,11 +1364,15 @@ class _Context:
             if under:
                 return Decision(
                     max(under, key=lambda a: t.power[self.card(a)]),
-                    "misère: duck under the winning card with the highest card that still loses",
+                    N_(
+                        "misère: duck under the winning card with the highest card that still loses"
+                    ),
                 )
             if not self.hand & t.masks[v.led]:
-                return Decision(self.highest(cards), "misère: void, shed the most dangerous card")
-            return Decision(self.highest(cards), "misère: cannot duck; play the highest")
+                return Decision(
+                    self.highest(cards), N_("misère: void, shed the most dangerous card")
+                )
+            return Decision(self.highest(cards), N_("misère: cannot duck; play the highest"))
         contractor_played = any(v.allies >> s & 1 for s in _seats_played(v))
         contractor_winning = bool(v.allies >> v.best_seat & 1)
         follows = bool(self.hand & t.masks[v.led])
@@ -1294,28 +1382,29 @@ class _Context:
                 # Keep the joker: it would take the trick the contractor must win.
                 return Decision(
                     self.highest(plain),
-                    "against misère: void, shed a high card (not the joker), keep low ones",
+                    N_("against misère: void, shed a high card (not the joker), keep low ones"),
                 )
             return Decision(
-                self.highest(plain), "against misère: the bidder is beaten here; shed a high card"
+                self.highest(plain),
+                N_("against misère: the bidder is beaten here; shed a high card"),
             )
         if contractor_played and contractor_winning:
             if under:
                 return Decision(
                     max(under, key=lambda a: t.power[self.card(a)]),
-                    "against misère: stay under the contractor's winning card",
+                    N_("against misère: stay under the contractor's winning card"),
                 )
             return Decision(
                 self.highest(cards),
-                "against misère: cannot get under the bidder; shed my highest card",
+                N_("against misère: cannot get under the bidder; shed my highest card"),
             )
         if contractor_played:
             return Decision(
                 self.highest(cards),
-                "against misère: the bidder is beaten in this trick; shed my highest card",
+                N_("against misère: the bidder is beaten in this trick; shed my highest card"),
             )
         return Decision(
-            self.cheapest(cards), "against misère: play low to leave the contractor no room"
+            self.cheapest(cards), N_("against misère: play low to leave the contractor no room")
         )
 
     # -- leading --
@@ -1337,12 +1426,12 @@ class _Context:
             if on_contract_side and trumps and opp_trumps:
                 top = self.highest(trumps)
                 if self.is_boss(top):
-                    return Decision(top, "draw trumps with the top trump")
+                    return Decision(top, N_("draw trumps with the top trump"))
                 if (
                     len(trumps) * 1.0
                     >= (self.trump_mask & self.out).bit_count() / max(1, len(opponents)) + 1
                 ):
-                    return Decision(self.cheapest(trumps), "draw trumps: lead a low one")
+                    return Decision(self.cheapest(trumps), N_("draw trumps: lead a low one"))
         bosses = []
         for a in plain:
             suit = t.suit_of[a]
@@ -1357,12 +1446,12 @@ class _Context:
             best = max(
                 bosses, key=lambda a: ((hand & t.masks[t.suit_of[a]]).bit_count(), t.power[a])
             )
-            return Decision(best, "cash a winner")
+            return Decision(best, N_("cash a winner"))
         if joker_leads and (on_contract_side or v.contract < 0):
             name = max(
                 joker_leads, key=lambda a: (hand & t.masks[(a - r.JOKER_LEAD) % 4]).bit_count()
             )
-            return Decision(name, "lead the joker, naming our longest suit")
+            return Decision(name, N_("lead the joker, naming our longest suit"))
         if not on_contract_side and self.trump >= 0:
             # Lead a suit partner has shown out of, for partner to ruff.
             for s in range(r.players):
@@ -1377,7 +1466,7 @@ class _Context:
                     ):
                         return Decision(
                             self.cheapest([b for b in plain if t.suit_of[b] == suit]),
-                            "lead the suit partner is void in, for a ruff",
+                            N_("lead the suit partner is void in, for a ruff"),
                         )
         side = [a for a in plain if t.suit_of[a] != self.trump] or plain or cards
         if self.trump >= 0 and not on_contract_side:
@@ -1388,14 +1477,16 @@ class _Context:
                 if (hand & t.masks[t.suit_of[a]]).bit_count() == 1 and hand & self.trump_mask
             ]
             if singles:
-                return Decision(self.cheapest(singles), "lead a singleton, to ruff the suit later")
+                return Decision(
+                    self.cheapest(singles), N_("lead a singleton, to ruff the suit later")
+                )
         through = self.lead_through(side) if self.coop_why else None
         if through is not None:
             return through
         longest = max(side, key=lambda a: (hand & t.masks[t.suit_of[self.card(a)]]).bit_count())
         suit = t.suit_of[self.card(longest)]
         low = self.cheapest([a for a in side if t.suit_of[self.card(a)] == suit])
-        return Decision(low, "lead low from the longest suit")
+        return Decision(low, N_("lead low from the longest suit"))
 
     def lead_through(self, side: list[int]) -> Decision | None:
         """Defending when the contractor plays next and a fellow defender last: lead low in the
@@ -1428,7 +1519,11 @@ class _Context:
             return None
         low = self.cheapest([a for a in side if t.suit_of[self.card(a)] == pick])
         return Decision(
-            low, self.coop_why + ": lead through the contractor, low in my weakest suit"
+            low,
+            Why(
+                N_("%(coop)s: lead through the contractor, low in my weakest suit"),
+                coop=self.coop_why,
+            ),
         )
 
     def lead_misere(self, cards: list[int]) -> Decision:
@@ -1449,7 +1544,7 @@ class _Context:
                 return (0 if above else 1, below - above)
 
             best = min(plain, key=risk)
-            return Decision(best, "misère: lead the card the opponents can most easily beat")
+            return Decision(best, N_("misère: lead the card the opponents can most easily beat"))
         contractor = [
             s for s in range(r.players) if v.allies >> s & 1 and not v.sitting_out >> s & 1
         ]
@@ -1467,16 +1562,20 @@ class _Context:
         suit = t.suit_of[c]
         seen = [s for s in contractor if v.faced[s]]
         if not any(self.could_hold(s, t.masks[suit]) for s in contractor):
-            return Decision(best, "against misère: the bidder holds none of my suits; lead low")
+            return Decision(best, N_("against misère: the bidder holds none of my suits; lead low"))
         if seen and not any(self.could_hold(s, t.lower[c]) for s in contractor):
             return Decision(
                 best,
-                "against open misère: the face-up hand has only higher cards in this suit: "
-                "the bidder must win it",
+                N_(
+                    "against open misère: the face-up hand has only higher cards in this suit: "
+                    "the bidder must win it"
+                ),
             )
         if seen:
-            return Decision(best, "against open misère: lead low in a suit the face-up hand holds")
-        return Decision(best, "against misère: lead low in a suit the contractor holds")
+            return Decision(
+                best, N_("against open misère: lead low in a suit the face-up hand holds")
+            )
+        return Decision(best, N_("against misère: lead low in a suit the contractor holds"))
 
 
 def _seat_index(view: SeatView, seat: int) -> int:

@@ -27,9 +27,9 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import (
     FileResponse,
-    HTMLResponse,
     JSONResponse,
     PlainTextResponse,
+    RedirectResponse,
     Response,
 )
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -40,12 +40,13 @@ from ..engine.errors import FiveHundredError, IllegalActionError, SpecError
 from ..engine.game import load_builtin
 from ..engine.messages import N_, Translator, render
 from ..engine.rules import Rules
+from .bench import Bench
 from .housefile import HouseFileError, compile_house
 from .store import Store
 from .table import CHAT_PRESETS, Options, Seat, Table, TableError
-from .uitext import LANGUAGES, direction, translations, ui_strings
+from .uitext import LANGUAGES, direction, notation, translations, ui_strings
 
-__all__ = ["MAX_MESSAGE", "RATE", "Server", "make_app", "serve"]
+__all__ = ["MAX_MESSAGE", "RATE", "WS_MAX_SIZE", "Server", "make_app", "serve"]
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: The largest message a client may send, in bytes (a move, a chat preset: a few dozen).
@@ -57,6 +58,8 @@ BURST = 30
 FLOOD_CLOSE = 200
 #: The largest house file accepted, in bytes.
 MAX_HOUSE = 64 * 1024
+#: The largest WebSocket frame uvicorn accepts: a bench message (a house file) fits.
+WS_MAX_SIZE = 160 * 1024
 #: Messages a slow client may have waiting before it is dropped (it reconnects with its link).
 QUEUE = 64
 
@@ -439,9 +442,13 @@ def make_app(store: Store, bot_delay: float | None = None, clock_scale: float = 
     """The ASGI app serving ``store``'s tables (``bot_delay``, ``clock_scale``: see
     :class:`Server`)."""
     server = Server(store, bot_delay, clock_scale)
+    bench = Bench()
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
+
+    async def bench_page(request: Request) -> Response:
+        return FileResponse(STATIC / "bench.html")
 
     async def table_page(request: Request) -> Response:
         return FileResponse(STATIC / "table.html")
@@ -466,7 +473,14 @@ def make_app(store: Store, bot_delay: float | None = None, clock_scale: float = 
         lang = request.path_params["lang"]
         if lang not in LANGUAGES:
             return JSONResponse({"error": f"languages: {', '.join(LANGUAGES)}"}, 404)
-        return JSONResponse({"lang": lang, "dir": direction(lang), "strings": ui_strings(lang)})
+        return JSONResponse(
+            {
+                "lang": lang,
+                "dir": direction(lang),
+                "strings": ui_strings(lang),
+                "notation": notation(lang),
+            }
+        )
 
     async def create(request: Request) -> Response:
         body = await request.body()
@@ -475,7 +489,12 @@ def make_app(store: Store, bot_delay: float | None = None, clock_scale: float = 
         lang = request.query_params.get("lang", "en")
         tr = translations(lang if lang in LANGUAGES else "en")
         try:
-            table = server.create(json.loads(body or b"{}"))
+            asked = json.loads(body or b"{}")
+            house = asked.get("house") if isinstance(asked, dict) else None
+            if isinstance(house, str) and house.strip() and len(house.encode()) <= MAX_HOUSE:
+                # compiled in a thread (and cached), so the other tables play on meanwhile
+                await asyncio.to_thread(compile_house, house)
+            table = server.create(asked)
         except HouseFileError as exc:
             return JSONResponse({"error": exc.text(tr), "diagnostics": exc.diagnostics}, 400)
         except SpecError as exc:
@@ -519,10 +538,9 @@ def make_app(store: Store, bot_delay: float | None = None, clock_scale: float = 
         return FileResponse(path)
 
     async def book_index(request: Request) -> Response:
-        from .books import index_page
-
+        # the books' own index of each language (generated/docs/LL/index.html)
         lang = request.query_params.get("lang", "en")
-        return HTMLResponse(index_page(lang if lang in LANGUAGES else "en"))
+        return RedirectResponse(f"/books/{lang if lang in LANGUAGES else 'en'}/index.html")
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -535,18 +553,21 @@ def make_app(store: Store, bot_delay: float | None = None, clock_scale: float = 
         routes=[
             Route("/", index),
             Route("/t/{table_id}", table_page),
+            Route("/bench", bench_page),
             Route("/api/variants", variants),
             Route("/api/strings/{lang}", strings),
             Route("/api/tables", create, methods=["POST"]),
             Route("/api/tables/{table_id}/hands/{n:int}", record),
             Route("/books/", book_index),
             Route("/books/{lang}/{variant}.html", book),
+            WebSocketRoute("/ws/bench", bench.connect),
             WebSocketRoute("/ws/{table_id}", server.connect),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
     )
     app.state.server = server
+    app.state.bench = bench
     return app
 
 
@@ -561,7 +582,7 @@ def serve(host: str, port: int, db: str, bot_delay: float | None = None) -> None
         host=host,
         port=port,
         ws="websockets-sansio",
-        ws_max_size=64 * 1024,
+        ws_max_size=WS_MAX_SIZE,
         log_level="warning",
         lifespan="on",
     )

@@ -24,7 +24,7 @@ from ..engine.errors import FiveHundredError
 from ..engine.messages import N_, render
 from ..engine.rules import Rules
 
-__all__ = ["MEMORY", "SECONDS", "HouseFileError", "check_house", "compile_house"]
+__all__ = ["MEMORY", "SECONDS", "HouseFileError", "bench_report", "check_house", "compile_house"]
 
 #: The child's address-space limit, in bytes.
 MEMORY = 1024 * 1024 * 1024
@@ -60,16 +60,27 @@ def _limit() -> None:  # runs in the child before exec
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
 
-def check_house(text: str) -> dict[str, Any]:
-    """Compile ``text`` in a bounded child: ``{"tables": …}`` or ``{"diagnostics": […]}``."""
+def check_house(
+    text: str, bench: str | None = None, seconds: float | None = None
+) -> dict[str, Any]:
+    """Compile ``text`` in a bounded child: ``{"tables": …}`` or ``{"diagnostics": […]}``.
+
+    With ``bench`` (a language code) the child also renders what the author's bench shows
+    (:func:`bench_report`): the rule book in that language, the differences from the base.
+    ``seconds``: the time limit (default :data:`SECONDS`).
+    """
+    limit = SECONDS if seconds is None else seconds
+    command = [sys.executable, "-m", "fivehundred.runtime.server.housefile"]
+    if bench is not None:
+        command += ["--bench", bench]
     with tempfile.TemporaryDirectory(prefix="fivehundred-house-") as folder:
         path = Path(folder) / FILE_NAME
         path.write_text(text, encoding="utf-8")
         try:
             done = subprocess.run(
-                [sys.executable, "-m", "fivehundred.runtime.server.housefile", str(path)],
+                [*command, str(path)],
                 capture_output=True,
-                timeout=SECONDS,
+                timeout=limit,
                 preexec_fn=_limit if os.name == "posix" else None,
                 cwd=folder,
                 check=False,
@@ -78,7 +89,7 @@ def check_house(text: str) -> dict[str, Any]:
             raise HouseFileError(
                 N_("the house file took more than %(seconds)s seconds to compile"),
                 [],
-                seconds=int(SECONDS),
+                seconds=f"{limit:g}",
             ) from None
     try:
         out: dict[str, Any] = json.loads(done.stdout)
@@ -105,17 +116,50 @@ def compile_house(text: str) -> Rules:
     return Rules(out["tables"])
 
 
-def _main(path: str) -> int:
+def bench_report(path: Path, lang: str) -> dict[str, Any]:
+    """What the author's bench shows of the rule file at ``path`` (run in the bounded child):
+    its tables, id, name, players and base, its rule book in ``lang`` (HTML), its differences
+    from the base (``fivehundred diff``'s rows: clause and sentence) and its warnings. Raises
+    what compiling raises."""
+    from ...generator.diff import differences
+    from ...generator.docs import render_html
+    from ...generator.pipeline import builtin_path, check_spec, compile_spec
+
+    checked = check_spec(path)
+    rs = checked.ruleset
+    rows: list[dict[str, str]] = []
+    if checked.base is not None:
+        base_path = builtin_path(checked.base)
+        if base_path is not None:
+            base = compile_spec(base_path, builtin=True)
+            rows = [{"clause": d.clause, "text": d.text} for d in differences(base, rs)]
+    return {
+        "tables": rs.tables,
+        "id": rs.id,
+        "name": rs.name,
+        "players": rs.players,
+        "base": checked.base,
+        "book": render_html(rs, lang),
+        "diff": rows,
+        "warnings": [_diagnostic(d) for d in checked.warnings],
+    }
+
+
+def _diagnostic(d: Any) -> dict[str, Any]:
+    return {"line": d.line, "col": d.col, "message": d.message, "clause": d.clause}
+
+
+def _main(path: str, bench: str | None = None) -> int:
     from ...generator.pipeline import compile_spec
     from ..engine.errors import SpecError
 
     try:
+        if bench is not None:
+            print(json.dumps(bench_report(Path(path), bench)))
+            return 0
         tables = compile_spec(Path(path)).tables
     except SpecError as exc:
-        diagnostics = [
-            {"line": d.line, "col": d.col, "message": d.message, "clause": d.clause}
-            for d in exc.diagnostics
-        ]
+        diagnostics = [_diagnostic(d) for d in exc.diagnostics]
         print(json.dumps({"diagnostics": diagnostics}))
         return 0
     except FiveHundredError as exc:
@@ -129,4 +173,6 @@ def _main(path: str) -> int:
 
 
 if __name__ == "__main__":
+    if sys.argv[1] == "--bench":
+        sys.exit(_main(sys.argv[3], sys.argv[2]))
     sys.exit(_main(sys.argv[1]))

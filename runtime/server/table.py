@@ -15,6 +15,7 @@ from random import Random
 from typing import Any
 
 from ..bots.heuristic import HeuristicBot
+from ..bots.reasons import reason_text
 from ..bots.registry import Bot, make_bot
 from ..engine.errors import FiveHundredError, IllegalActionError
 from ..engine.game import NO_WINNER, Match
@@ -93,11 +94,12 @@ class Seat:
     name: str = ""
 
 
-def suggest(state: HandState) -> tuple[str, str]:
-    """The heuristic bot's move for the seat to move and its reason: (action text, reason)."""
+def suggest(state: HandState, translations: Translator | None = None) -> tuple[str, str]:
+    """The heuristic bot's move for the seat to move and its reason in the language of
+    ``translations``: (action text, reason)."""
     r = state.rules
     decision = HeuristicBot().decide(state)
-    return r.action_str(decision.action), decision.reason
+    return r.action_str(decision.action), reason_text(decision.reason, translations)
 
 
 def _token() -> str:
@@ -387,7 +389,7 @@ class Table:
             legal = self.hand.legal_actions()
             msg["legal"] = [r.action_str(a) for a in legal]
             if self.options.suggestions:
-                action, reason = suggest(self.hand)
+                action, reason = suggest(self.hand, translations)
                 msg["suggestion"] = {"action": action, "reason": reason}
         return msg
 

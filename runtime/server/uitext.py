@@ -13,7 +13,7 @@ from typing import Any
 
 from ..engine.messages import N_, SUIT_WORDS, Translator
 
-__all__ = ["LANGUAGES", "UI", "direction", "translations", "ui_strings"]
+__all__ = ["LANGUAGES", "UI", "direction", "notation", "translations", "ui_strings"]
 
 #: The languages of the books, and so of the pages.
 LANGUAGES = ("en", "nl", "nb", "da", "ar", "pt")
@@ -109,6 +109,27 @@ UI: dict[str, str] = {
     "no-trumps": N_("no trumps"),
     "language": N_("Language"),
     "cards-held": N_("%(n)s cards"),
+    "bench": N_("The author's bench"),
+    "bench-intro": N_(
+        "Write or upload a house file: its problems show at their lines as you type, and its "
+        "rule book, its differences from its base and a short balance study below. Nothing is "
+        "saved on the server."
+    ),
+    "upload": N_("Upload a house file"),
+    "book-language": N_("Language of the rule book"),
+    "play-it": N_("Play it"),
+    "checking": N_("Checking…"),
+    "compiles": N_("%(name)s: no problems"),
+    "differences": N_("Differences from the base"),
+    "no-differences": N_("No rule differs from the base."),
+    "study": N_("Balance study"),
+    "games": N_("Games"),
+    "study-run": N_("Play the games"),
+    "study-cancel": N_("Stop"),
+    "study-progress": N_("%(done)s of %(total)s games played"),
+    "study-done": N_("%(games)s games of each variant, played by bots; * a significant difference"),
+    "study-cancelled": N_("The study was stopped."),
+    "this-file": N_("this file"),
 }
 
 
@@ -134,3 +155,16 @@ def ui_strings(lang: str) -> dict[str, Any]:
     """Every page string in ``lang`` (English where a translation is missing)."""
     tr = translations(lang)
     return {key: tr.gettext(text) if tr is not None else text for key, text in UI.items()}
+
+
+@cache
+def notation(lang: str) -> dict[str, Any]:
+    """How the players of ``lang`` write cards and bids (the books' :class:`Notation`), for
+    the pages: ``ranks`` (rank code -> letters, ``K -> H`` in Dutch) and ``nt`` (a no-trumps
+    bid, ``%(level)s`` the number of tricks)."""
+    from ...generator.i18n import load_translations
+    from ..engine.notation import notation_of
+
+    # the catalogue itself (gettext's, with pgettext): the notation's messages have a context
+    used = notation_of(None if lang == "en" else load_translations(lang))
+    return {"ranks": dict(used.ranks), "nt": used.no_trumps}

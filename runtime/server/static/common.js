@@ -3,6 +3,8 @@
 const LANGS = ["en", "nl", "nb", "da", "ar", "pt"];
 const SYMBOL = { S: "\u2660", C: "\u2663", D: "\u2666", H: "\u2665" };
 let UI = {};
+// How the page's language writes cards and bids (the books' notation): rank letters, no trumps.
+let NOTATION = { ranks: {}, nt: "%(level)sNT" };
 
 function pageLang() {
   const asked = new URLSearchParams(location.search).get("lang");
@@ -15,6 +17,7 @@ function pageLang() {
 async function loadStrings(lang) {
   const answer = await (await fetch(`/api/strings/${lang}`)).json();
   UI = answer.strings;
+  NOTATION = answer.notation || NOTATION;
   document.documentElement.lang = lang;
   document.documentElement.dir = answer.dir;
   for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
@@ -47,7 +50,7 @@ function codeEl(code, extra, bid) {
   const m = bid ? null : /^(10|11|12|13|[2-9JQKA])([SCDH])$/.exec(code);
   if (m) {
     span.classList.add("card", m[2] === "H" || m[2] === "D" ? "red" : "black");
-    span.append(m[1], el("span", { class: "suit" }, SYMBOL[m[2]]));
+    span.append(rankText(m[1]), el("span", { class: "suit" }, SYMBOL[m[2]]));
     return span;
   }
   if (code === "JK" || code === "BJ") {
@@ -59,7 +62,8 @@ function codeEl(code, extra, bid) {
   const call = /^(\d+)(S|C|D|H|NT)$/.exec(code);
   if (call) {
     span.classList.add("bid", call[2] === "H" || call[2] === "D" ? "red" : "black");
-    span.append(call[1], call[2] === "NT" ? el("span", { class: "nt" }, "NT") : el("span", { class: "suit" }, SYMBOL[call[2]]));
+    if (call[2] === "NT") span.append(el("span", { class: "nt" }, ntText(call[1])));
+    else span.append(call[1], el("span", { class: "suit" }, SYMBOL[call[2]]));
     return span;
   }
   const lead = /^(JK|BJ):([SCDH])$/.exec(code);
@@ -70,6 +74,29 @@ function codeEl(code, extra, bid) {
   }
   span.append(code);
   return span;
+}
+
+function rankText(rank) { return NOTATION.ranks[rank] ?? rank; }
+function ntText(level) { return NOTATION.nt.replace("%(level)s", level); }
+
+// A code as plain text in the page's notation (B\u2665, 7 SA), isolated left to right (U+2066
+// .. U+2069) so that it reads the same inside a sentence of a right-to-left page.
+function codeText(code, bid) {
+  const m = bid ? null : /^(10|11|12|13|[2-9JQKA])([SCDH])$/.exec(code);
+  let text = code;
+  if (m) text = rankText(m[1]) + SYMBOL[m[2]];
+  const call = /^(\d+)(S|C|D|H|NT)$/.exec(code);
+  if (!m && call) text = call[2] === "NT" ? ntText(call[1]) : call[1] + SYMBOL[call[2]];
+  const lead = /^(JK|BJ):([SCDH])$/.exec(code);
+  if (lead) text = lead[1] + ":" + SYMBOL[lead[2]];
+  return "\u2066" + text + "\u2069";
+}
+
+// An action of the record grammar (``discard JH 4D``, ``7NT``) as plain text in the notation.
+function actionText(action) {
+  const words = String(action).split(" ");
+  if (words.length === 1) return codeText(words[0], /^\d+(S|C|D|H|NT)$/.test(words[0]));
+  return words.map((w, i) => i === 0 ? w : codeText(w)).join(" ");
 }
 
 function langSwitch(current, onPick) {

@@ -22,7 +22,8 @@ async function render() {
   await loadStrings(lang);
   fill(document.getElementById("nav"), 
     langSwitch(lang, (code) => { lang = code; history.replaceState(null, "", `?lang=${code}`); render(); }),
-    " · ", el("a", { href: `/books/?lang=${lang}` }, t("books")));
+    " · ", el("a", { href: `/books/${lang}/index.html` }, t("books")),
+    " · ", el("a", { href: `/bench?lang=${lang}` }, t("bench")));
   const select = document.getElementById("variant");
   const keep = select.value || "australian";
   fill(select, ...variants.map((v) => el("option", { value: v.id, selected: v.id === keep }, `${v.name} (${t("players-n", { n: v.players })})`)));

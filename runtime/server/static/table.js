@@ -120,7 +120,7 @@ function drawActions() {
   }
   box.append(el("p", { class: "turn" }, t("your-turn"), el("span", { id: "clock" }),
     el("small", { class: "mine-won" }, " · ", t("tricks-won"), " ", state.tricks_won[state.seat])));
-  if (state.suggestion) box.append(el("p", { class: "hint" }, t("suggestion", { action: state.suggestion.action, reason: state.suggestion.reason })));
+  if (state.suggestion) box.append(el("p", { class: "hint" }, t("suggestion", { action: actionText(state.suggestion.action), reason: state.suggestion.reason })));
   const legal = state.legal;
   if (state.phase === "auction") {
     const ladder = el("div", { class: "ladder" });
@@ -229,7 +229,7 @@ function drawSummary() {
   if (!state.between_hands || !s) { box.hidden = true; return; }
   const rows = [];
   if (s.contract === null) rows.push(el("p", {}, t("all-passed")));
-  else rows.push(el("p", {}, t(s.made ? "made" : "went-down", { who: who(s.contractor), bid: s.contract })));
+  else rows.push(el("p", {}, t(s.made ? "made" : "went-down", { who: who(s.contractor), bid: codeText(s.contract, true) })));
   const table = el("table", {}, el("tr", {}, el("th", {}), el("th", {}, t("tricks-won")), el("th", {}, t("points")), el("th", {}, t("score"))));
   for (let side = 0; side < state.n_sides; side++) {
     const members = state.sides.map((x, seat) => (x === side ? seat : -1)).filter((x) => x >= 0);

@@ -1,0 +1,80 @@
+"""The table in the player's language (issue 20 §3): the suggestions' reasons.
+
+The heuristic bot's reasons are messages (marked ``N_``, or a ``Why`` with parameters) that the
+five catalogues translate: a suggestion at a Dutch table gives its reason in Dutch. Every reason
+the bot gives in whole hands of several variants renders in every language, with no English
+left where the catalogue has the message and no placeholder left unfilled.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from random import Random
+
+import pytest
+from server_helpers import Running, token_of
+
+from fivehundred.generator.i18n import load_translations
+from fivehundred.runtime.bots.heuristic import HeuristicBot
+from fivehundred.runtime.bots.reasons import Why, reason_text
+from fivehundred.runtime.engine.game import load_builtin
+from fivehundred.runtime.engine.hand import HandState
+
+LANGS = ("nl", "nb", "da", "ar", "pt")
+
+
+def reasons(variant: str, hands: int) -> Iterator[str]:
+    rules = load_builtin(variant)
+    bot = HeuristicBot()
+    rng = Random(7)
+    for n in range(hands):
+        state = HandState.new(rules, n % rules.players, rng)
+        while not state.is_over:
+            decision = bot.decide(state)
+            yield decision.reason
+            state.apply(decision.action)
+
+
+@pytest.mark.parametrize("variant", ["australian", "american", "misere-230", "three-handed"])
+def test_every_reason_renders_in_every_language(variant: str) -> None:
+    seen = {r: None for r in reasons(variant, 6)}
+    assert len(seen) > 8
+    assert any(isinstance(r, Why) for r in seen)  # with parameters: chances, suits, levels
+    for lang in LANGS:
+        tr = load_translations(lang)
+        for reason in seen:
+            text = reason_text(reason, tr)
+            assert "%(" not in text and text
+            template = reason.template if isinstance(reason, Why) else reason
+            assert tr.gettext(template) != template or template.startswith("%("), (lang, template)
+    # English is the reason itself (a Why is its English text)
+    assert all(reason_text(r) == str(r) for r in seen)
+
+
+@pytest.fixture()
+def running(tmp_path: Path) -> Iterator[Running]:
+    r = Running(str(tmp_path / "tables.sqlite"))
+    yield r
+    r.stop()
+
+
+def test_a_dutch_table_gives_the_suggestions_reason_in_dutch(running: Running) -> None:
+    seats = [{}, {"bot": "heuristic"}, {"bot": "heuristic"}, {"bot": "heuristic"}]
+    _, made = running.post(
+        {"variant": "australian", "seats": seats, "options": {"suggestions": True}}
+    )
+    dutch = load_translations("nl")
+    with running.ws(made["id"], token_of(made["seats"][0]), lang="nl") as ws:
+        while True:
+            state = json.loads(ws.recv(timeout=30))
+            if state.get("type") == "state" and state.get("suggestion"):
+                break
+    table = running.table(made["id"])
+    from fivehundred.runtime.server.table import suggest
+
+    action, reason_en = suggest(table.hand)
+    assert state["suggestion"]["action"] == action
+    assert state["suggestion"]["reason"] == suggest(table.hand, dutch)[1]
+    assert state["suggestion"]["reason"] != reason_en
