@@ -150,22 +150,7 @@ def test_generated_engine_agrees_on_whole_games_of_the_new_rules(variant: str) -
     rules = load_builtin(variant)
     _agree(variant, 60, 2)
     for seed in range(3):
-        rng_a, rng_b = Random(seed), Random(seed)
-        match = Match(rules, rng_a)
-        while match.winner is None and match.hands_played < 300:
-            state = match.hand
-            while not state.is_over:
-                legal = state.legal_actions()
-                state.apply(legal[int(rng_a.random() * len(legal))])
-            match.finish_hand()
-        fast = FastMatch(fast_engine(rules), rng_b)
-        while fast.winner is None and fast.hands_played < 300:
-            fast.play_hand()
-        assert (fast.scores, fast.hands_played, fast.winner) == (
-            match.scores,
-            match.hands_played,
-            match.winner,
-        )
+        _games_agree(rules, seed)
 
 
 def test_generated_engine_is_code_of_the_variants_options() -> None:
@@ -255,22 +240,28 @@ def test_fast_match_plays_the_games_match_plays() -> None:
     for variant in ("australian", "three-handed", "five-handed-call", "bid-after-pass-if-changed"):
         rules = load_builtin(variant)
         for seed in range(4):
-            rng_a, rng_b = Random(seed), Random(seed)
-            match = Match(rules, rng_a)
-            while match.winner is None and match.hands_played < 300:
-                state = match.hand
-                while not state.is_over:
-                    legal = state.legal_actions()
-                    state.apply(legal[int(rng_a.random() * len(legal))])
-                match.finish_hand()
-            fast = FastMatch(fast_engine(rules), rng_b)
-            while fast.winner is None and fast.hands_played < 300:
-                fast.play_hand()
-            assert (fast.scores, fast.hands_played, fast.winner) == (
-                match.scores,
-                match.hands_played,
-                match.winner,
-            )
+            _games_agree(rules, seed)
+
+
+def _games_agree(rules: Any, seed: int) -> None:
+    """A whole game (at most 300 hands) by random play through Match and through FastMatch from
+    the same random stream: the same scores, number of hands and winner."""
+    rng_a, rng_b = Random(seed), Random(seed)
+    match = Match(rules, rng_a)
+    while match.winner is None and match.hands_played < 300:
+        state = match.hand
+        while not state.is_over:
+            legal = state.legal_actions()
+            state.apply(legal[int(rng_a.random() * len(legal))])
+        match.finish_hand()
+    fast = FastMatch(fast_engine(rules), rng_b)
+    while fast.winner is None and fast.hands_played < 300:
+        fast.play_hand()
+    assert (fast.scores, fast.hands_played, fast.winner) == (
+        match.scores,
+        match.hands_played,
+        match.winner,
+    )
 
 
 @pytest.mark.parametrize(
