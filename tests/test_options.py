@@ -483,6 +483,18 @@ def test_ladder_by_value_ranks_the_original_schedule_by_value_ties_by_tricks() -
     )
 
 
+def _original_rounds(tmp_path: Path) -> Path:
+    """A rule file: the original schedule's ladder ranked by value, in a rounds auction with no
+    inkles."""
+    spec = tmp_path / "rounds.yaml"
+    spec.write_text(
+        "extends: original-schedule\nid: original-rounds\n"
+        "auction: {procedure: rounds, inkles: null}\n",
+        encoding="utf-8",
+    )
+    return spec
+
+
 def test_ladder_by_value_overcalls_by_value(tmp_path: Path) -> None:
     """auction.higher with the ladder ranked by value: six hearts (100) overcalls seven spades
     (80), seven no trumps (240) ten spades (200); six diamonds (80) cannot overcall seven
@@ -490,13 +502,7 @@ def test_ladder_by_value_overcalls_by_value(tmp_path: Path) -> None:
     the rule. A rounds auction (no inkles) on the original schedule's house file."""
     from fivehundred.runtime.loading import load_rules
 
-    spec = tmp_path / "rounds.yaml"
-    spec.write_text(
-        "extends: original-schedule\nid: original-rounds\n"
-        "auction: {procedure: rounds, inkles: null}\n",
-        encoding="utf-8",
-    )
-    r = load_rules(spec)
+    r = load_rules(_original_rounds(tmp_path))
     state = _calls(r, "7S")
     legal = _bids(r, state)
     assert "6H" in legal and "6D" not in legal and "6C" not in legal
@@ -517,13 +523,7 @@ def test_ladder_by_value_counts_a_bid_of_fewer_tricks_over_more(tmp_path: Path) 
     from fivehundred.runtime.loading import load_rules
     from fivehundred.runtime.studies.reached import event_applies, hand_events
 
-    spec = tmp_path / "rounds.yaml"
-    spec.write_text(
-        "extends: original-schedule\nid: original-rounds\n"
-        "auction: {procedure: rounds, inkles: null}\n",
-        encoding="utf-8",
-    )
-    r = load_rules(spec)
+    r = load_rules(_original_rounds(tmp_path))
     state = _calls(r, "7S", "6H", "pass", "pass", "pass")
     state.playout(__import__("random").Random(2), [])  # type: ignore[attr-defined]
     assert "auction.higher/by-value" in hand_events(state)  # type: ignore[arg-type]
