@@ -357,3 +357,36 @@ def test_a_restarted_server_keeps_its_tables(tmp_path: Path) -> None:
         assert after["hand"] == before["hand"] and after["to_move"] == before["to_move"]
     finally:
         second.stop()
+
+
+def test_a_house_tables_records_replay_with_its_house_file(running: Running, tmp_path: Any) -> None:
+    """Issue 20: a table playing a house file gives its players that file, so that its records
+    (which name the house variant by id) replay with `fivehundred replay --rules FILE`; a
+    built-in table has none to give, and a wrong link gets nothing."""
+    from fivehundred.runtime.cli.main import main
+
+    house = "id: our-club\nextends: australian\nname: Our club\nscoring: {overtricks: 10}\n"
+    _, made = running.post({"house": house, "options": {"autoplay": False}})
+    token = token_of(made["seats"][0])
+    assert running.get(f"/api/tables/{made['id']}/rules.yaml?token=wrong")[0] == 403
+    status, body = running.get(f"/api/tables/{made['id']}/rules.yaml?token={token}")
+    assert status == 200 and body.decode() == house
+    clients = [running.ws(made["id"], token_of(link)) for link in made["seats"]]
+    for ws in clients:
+        recv(ws)
+    table = running.table(made["id"])
+    for n in range(1, 5):
+        seat = table.to_move
+        clients[seat].send(json.dumps({"type": "act", "action": "pass"}))
+        until(clients[seat], lambda m, n=n: m["type"] == "state" and m["moves"] == n)
+    for ws in clients:
+        ws.close()
+    status, record = running.get(f"/api/tables/{made['id']}/hands/0?token={token}")
+    rules_file, record_file = tmp_path / "our-club.yaml", tmp_path / "hand.json"
+    rules_file.write_bytes(body)
+    record_file.write_bytes(record)
+    assert json.loads(record)["variant"] == "our-club"
+    assert main(["replay", "--rules", str(rules_file), str(record_file)]) == 0
+    _, builtin = running.post({"variant": "australian"})
+    path = f"/api/tables/{builtin['id']}/rules.yaml?token={token_of(builtin['seats'][0])}"
+    assert running.get(path)[0] == 404

@@ -529,6 +529,22 @@ def make_app(store: Store, bot_delay: float | None = None, clock_scale: float = 
             headers={"Content-Disposition": f'attachment; filename="{name}"'},
         )
 
+    async def rule_file(request: Request) -> Response:
+        """The house file a table plays, for its players: ``fivehundred replay --rules FILE``
+        replays the table's records with it (they name the house variant by its id)."""
+        table = server.tables.get(request.path_params["table_id"])
+        seat = table.seat_of(request.query_params.get("token", "")) if table else None
+        if table is None or seat is None:
+            return PlainTextResponse("no such table or link", 403)
+        text = table.source.get("house")
+        if text is None:
+            return PlainTextResponse("this table plays a built-in variant", 404)
+        return Response(
+            text,
+            media_type="application/yaml",
+            headers={"Content-Disposition": f'attachment; filename="{table.rules.variant}.yaml"'},
+        )
+
     async def book(request: Request) -> Response:
         lang = request.path_params["lang"]
         variant = request.path_params["variant"]
@@ -558,6 +574,7 @@ def make_app(store: Store, bot_delay: float | None = None, clock_scale: float = 
             Route("/api/strings/{lang}", strings),
             Route("/api/tables", create, methods=["POST"]),
             Route("/api/tables/{table_id}/hands/{n:int}", record),
+            Route("/api/tables/{table_id}/rules.yaml", rule_file),
             Route("/books/", book_index),
             Route("/books/{lang}/{variant}.html", book),
             WebSocketRoute("/ws/bench", bench.connect),

@@ -87,6 +87,10 @@ UI: dict[str, str] = {
     "next-hand": N_("Next hand"),
     "waiting-others": N_("Waiting for the others"),
     "download-record": N_("Download the record"),
+    # Translators: a link on a table that plays a house file; the command is given as it is.
+    "download-rules": N_(
+        "Download the house file (replay the records with: fivehundred replay --rules FILE RECORD)"
+    ),
     "game-over": N_("The game is over"),
     "winner": N_("%(who)s wins"),
     "no-winner": N_("Nobody wins"),

@@ -238,6 +238,10 @@ function drawSummary() {
   rows.push(table);
   const record = `/api/tables/${TABLE}/hands/${s.hand_no}?token=${encodeURIComponent(TOKEN)}`;
   rows.push(el("p", {}, el("a", { href: record, download: "", class: "record" }, t("download-record"))));
+  if (!state.book) {
+    const rules = `/api/tables/${TABLE}/rules.yaml?token=${encodeURIComponent(TOKEN)}`;
+    rows.push(el("p", {}, el("a", { href: rules, download: "", class: "rules" }, t("download-rules"))));
+  }
   if (s.game_over) {
     rows.unshift(el("h2", {}, t("game-over")));
     const winners = s.winner === null ? [] : state.sides.map((x, seat) => (x === s.winner ? seat : -1)).filter((x) => x >= 0);
