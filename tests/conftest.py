@@ -282,6 +282,13 @@ GROUPS: dict[str, str] = {
     "test_browser.py": "e2e",
     "test_server.py": "e2e",
     "test_table_browser.py": "e2e",
+    "test_auction_options.py": "runtime",
+    "test_no_ace_no_face.py": "runtime",
+    "test_joker_options.py": "runtime",
+    "test_books_index.py": "generator",
+    "test_notation_io.py": "e2e",
+    "test_bench.py": "e2e",
+    "test_table_language.py": "e2e",
 }
 #: Whole modules that are slow (many tests of a second or more each).
 SLOW_MODULES = {"test_option_matrix.py"}

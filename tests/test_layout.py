@@ -89,3 +89,13 @@ def test_every_runtime_module_is_in_a_layer() -> None:
     assert loose == {"__init__", "files", "loading", "terminal", "transaction"}, loose
     folders = {p.name for p in (ROOT / "runtime").iterdir() if p.is_dir() and p.name[0] != "_"}
     assert {f"runtime.{f}" for f in folders} - {"runtime.__pycache__"} <= set(LAYERS)
+
+
+def test_every_test_module_is_in_a_group() -> None:
+    """README "Tests": every test module is in one group (generator, runtime or e2e) of
+    tests/conftest.py's GROUPS, so that `-m runtime` and the others run all of their tests."""
+    from conftest import GROUPS
+
+    modules = {p.name for p in (ROOT / "tests").glob("test_*.py")}
+    assert modules - set(GROUPS) == set()
+    assert set(GROUPS.values()) == {"generator", "runtime", "e2e"}
