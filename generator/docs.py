@@ -621,6 +621,11 @@ def make_environment(fmt: str = "md") -> jinja2.Environment:
         env.filters["badge"] = rtl_md(lambda v: f"<sub>{_md_code(v)}</sub>")
     env.filters["sentences"] = sentences
     env.tests["prefixed"] = lambda value, prefix: str(value).startswith(prefix)
+    # a base's book is linked by its id only when it is a variant id (a rule file may extend
+    # anything: its text never becomes a link target)
+    env.tests["variant_id"] = lambda value: bool(
+        isinstance(value, str) and re.fullmatch(r"[a-z0-9][a-z0-9-]*", value)
+    )
     env.globals["fail"] = _fail
     return env
 
