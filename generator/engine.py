@@ -115,11 +115,15 @@ _OPTIONS: dict[str, frozenset[Any] | None] = {
     "scoring.opponents_freeze_at": _ANY,
     "scoring.freeze": frozenset({"cap", "threshold"}),
     "scoring.opponent_tricks": frozenset({"own", "pooled"}),  # read through pool_opponents
-    # the end of the game: Match's (runtime/engine/game.py), not the hand's
-    **dict.fromkeys(("end.target", "end.lose_at", "end.must_bid_to_win"), _ANY),
-    "end.both_out": frozenset({"contractor", "highest", "first"}),
-    "end.out_backwards": frozenset({"game-over", "cannot-win"}),
-    "end.line": frozenset({"reach", "exceed"}),  # read through game.reaches and game.gone_out
+    # the end of the game: Match's and FastMatch's (runtime/engine/game.py: reaches, gone_out,
+    # game_winner), never the hand's, so every option of the tables' `end` is known here by
+    # the registry, with any value: a new rule of the game's end is the registry, game.py and
+    # its sentence in the book, and no line of this file
+    **{
+        ".".join(o.table_keys): _ANY
+        for o in OPTIONS
+        if o.table_keys is not None and o.table_keys[0] == "end"
+    },
     # derived
     **dict.fromkeys(("derived.deal_order", "derived.suit_masks", "derived.joker_cards"), _ANY),
     **dict.fromkeys(("derived.joker_mask", "derived.nominated_power"), _ANY),

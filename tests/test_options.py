@@ -47,7 +47,6 @@ LEGACY: dict[str, tuple[str, ...]] = {
     ),
     "both_out": (
         "generator/clauses.py",
-        "generator/engine.py",
         "generator/model.py",
         "generator/show.py",
         "runtime/engine/game.py",
@@ -154,7 +153,6 @@ LEGACY: dict[str, tuple[str, ...]] = {
     "lead_only_last_trick": ("generator/engine.py",),
     "lose_at": (
         "generator/clauses.py",
-        "generator/engine.py",
         "generator/model.py",
         "generator/semantic.py",
         "generator/show.py",
@@ -182,7 +180,6 @@ LEGACY: dict[str, tuple[str, ...]] = {
     ),
     "must_bid_to_win": (
         "generator/clauses.py",
-        "generator/engine.py",
         "generator/model.py",
         "generator/semantic.py",
         "generator/show.py",
@@ -231,7 +228,6 @@ LEGACY: dict[str, tuple[str, ...]] = {
     ),
     "out_backwards": (
         "generator/clauses.py",
-        "generator/engine.py",
         "generator/semantic.py",
         "generator/show.py",
         "runtime/engine/fast.py",
