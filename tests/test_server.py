@@ -209,20 +209,27 @@ def test_a_token_opens_its_own_seat_only(running: Running) -> None:
         assert recv(ws)["code"] == "link"
 
 
+def _everybody_passes(running: Running, made: dict[str, Any]) -> list[Any]:
+    """Every seat of the four-seat table ``made`` connects and passes in turn: the clients."""
+    clients = [running.ws(made["id"], token_of(link)) for link in made["seats"]]
+    for ws in clients:
+        recv(ws)
+    table = running.table(made["id"])
+    for n in range(1, 5):
+        seat = table.to_move
+        clients[seat].send(json.dumps({"type": "act", "action": "pass"}))
+        until(clients[seat], lambda m, n=n: m["type"] == "state" and m["moves"] == n)
+    return clients
+
+
 def test_a_record_is_given_once_its_hand_is_over_and_replays(running: Running) -> None:
     _, made = running.post({"variant": "australian", "options": {"autoplay": False}})
     token = token_of(made["seats"][0])
     status, _ = running.get(f"/api/tables/{made['id']}/hands/0?token={token}")
     assert status == 404
-    clients = [running.ws(made["id"], token_of(link)) for link in made["seats"]]
-    for ws in clients:
-        recv(ws)
-    table = running.table(made["id"])
     # Everybody passes: the hand is thrown in (australian: all pass -> redeal, scored 0).
-    for n in range(1, 5):
-        seat = table.to_move
-        clients[seat].send(json.dumps({"type": "act", "action": "pass"}))
-        until(clients[seat], lambda m, n=n: m["type"] == "state" and m["moves"] == n)
+    clients = _everybody_passes(running, made)
+    table = running.table(made["id"])
     assert table.between_hands
     message = until(clients[0], lambda m: m["type"] == "state" and m["between_hands"])
     assert message["records"] == 1 and message["summary"]["contract"] is None
@@ -371,15 +378,7 @@ def test_a_house_tables_records_replay_with_its_house_file(running: Running, tmp
     assert running.get(f"/api/tables/{made['id']}/rules.yaml?token=wrong")[0] == 403
     status, body = running.get(f"/api/tables/{made['id']}/rules.yaml?token={token}")
     assert status == 200 and body.decode() == house
-    clients = [running.ws(made["id"], token_of(link)) for link in made["seats"]]
-    for ws in clients:
-        recv(ws)
-    table = running.table(made["id"])
-    for n in range(1, 5):
-        seat = table.to_move
-        clients[seat].send(json.dumps({"type": "act", "action": "pass"}))
-        until(clients[seat], lambda m, n=n: m["type"] == "state" and m["moves"] == n)
-    for ws in clients:
+    for ws in _everybody_passes(running, made):
         ws.close()
     status, record = running.get(f"/api/tables/{made['id']}/hands/0?token={token}")
     rules_file, record_file = tmp_path / "our-club.yaml", tmp_path / "hand.json"
