@@ -46,6 +46,7 @@ from ..engine.hand import (
     ActionKind,
     HandState,
     action_kind,
+    bid_after_own_pass,
     deal,
     passes_reopen,
 )
@@ -122,7 +123,7 @@ def clauses_reached(state: HandState, kinds: Sequence[ActionKind]) -> set[str]:
     if r.procedure == "rounds" and len(calls) > r.players and r.PASS in calls:
         if not passes_reopen(r):
             out.add("auction.pass-final")  # the auction went round again, skipping who passed
-        elif _bid_after_pass(state):
+        elif bid_after_own_pass(r, state.calls):
             out.add("auction.pass-final")  # a player who had passed bid again
     if state.phase != AUCTION:
         if state.contract >= 0:
@@ -195,17 +196,6 @@ def clauses_reached(state: HandState, kinds: Sequence[ActionKind]) -> set[str]:
         # them (the balance studies' clause counts)
         out |= hand_events(state) & _JOKER_EVENTS
     return out
-
-
-def _bid_after_pass(state: HandState) -> bool:
-    """Whether a seat bid after a pass of its own in the hand's auction."""
-    passed = 0
-    for seat, action in state.calls:
-        if action == state.rules.PASS:
-            passed |= 1 << seat
-        elif passed >> seat & 1:
-            return True
-    return False
 
 
 #: Clauses :func:`~fivehundred.runtime.studies.reached.hand_events` finds in a finished hand.

@@ -12,7 +12,7 @@ plays by never change. Actions are ints (see :mod:`fivehundred.runtime.engine.ru
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from random import Random
@@ -39,6 +39,7 @@ __all__ = [
     "HandState",
     "Phase",
     "action_kind",
+    "bid_after_own_pass",
     "deal",
     "deal_cards",
     "joker_suit_rules",
@@ -101,6 +102,18 @@ def passes_reopen(rules: Rules) -> bool:
     """Whether a player who passed may be asked again and bid (auction.pass-final): with
     ``bid_after_pass`` always or if-changed."""
     return rules.auction["bid_after_pass"] != "never"
+
+
+def bid_after_own_pass(rules: Rules, calls: Sequence[tuple[int, int]]) -> bool:
+    """Whether, among ``calls`` (seat, action), a seat made a call other than a pass after a
+    pass of its own (auction.pass-final, with ``bid_after_pass`` always or if-changed)."""
+    passed = 0
+    for seat, action in calls:
+        if action == rules.PASS:
+            passed |= 1 << seat
+        elif passed >> seat & 1:
+            return True
+    return False
 
 
 def joker_suit_rules(play: Play) -> tuple[bool, bool]:

@@ -20,7 +20,13 @@ from collections.abc import Sequence
 
 from ..engine.codes import NT, SUITLESS
 from ..engine.game import gone_out, reaches
-from ..engine.hand import HandState, joker_suit_rules, next_dealer, passes_reopen
+from ..engine.hand import (
+    HandState,
+    bid_after_own_pass,
+    joker_suit_rules,
+    next_dealer,
+    passes_reopen,
+)
 from ..engine.rules import Rules
 from ..engine.scoring import score_hand
 
@@ -139,16 +145,14 @@ def _auction_events(st: HandState, out: set[str]) -> None:
     r = st.rules
     high_seat = high = -1
     last_kind = ""
-    passed = 0
+    if bid_after_own_pass(r, st.calls):
+        out.add("auction.pass-final/bid-again")
     for (seat, action), inkle in zip(st.calls, st.inkles, strict=True):
         if action == r.PASS:
-            passed |= 1 << seat
             continue
         if action == r.REDEAL:
             out.add("auction.no-ace-no-face")
             return  # the hand is thrown in: no contract, and not all passed
-        if passed >> seat & 1:
-            out.add("auction.pass-final/bid-again")
         if inkle:
             out.add("auction.inkles")
             continue

@@ -24,7 +24,7 @@ from typing import IO, Any
 from ..bots.registry import Bot, RandomBot, make_bot
 from ..engine.fast import FastEngine, FastMatch, Playout, fast_engine
 from ..engine.game import Match
-from ..engine.hand import AUCTION, HandState, next_dealer, passes_reopen
+from ..engine.hand import AUCTION, HandState, bid_after_own_pass, next_dealer, passes_reopen
 from ..engine.records import record_of
 from ..engine.rules import Rules
 from ..terminal import progress
@@ -75,8 +75,6 @@ class Summary:
     clauses: dict[str, int] | None = None
     #: Stopped by Ctrl-C: the figures are those of the hands or games finished before it.
     interrupted: bool = False
-    #: The hands or games asked for.
-    asked: int = 0
 
     def as_json(self) -> dict[str, Any]:
         """The ``--json`` object."""
@@ -203,7 +201,6 @@ def simulate(
     if clauses:
         summary.clauses = {}
     total = hands or games
-    summary.asked = total
     every = max(1, total // 100)
     start = last_shown = time.perf_counter()
     # Random bots only: the engine's fast path plays the hands (the same choices, faster).
@@ -326,17 +323,6 @@ def _tally(
             summary.failed += 1
 
 
-def _bid_again(rules: Rules, calls: list[tuple[int, int]]) -> bool:
-    """Whether a seat bid after a pass of its own among ``calls`` (seat, action)."""
-    passed = 0
-    for seat, action in calls:
-        if action == rules.PASS:
-            passed |= 1 << seat
-        elif passed >> seat & 1:
-            return True
-    return False
-
-
 def _calls(rules: Rules, dealer: int, actions: list[int]) -> list[tuple[int, int]]:
     """The auction of a fast-path hand, (seat, action) each: its first actions, replayed on a
     hand without cards (the calls do not depend on them)."""
@@ -381,7 +367,7 @@ def _play(
         res.tricks_by_side,
         res.redeal,
     )
-    if passes_reopen(state.rules) and _bid_again(state.rules, state.calls):
+    if passes_reopen(state.rules) and bid_after_own_pass(state.rules, state.calls):
         summary.bid_again += 1
     if hand_only and summary.clauses is not None:
         _events(summary, hand_events(state))
@@ -414,7 +400,7 @@ def _count(
         hand.tricks_by_side,
         hand.redeal,
     )
-    if passes_reopen(r) and _bid_again(r, _calls(r, dealer, hand.actions)):
+    if passes_reopen(r) and bid_after_own_pass(r, _calls(r, dealer, hand.actions)):
         summary.bid_again += 1
     checked = _checked_now(summary, check_every)
     if not checked and records is None:
