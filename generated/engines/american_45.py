@@ -8,6 +8,10 @@ stream: ``tests/test_engines.py`` compares every action, trick winner and point.
 """
 
 # fmt: off
+# floor(random() * n) is the checked engine's int(random() * n) (the same for a float from 0
+# up) at a fifth of the cost: int is a type, and calling it goes through its constructor.
+from math import floor
+
 VARIANT = 'american-45'
 FINGERPRINT = '7f51afdca0913237'
 
@@ -120,7 +124,7 @@ JOKER_MASK = 17592186044416
 
 def playout(dealer, random, scores=None, contract=None):
     """Deal a hand from ``dealer`` and play it out at random: every decision picks the k-th of
-    the legal actions in ascending order, ``k = int(random() * count)``. ``contract`` (seat,
+    the legal actions in ascending order, ``k = floor(random() * count)``. ``contract`` (seat,
     bid index) ends the auction at once with that contract, as ``HandState.end_auction_with``.
 
     Returns (contract, contractor, made, tricks by side, points, complete, allies, sans, trick
@@ -153,136 +157,136 @@ def deal(dealer, random):
     as bits (card index c as ``1 << c``)."""
     c = list(CARD_BITS)
     h0 = h1 = h2 = h3 = kitty = dead = 0
-    j = int(random() * 45)
+    j = floor(random() * 45)
     kitty |= c[j]
     c[j] = c[44]
-    j = int(random() * 44)
+    j = floor(random() * 44)
     h0 |= c[j]
     c[j] = c[43]
-    j = int(random() * 43)
+    j = floor(random() * 43)
     h0 |= c[j]
     c[j] = c[42]
-    j = int(random() * 42)
+    j = floor(random() * 42)
     h0 |= c[j]
     c[j] = c[41]
-    j = int(random() * 41)
+    j = floor(random() * 41)
     h3 |= c[j]
     c[j] = c[40]
-    j = int(random() * 40)
+    j = floor(random() * 40)
     h3 |= c[j]
     c[j] = c[39]
-    j = int(random() * 39)
+    j = floor(random() * 39)
     h3 |= c[j]
     c[j] = c[38]
-    j = int(random() * 38)
+    j = floor(random() * 38)
     h2 |= c[j]
     c[j] = c[37]
-    j = int(random() * 37)
+    j = floor(random() * 37)
     h2 |= c[j]
     c[j] = c[36]
-    j = int(random() * 36)
+    j = floor(random() * 36)
     h2 |= c[j]
     c[j] = c[35]
-    j = int(random() * 35)
+    j = floor(random() * 35)
     h1 |= c[j]
     c[j] = c[34]
-    j = int(random() * 34)
+    j = floor(random() * 34)
     h1 |= c[j]
     c[j] = c[33]
-    j = int(random() * 33)
+    j = floor(random() * 33)
     h1 |= c[j]
     c[j] = c[32]
-    j = int(random() * 32)
+    j = floor(random() * 32)
     kitty |= c[j]
     c[j] = c[31]
-    j = int(random() * 31)
+    j = floor(random() * 31)
     kitty |= c[j]
     c[j] = c[30]
-    j = int(random() * 30)
+    j = floor(random() * 30)
     h0 |= c[j]
     c[j] = c[29]
-    j = int(random() * 29)
+    j = floor(random() * 29)
     h0 |= c[j]
     c[j] = c[28]
-    j = int(random() * 28)
+    j = floor(random() * 28)
     h0 |= c[j]
     c[j] = c[27]
-    j = int(random() * 27)
+    j = floor(random() * 27)
     h0 |= c[j]
     c[j] = c[26]
-    j = int(random() * 26)
+    j = floor(random() * 26)
     h3 |= c[j]
     c[j] = c[25]
-    j = int(random() * 25)
+    j = floor(random() * 25)
     h3 |= c[j]
     c[j] = c[24]
-    j = int(random() * 24)
+    j = floor(random() * 24)
     h3 |= c[j]
     c[j] = c[23]
-    j = int(random() * 23)
+    j = floor(random() * 23)
     h3 |= c[j]
     c[j] = c[22]
-    j = int(random() * 22)
+    j = floor(random() * 22)
     h2 |= c[j]
     c[j] = c[21]
-    j = int(random() * 21)
+    j = floor(random() * 21)
     h2 |= c[j]
     c[j] = c[20]
-    j = int(random() * 20)
+    j = floor(random() * 20)
     h2 |= c[j]
     c[j] = c[19]
-    j = int(random() * 19)
+    j = floor(random() * 19)
     h2 |= c[j]
     c[j] = c[18]
-    j = int(random() * 18)
+    j = floor(random() * 18)
     h1 |= c[j]
     c[j] = c[17]
-    j = int(random() * 17)
+    j = floor(random() * 17)
     h1 |= c[j]
     c[j] = c[16]
-    j = int(random() * 16)
+    j = floor(random() * 16)
     h1 |= c[j]
     c[j] = c[15]
-    j = int(random() * 15)
+    j = floor(random() * 15)
     h1 |= c[j]
     c[j] = c[14]
-    j = int(random() * 14)
+    j = floor(random() * 14)
     kitty |= c[j]
     c[j] = c[13]
-    j = int(random() * 13)
+    j = floor(random() * 13)
     kitty |= c[j]
     c[j] = c[12]
-    j = int(random() * 12)
+    j = floor(random() * 12)
     h0 |= c[j]
     c[j] = c[11]
-    j = int(random() * 11)
+    j = floor(random() * 11)
     h0 |= c[j]
     c[j] = c[10]
-    j = int(random() * 10)
+    j = floor(random() * 10)
     h0 |= c[j]
     c[j] = c[9]
-    j = int(random() * 9)
+    j = floor(random() * 9)
     h3 |= c[j]
     c[j] = c[8]
-    j = int(random() * 8)
+    j = floor(random() * 8)
     h3 |= c[j]
     c[j] = c[7]
-    j = int(random() * 7)
+    j = floor(random() * 7)
     h3 |= c[j]
     c[j] = c[6]
-    j = int(random() * 6)
+    j = floor(random() * 6)
     h2 |= c[j]
     c[j] = c[5]
-    j = int(random() * 5)
+    j = floor(random() * 5)
     h2 |= c[j]
     c[j] = c[4]
-    j = int(random() * 4)
+    j = floor(random() * 4)
     h2 |= c[j]
     c[j] = c[3]
-    j = int(random() * 3)
+    j = floor(random() * 3)
     h1 |= c[j]
     c[j] = c[2]
-    j = int(random() * 2)
+    j = floor(random() * 2)
     h1 |= c[j]
     c[j] = c[1]
     h1 |= c[0]
@@ -310,7 +314,7 @@ def auction(dealer, random, acts):
         barred3 = high < 3 and (ncalls >= 2)
         # auction.inkles: the inkle level is open to the first bidders only
         barred4 = high < 4 and (ncalls >= 2)
-        k = int(random() * (27 - high - barred0 - barred1 - barred2 - barred3 - barred4))
+        k = floor(random() * (27 - high - barred0 - barred1 - barred2 - barred3 - barred4))
         if k == 0:
             acts.append(PASS)
         else:
@@ -340,7 +344,7 @@ def take_kitty_and_discard(hand, random, acts):
     """kitty.take: the contractor takes the kitty and discards 5 cards, one per action."""
     for _ in range(5):
         legal = hand
-        k = int(random() * legal.bit_count())
+        k = floor(random() * legal.bit_count())
         while k:
             legal &= legal - 1
             k -= 1
@@ -377,7 +381,7 @@ def play_tricks(hands, leader, contract, contractor, allies, misere, random, act
         if hand & suitless:
             legal = joker_leads(hand, suitless, n_tricks == HAND_SIZE - 1,
 0, nominated)
-            k = int(random() * legal.bit_count())
+            k = floor(random() * legal.bit_count())
             while k:
                 legal &= legal - 1
                 k -= 1
@@ -392,7 +396,7 @@ def play_tricks(hands, leader, contract, contractor, allies, misere, random, act
                 led = suit_of[card]
         else:
             legal = hand
-            k = int(random() * legal.bit_count())
+            k = floor(random() * legal.bit_count())
             while k:
                 legal &= legal - 1
                 k -= 1
@@ -407,7 +411,7 @@ def play_tricks(hands, leader, contract, contractor, allies, misere, random, act
         for s in followers[seat]:
             hand = hands[s]
             legal = hand & follow or hand
-            k = int(random() * legal.bit_count())
+            k = floor(random() * legal.bit_count())
             while k:
                 legal &= legal - 1
                 k -= 1
