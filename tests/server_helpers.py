@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import threading
 import time
@@ -18,6 +19,10 @@ from fivehundred.runtime.engine.hand import AUCTION, KITTY, OVER, PLAY, HandStat
 from fivehundred.runtime.server.app import WS_MAX_SIZE, make_app
 from fivehundred.runtime.server.store import Store
 
+#: The seed of a test server's tables (their deals): fixed, so that a test that fails on one deal
+#: fails every time; set FIVEHUNDRED_TABLE_SEED to try the tests on other deals.
+TABLE_SEED = int(os.environ.get("FIVEHUNDRED_TABLE_SEED", "1"))
+
 
 class Running:
     """A server in a thread of this process."""
@@ -27,7 +32,7 @@ class Running:
         sock.bind(("127.0.0.1", 0))
         self.port = sock.getsockname()[1]
         sock.close()
-        self.app = make_app(Store(db), bot_delay=0, clock_scale=clock_scale)
+        self.app = make_app(Store(db), bot_delay=0, clock_scale=clock_scale, seed=TABLE_SEED)
         config = uvicorn.Config(
             self.app,
             host="127.0.0.1",

@@ -109,7 +109,11 @@ class Server:
     """Every table of one server, its clients and its timers."""
 
     def __init__(
-        self, store: Store, bot_delay: float | None = None, clock_scale: float = 1.0
+        self,
+        store: Store,
+        bot_delay: float | None = None,
+        clock_scale: float = 1.0,
+        seed: int | None = None,
     ) -> None:
         self.store = store
         #: Every clock runs this many times as fast as it says (tests: a 7 s clock in 70 ms).
@@ -121,7 +125,8 @@ class Server:
         self.ready: dict[str, set[int]] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._stored: dict[str, tuple[int, int]] = {}
-        self.rng = Random()
+        #: Draws each new table's seed (its deals); ``seed`` makes them repeatable (tests).
+        self.rng = Random(seed)
         for table_id, spec, actions, between in store.tables():
             try:
                 rules = self._rules(spec["source"])
@@ -438,10 +443,15 @@ def _error(code: str, message: str) -> dict[str, Any]:
 # -- HTTP ------------------------------------------------------------------------------------------
 
 
-def make_app(store: Store, bot_delay: float | None = None, clock_scale: float = 1.0) -> Starlette:
-    """The ASGI app serving ``store``'s tables (``bot_delay``, ``clock_scale``: see
+def make_app(
+    store: Store,
+    bot_delay: float | None = None,
+    clock_scale: float = 1.0,
+    seed: int | None = None,
+) -> Starlette:
+    """The ASGI app serving ``store``'s tables (``bot_delay``, ``clock_scale``, ``seed``: see
     :class:`Server`)."""
-    server = Server(store, bot_delay, clock_scale)
+    server = Server(store, bot_delay, clock_scale, seed)
     bench = Bench()
 
     async def index(request: Request) -> Response:
