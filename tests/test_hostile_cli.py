@@ -139,6 +139,46 @@ def test_a_hostile_variant_fails_its_record_only(
     assert err == ""
 
 
+@pytest.mark.parametrize(
+    ("variant", "words"),
+    [
+        (5, "the record's variant 5 is not a built-in variant"),
+        (["australian"] * 100, "the record's variant ['australian', 'australian', "),
+        (None, "the record's variant None is not a built-in variant"),
+    ],
+)
+def test_a_variant_that_is_no_string_is_named_as_it_is(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, variant: Any, words: str
+) -> None:
+    """It once got "the record has no 'variant'"; the record has one, and it is quoted short."""
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(_record(variant)), encoding="utf-8")
+    line = refused(capsys, "replay", str(path))
+    assert words in line and len(line) < len(str(path)) + 200
+
+
+#: Actions that once gave a traceback and dropped every later record (int() of 5,000 digits).
+HOSTILE_ACTIONS = ["partner " + "9" * 5000, "partner " + "0" * 4301 + "1", "partner ٣"]
+
+
+@pytest.mark.parametrize("action", HOSTILE_ACTIONS, ids=["5000-digits", "4302-digits", "arabic"])
+def test_a_hostile_action_fails_its_record_only(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, action: str
+) -> None:
+    from fivehundred.runtime.adapters.api import load
+
+    bad = {**load("five-handed").new_hand(seed=3).record(), "actions": ["pass", action]}
+    good = _record("australian")
+    path = tmp_path / "r.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in (bad, good)) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, "replay", "--json", str(path))
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 2 and err == "" and len(lines) == 2 and "error" not in lines[1]
+    error = lines[0]["error"]
+    assert error["index"] == 1 and error["clause"] is None and error["action"] == action
+    assert "a partner is a seat from 0 to 4" in error["message"]
+
+
 def test_a_record_never_opens_a_path(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """`"variant": "/tmp/x/secret.txt"` once quoted that file's contents in the error."""
     secret = tmp_path / "secret.txt"

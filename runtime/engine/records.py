@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import reprlib
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -113,9 +114,14 @@ def hand_from_record(
             expected=RECORD_FORMAT,
             format=repr(version),
         )
-    variant = record.get("variant")
-    if not isinstance(variant, str):
+    if "variant" not in record:
         raise RecordError.of(N_("the record has no 'variant'"))
+    variant = record["variant"]
+    if not isinstance(variant, str):  # a number, a list: no variant's id (quoted short)
+        raise RecordError.of(
+            N_("the record's variant %(variant)s is not a built-in variant"),
+            variant=reprlib.repr(variant),
+        )
     if rules is None:
         rules = _builtin_of_record(variant) if load is None else load(variant)
     elif variant != rules.variant:

@@ -458,16 +458,16 @@ class Rules:
                 )
             return self.REDEAL
         if head == "partner" and len(words) == 2:
-            if (
-                not (words[1].isascii() and words[1].isdigit())
-                or not 0 <= int(words[1]) < self.players
+            seat = words[1]  # ASCII digits only, and few: int() refuses 4,300 digits and more
+            if not (seat.isascii() and seat.isdigit() and len(seat) <= 3) or not (
+                0 <= int(seat) < self.players
             ):
                 raise InvalidActionError.of(
                     N_("%(action)s: a partner is a seat from 0 to %(last)s"),
                     action=repr(text),
                     last=self.players - 1,
                 )
-            return self.PARTNER + int(words[1])
+            return self.PARTNER + int(seat)
         if head == "call" and len(words) == 2:
             return self.CALL + self.card(words[1])
         if head == "nominate" and len(words) == 2:
