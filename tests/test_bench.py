@@ -136,6 +136,15 @@ def test_a_file_over_the_size_limit_is_refused(running: Running) -> None:
         assert check(ws, GOOD, 2)["diagnostics"] == []  # the connection goes on
 
 
+def test_a_message_nested_a_thousand_deep_is_malformed(running: Running) -> None:
+    """It once raised RecursionError in the server and closed the connection unanswered."""
+    with bench(running) as ws:
+        ws.send("[" * 1100)
+        answer = until(ws, lambda m: m.get("type") == "error")
+        assert answer["code"] == "malformed"
+        assert check(ws, GOOD, 1)["diagnostics"] == []  # the connection goes on
+
+
 def test_a_compile_over_the_time_limit_is_refused(
     running: Running, monkeypatch: pytest.MonkeyPatch
 ) -> None:

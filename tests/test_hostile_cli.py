@@ -865,3 +865,23 @@ def test_each_documented_rule_is_what_the_engine_does_through_the_protocol() -> 
                     "record": {**record, "actions": actions}})  # fmt: skip
     engine = f"{sys.executable} -m fivehundred.runtime.adapters.conformance"
     assert run_engine(engine, vectors) == []
+
+
+# -- serve: the tables' database, HTTP and WebSocket input ---------------------------------------
+
+
+def test_serve_refuses_a_database_it_cannot_use(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """`serve --db FOLDER`, a device or a file that is no database once gave a traceback."""
+    garbage = tmp_path / "tables.db"
+    garbage.write_text("not a database, a letter\n" * 100, encoding="utf-8")
+    before = garbage.read_bytes()
+    for db, words in (
+        (str(tmp_path), "not a file"),
+        ("/dev/null", "not a file"),
+        (str(garbage), "cannot keep the tables there: file is not a database"),
+    ):
+        line = refused(capsys, "serve", "--port", "0", "--db", db)
+        assert line.startswith(f"{db}: ") and words in line
+    assert garbage.read_bytes() == before

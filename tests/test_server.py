@@ -271,6 +271,7 @@ def test_bad_input_errs_on_its_connection_and_another_table_plays_on(running: Ru
         ('{"type": "chat", "preset": "anything I like"}', "malformed"),
         (json.dumps({"type": "act", "action": "x" * (MAX_MESSAGE + 10)}), "size"),
         (b"\x00\x01", "malformed"),
+        ("[" * 1100, "malformed"),  # once a RecursionError that closed the connection
     ]
     for text, code in cases:
         ws.send(text)
@@ -304,6 +305,51 @@ def test_bad_input_errs_on_its_connection_and_another_table_plays_on(running: Ru
         assert recv(watching)["moves"] > 20
     for c in bad:
         c.close()
+
+
+def post_raw(running: Running, body: bytes) -> tuple[int, dict[str, Any]]:
+    """POST ``body`` as it is to create a table; the status and the JSON answer."""
+    import urllib.error
+    import urllib.request
+
+    req = urllib.request.Request(running.base + "/api/tables", data=body, method="POST")
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, json.load(r)
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.load(exc)
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        (b"[" * 5000, "a table is asked for with a JSON object"),  # once 500: RecursionError
+        (b'{"seats": ' + b"[" * 3000 + b"}", "a table is asked for with a JSON object"),
+        (b'{"options": {"clock": Infinity}}', "options are an object"),  # once 500: int(inf)
+        (b'{"options": {"clock": 1e400}}', "options are an object"),
+        (b'{"options": {"clock": -7}}', "the clock is 7, 15, 30, 60 seconds or none, not -7"),
+        (b'{"options": {"bot_delay": NaN}}', "a bot waits between 0 and 10 seconds"),
+        (b'{"seats": [{"bot": "search:samples=1000000000,settle=0"}]}', "unknown bot"),
+        (b'{"seats": [{"bot": "heuristic:x"}]}', "unknown bot"),
+    ],
+)
+def test_a_hostile_table_request_is_a_400_that_says_why(
+    running: Running, body: bytes, words: str
+) -> None:
+    """Each gets its own sentence (a clock of -7 once read "options are an object"); a bot is
+    named without settings, which would let anyone keep the server's threads busy for ever."""
+    status, answer = post_raw(running, body)
+    assert status == 400 and words in answer["error"], answer
+    assert running.app.state.server.tables == {}
+    status, answer = running.post({"variant": "australian"})
+    assert status == 200, answer
+
+
+def test_a_players_name_holds_no_control_or_bidi_override(running: Running) -> None:
+    name = "Ann\u202e\x1b[31m\x07" + "e" * 60
+    status, made = running.post({"variant": "australian", "seats": [{"name": name}]})
+    assert status == 200
+    assert running.table(made["id"]).seats[0].name == "Ann[31m" + "e" * 33
 
 
 def test_a_huge_frame_closes_only_its_connection(running: Running) -> None:

@@ -683,8 +683,10 @@ def cmd_hint(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve tables in the browser until interrupted."""
     import socket
+    import sqlite3
 
     from ..server.app import serve
+    from ..server.store import Store
 
     if not 0 <= args.port <= 65535:
         raise SpecError([_diag("--port", "a port is 0..65535")])
@@ -699,6 +701,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         folder = Path(args.db).resolve().parent
         if not folder.is_dir():
             raise ArgumentError(f"{args.db}: no such folder {folder}")
+        if Path(args.db).exists() and not Path(args.db).is_file():
+            raise ArgumentError(f"{args.db}: not a file; give the tables' database file")
+    try:  # a folder, a full disk, a file that is no database: said now, not by a traceback
+        Store(args.db).close()
+    except sqlite3.Error as exc:
+        raise ArgumentError(f"{args.db}: cannot keep the tables there: {exc}") from None
     where = f"http://{args.host}:{args.port}/"
     print(f"fivehundred serve: {where} (tables kept in {args.db}; Ctrl-C stops)", flush=True)
     serve(args.host, args.port, args.db)

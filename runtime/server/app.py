@@ -40,6 +40,7 @@ from ..engine.errors import FiveHundredError, IllegalActionError, SpecError
 from ..engine.game import load_builtin
 from ..engine.messages import N_, Translator, render
 from ..engine.rules import Rules
+from ..terminal import UNSAFE
 from .bench import Bench
 from .housefile import HouseFileError, compile_house
 from .store import Store
@@ -173,7 +174,9 @@ class Server:
         for s in range(rules.players):
             item = raw_seats[s] if s < len(raw_seats) and isinstance(raw_seats[s], dict) else {}
             bot = item.get("bot")
-            name = str(item.get("name") or "")[:40]
+            # a name is text shown to every player: no control or bidi-override character (a
+            # U+202E would show the rest of the line reversed)
+            name = UNSAFE.sub("", str(item.get("name") or ""))[:40]
             seats.append(Seat(bot=str(bot) if bot else None, name=name))
         raw = body.get("options") or {}
         if not isinstance(raw, dict):
@@ -186,7 +189,9 @@ class Server:
                 autoplay=bool(raw.get("autoplay", True)),
                 bot_delay=float(raw.get("bot_delay", 0.6)),
             )
-        except (TypeError, ValueError):
+        except TableError:
+            raise  # an option's own refusal (the clock, the bots' wait) says which
+        except (TypeError, ValueError, OverflowError):  # OverflowError: a clock of Infinity
             raise TableError("malformed", N_("options are an object")) from None
         table = Table(
             id=secrets.token_urlsafe(6),
@@ -361,7 +366,7 @@ class Server:
             return
         try:
             message = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: arrays nested a thousand deep
             message = None
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             client.push(
@@ -499,7 +504,12 @@ def make_app(
         lang = request.query_params.get("lang", "en")
         tr = translations(lang if lang in LANGUAGES else "en")
         try:
-            asked = json.loads(body or b"{}")
+            try:
+                asked = json.loads(body or b"{}")
+            except RecursionError:  # nested a thousand deep: no table's request
+                raise TableError(
+                    "malformed", N_("a table is asked for with a JSON object")
+                ) from None
             house = asked.get("house") if isinstance(asked, dict) else None
             if isinstance(house, str) and house.strip() and len(house.encode()) <= MAX_HOUSE:
                 # compiled in a thread (and cached), so the other tables play on meanwhile

@@ -129,7 +129,7 @@ class Bench:
             return
         try:
             message = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: arrays nested a thousand deep
             message = None
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             await client.send(

@@ -39,7 +39,7 @@ __all__ = [
 
 #: Seconds a seat may think when the table has a clock (T's choices).
 CLOCKS = (7, 15, 30, 60)
-#: The bots a seat may be given.
+#: The bots a seat may be given, by name only (a bot's settings are the server's to choose).
 BOT_NAMES = ("heuristic", "search", "random")
 #: The chat a table allows: preset messages only, by id (their text is in the UI strings).
 CHAT_PRESETS = ("hello", "well-played", "thanks", "sorry", "oops", "good-game", "bye")
@@ -148,7 +148,9 @@ class Table:
                 seats=len(self.seats),
             )
         for seat in self.seats:
-            if seat.bot is not None and seat.bot.partition(":")[0] not in BOT_NAMES:
+            # a bot by its name alone: settings such as search:samples=1000000000 would let
+            # anyone who can open a table keep the server's threads busy for ever
+            if seat.bot is not None and seat.bot not in BOT_NAMES:
                 raise TableError(
                     "options",
                     N_("unknown bot %(bot)s; bots: %(bots)s"),
