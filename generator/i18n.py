@@ -41,7 +41,7 @@ from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract as babel_extract
 from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po, write_po
+from babel.messages.pofile import PoFileParser, write_po
 from babel.support import Translations
 
 from ..runtime.engine.errors import FiveHundredError
@@ -50,7 +50,7 @@ from ..runtime.files import write_output
 from ..runtime.terminal import printable
 from .clauses import CLAUSE_IDS
 from .pipeline import SPECS_DIR, VARIANTS_DIR
-from .pluralforms import PluralForms, PluralFormsError
+from .pluralforms import MAX_PLURALS, PluralForms, PluralFormsError
 from .pluralforms import parse as parse_plural_forms
 from .pomerge import merge_template
 
@@ -445,11 +445,28 @@ def write_pot(check: bool = False, path: Path | None = None) -> bool:
     return True
 
 
+class _CheckedCatalog(Catalog):
+    """A catalogue whose ``nplurals`` is checked whenever Babel reads it. Babel's parser makes a
+    list of ``nplurals`` forms for every plural message, so a header's ``nplurals=99999999999``
+    took all the machine's memory before any check of ours could run."""
+
+    @property
+    def num_plurals(self) -> int:
+        """``nplurals`` of the header (or the locale's), if it is from 1 to MAX_PLURALS."""
+        n: int = super().num_plurals
+        if not 1 <= n <= MAX_PLURALS:
+            raise PluralFormsError(f"nplurals={str(n)[:10]} is not from 1 to {MAX_PLURALS}")
+        return n
+
+
 def read_catalog(path: Path, lang: str | None = None) -> Catalog:
-    """Read a PO or POT file; :class:`TranslationError` when it cannot be parsed."""
+    """Read a PO or POT file; :class:`TranslationError` when it cannot be parsed (Babel's
+    ``read_po``, with ``nplurals`` checked before Babel acts on it)."""
     try:
         with path.open("rb") as handle:
-            return read_po(handle, locale=lang, domain=DOMAIN, abort_invalid=True)
+            catalog = _CheckedCatalog(locale=lang, domain=DOMAIN)
+            PoFileParser(catalog, ignore_obsolete=False, abort_invalid=True).parse(handle)
+            return catalog
     except OSError as exc:
         raise TranslationError(f"{path}: cannot read: {exc.strerror}") from None
     except Exception as exc:  # babel raises PoFileError and friends

@@ -359,6 +359,34 @@ def test_a_hostile_plural_forms_refuses_the_catalogue(
     assert code == 2 and HOSTILE_PLURALS[header] in err
 
 
+def test_a_huge_nplurals_is_refused_before_babel_makes_its_forms(tmp_path: Path) -> None:
+    """Babel made a list of ``nplurals`` forms for every plural message it read:
+    ``nplurals=99999999999`` took all the machine's memory before any check ran (300,000 took
+    149 MB for the Dutch catalogue's 65 plural messages)."""
+    import tracemalloc
+
+    from fivehundred.generator import i18n
+
+    locales, _ = _locales(tmp_path)
+    path = i18n.po_path("nl", locales)
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    (at,) = [n for n, line in enumerate(lines) if line.startswith('"Plural-Forms:')]
+    lines[at] = '"Plural-Forms: nplurals=300000; plural=0;\\n"\n'
+    path.write_text("".join(lines), encoding="utf-8")
+    tracemalloc.start()
+    try:
+        with pytest.raises(i18n.CatalogueError) as caught:
+            i18n.read_catalog(path, "nl")
+        peak = tracemalloc.get_traced_memory()[1] / 2**20
+    finally:
+        tracemalloc.stop()
+    assert str(caught.value).endswith(
+        f":{at + 1}: Plural-Forms: nplurals=300000 is not from 1 to 10"
+    )
+    assert peak < 20, f"{peak:.0f} MiB"
+
+
 def test_plural_forms_choose_the_forms_of_every_language() -> None:
     """The checked tree gives gettext's forms for the five languages' headers."""
     import gettext
