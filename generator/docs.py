@@ -349,6 +349,26 @@ def _npgettext(context: str, singular: str, plural: str, n: int) -> str:
 #: What a translation may not bring into Markdown as markup: the HTML-significant characters,
 #: written as entities (no msgid holds one, so only a translator's text changes).
 _MD_HTML = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+#: A ``%`` format field of a message (``%(count)s``, ``%%``): kept as it is by
+#: :func:`_md_translation`, which escapes the text around it.
+_FORMAT_FIELD = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[a-zA-Z%]")
+
+
+def _md_translation(text: str, *english: str) -> str:
+    """A message for the Markdown book: our English as it is (its < > & as entities: it has
+    none), a translator's text as text: every character Markdown would read as markup
+    (``[link](…)``, ``![image](…)``, ``*emphasis*``, a code span, a table's ``|``) escaped as
+    :func:`md_text` does, around the message's format fields."""
+    if text in english:
+        return text.translate(_MD_HTML)
+    out, pos = [], 0
+    for field in _FORMAT_FIELD.finditer(text):
+        out.append(text[pos : field.start()].translate(_MD_TABLE))
+        out.append(field.group())
+        pos = field.end()
+    out.append(text[pos:].translate(_MD_TABLE))
+    escaped = _LEADING_MARKER.sub(r"\\\1", "".join(out))
+    return _LEADING_ORDERED.sub(r"\1\\\2", escaped)
 
 
 def _newstyle(html: bool) -> tuple[Any, Any, Any, Any]:
@@ -383,23 +403,24 @@ def _newstyle(html: bool) -> tuple[Any, Any, Any, Any]:
 
         return gettext, ngettext, pgettext, npgettext
 
-    # Markdown: a translation's own < > & become entities (its text is text, as in HTML);
-    # the values filled in are the filters' output, already safe.
+    # Markdown: a translation is text (as in HTML): its markup characters escaped; the values
+    # filled in are the filters' output, already safe.
     def md_gettext(message: str, **variables: Any) -> str:
-        return _gettext(message).translate(_MD_HTML) % variables
+        return _md_translation(_gettext(message), message) % variables
 
     def md_ngettext(singular: str, plural: str, n: int, **variables: Any) -> str:
         variables.setdefault("num", n)
-        return _ngettext(singular, plural, n).translate(_MD_HTML) % variables
+        return _md_translation(_ngettext(singular, plural, n), singular, plural) % variables
 
     def md_pgettext(context: str, message: str, **variables: Any) -> str:
         variables.setdefault("context", context)
-        return _pgettext(context, message).translate(_MD_HTML) % variables
+        return _md_translation(_pgettext(context, message), message) % variables
 
     def md_npgettext(context: str, singular: str, plural: str, n: int, **variables: Any) -> str:
         variables.setdefault("context", context)
         variables.setdefault("num", n)
-        return _npgettext(context, singular, plural, n).translate(_MD_HTML) % variables
+        text = _npgettext(context, singular, plural, n)
+        return _md_translation(text, singular, plural) % variables
 
     return md_gettext, md_ngettext, md_pgettext, md_npgettext
 

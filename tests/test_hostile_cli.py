@@ -775,6 +775,39 @@ def test_a_translators_markup_is_text_in_the_books(
     assert "[31mgesloten." in book
 
 
+def test_a_translators_markdown_is_text_in_the_markdown_book(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A translation's `[link](javascript:…)`, remote `![image](…)`, emphasis, code span and
+    table bar were once markup in the Markdown book (only < > & were escaped); the format
+    fields of a plural message still fill in."""
+    from babel.messages.pofile import read_po, write_po
+
+    from fivehundred.generator import i18n
+
+    hostile = "[click](javascript:alert(1)) ![x](http://evil.example/t.png) *em* __b__ `c` | ~s~"
+    path = _translate(tmp_path, monkeypatch, "The first dealer is chosen at random.", hostile)
+    with path.open("rb") as handle:
+        catalog = read_po(handle, locale="nl")
+    catalog["Each player receives %(count)s card."].string = (
+        "Elke [speler](x:y) krijgt %(count)s kaart.",
+        "Elke *speler* krijgt %(count)s kaarten.",
+    )
+    with path.open("wb") as handle:
+        write_po(handle, catalog, width=79)
+    assert i18n.po_path("nl") == path
+    out = tmp_path / "book.md"
+    code, _, err = run(capsys, "docs", "australian", "--lang", "nl", "-o", str(out))
+    assert code == 0, err
+    book = out.read_text(encoding="utf-8")
+    assert (
+        r"\[click\](javascript:alert(1)) !\[x\](http://evil.example/t.png) \*em\* \_\_b\_\_ "
+        r"\`c\` \| \~s\~"
+    ) in book
+    assert r"Elke \*speler\* krijgt 10 kaarten." in book
+    assert "](javascript:" not in book.replace(r"\](javascript:", "")
+
+
 def test_a_positional_placeholder_in_a_msgstr_is_a_catalogue_error(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
