@@ -873,6 +873,28 @@ def test_the_schema_allows_every_misere_partner_the_tables_use() -> None:
             jsonschema.validate(json.loads(path.read_text("utf-8")), schema)
 
 
+def test_the_schema_names_every_clause_an_illegal_action_cites() -> None:
+    """The schema's order of checks once said a non-card action in play cites
+    `play.follow-suit` (it cites `play.opening-lead` or `play.next-lead` at a lead) and did not
+    know `redeal`: every clause any built-in vector expects an error to cite is named there,
+    and so is the null clause of a malformed action."""
+    schema = json.loads((ROOT / "generated/json/ruleset.schema.json").read_text("utf-8"))
+    text = schema["properties"]["clauses"]["description"]
+    cited, bids = set(), set()  # bids: a waiting bid's own clause, "the bid's `clause`"
+    for path in (ROOT / "generated" / "conformance").glob("*.jsonl"):
+        tables = json.loads((ROOT / "generated/json" / f"{path.stem}.json").read_text("utf-8"))
+        bids |= {b["clause"] for b in tables["ladder"] if b["after_bid_of"]}
+        for line in path.read_text(encoding="utf-8").splitlines()[1:]:
+            error = json.loads(line)["expect"].get("error")
+            if error and error["clause"]:
+                cited.add(error["clause"])
+    cited -= bids
+    assert {"play.opening-lead", "play.next-lead", "auction.no-ace-no-face"} <= cited
+    assert [c for c in sorted(cited) if f"`{c}`" not in text] == []
+    assert "`play.opening-lead` at the opening lead, `play.next-lead` at a later lead" in text
+    assert "cites no clause (null)" in text and "is the left bower or a joker" in text
+
+
 # -- each documented rule of INTERCHANGE.md, as a vector run through the protocol ---------------
 
 _BID = ["6S", "pass", "pass", "pass"]  # seat 1 bids 6S (dealer 0), seat 1 then holds the kitty
