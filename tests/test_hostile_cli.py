@@ -453,6 +453,9 @@ def test_an_engine_printing_invalid_utf8_disagrees(
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
+        (["--engine", "cat", "--show", "-3"], "--show must be 0 or more, not -3"),
+        (["--engine", ""], "--engine is empty"),  # once: no engine run, exit 0
+        (["--vectors", ""], "--vectors is empty"),  # once: the built vectors instead
         (["--engine", "echo 'a"], "cannot split the engine command: No closing quotation"),
         (["--engine", "cat", "--timeout", "nan"], "--timeout must be seconds"),
         (["--engine", "cat", "--timeout", "inf"], "not inf"),
@@ -487,6 +490,125 @@ def test_a_vector_file_line_that_is_no_vector(
     path.write_text('{"header": {"format": 2}}\n\n' + line + "\n", encoding="utf-8")
     got = refused(capsys, "conformance", "australian", "--vectors", str(path))
     assert got.startswith(f"{path}:3:") and words in got
+
+
+def _many_vectors(path: Path, count: int) -> None:
+    """A vector file of ``count`` vectors: the built Australian ones over and over (24 MB for
+    20,000)."""
+    lines = (ROOT / "generated/conformance/australian.jsonl").read_text("utf-8").splitlines()
+    with path.open("w", encoding="utf-8") as handle:
+        handle.write(lines[0] + "\n")
+        for k in range(count):
+            handle.write(lines[1 + k % (len(lines) - 1)] + "\n")
+
+
+def test_a_vector_file_of_any_size_is_read_a_vector_at_a_time(tmp_path: Path) -> None:
+    """20,000 vectors (24 MB) once took 284 MB to count and 370 MB to run an engine over: every
+    vector was held in memory, and the engine's every line."""
+    vectors = tmp_path / "many.jsonl"
+    _many_vectors(vectors, 20_000)
+    code, kib, err = peak_kib(tmp_path, "conformance", "australian", "--vectors", str(vectors))
+    assert code == 0 and err == "" and kib < 100 * 1024, kib
+    code, kib, err = peak_kib(
+        tmp_path, "conformance", "australian", "--vectors", str(vectors), "--engine", "cat"
+    )
+    assert code == 1 and err == "" and kib < 100 * 1024, kib
+
+
+def test_a_vector_stream_is_read_once_and_its_copy_removed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A FIFO cannot be read twice: it is copied to a temporary file as it is checked."""
+    import tempfile
+    import threading
+
+    engine = f"{sys.executable} -m fivehundred.runtime.adapters.conformance"
+    vectors = tmp_path / "v.jsonl"
+    _many_vectors(vectors, 100)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    writer = threading.Thread(target=lambda: fifo.write_bytes(vectors.read_bytes()))
+    writer.start()
+    code, out, err = run(
+        capsys, "conformance", "australian", "--vectors", str(fifo), "--engine", engine
+    )
+    writer.join(30)
+    assert code == 0, out + err
+    assert out.endswith("100/100 vectors agree\n") and list(temp.iterdir()) == []
+
+
+def test_an_engine_is_stopped_with_the_processes_it_started(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """An engine that left a process holding its output once hung `conformance` past its
+    --timeout, for ever (closing a pipe another thread was reading waited for that read)."""
+    import time
+
+    marker = tmp_path / "child.pid"
+    script = tmp_path / "engine.sh"
+    script.write_text(f"#!/bin/sh\nsleep 600 &\necho $! > {marker}\ncat > /dev/null\n")
+    script.chmod(0o755)
+    start = time.monotonic()
+    line = refused(capsys, "conformance", "australian", "--engine", str(script), "--timeout", "2")
+    assert line == "conformance: the engine did not finish within 2 s"
+    assert time.monotonic() - start < 60
+    child = int(marker.read_text())
+    for _ in range(100):  # killed with its group; gone once reaped by init
+        if not Path(f"/proc/{child}").exists() or "Z" in _state(child):
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(child, 9)
+        raise AssertionError("the engine's child was left running")
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except OSError:
+        return "Z"
+
+
+def test_this_engine_reads_records_as_replay_does(tmp_path: Path) -> None:
+    """`python -m fivehundred.runtime.adapters.conformance` once opened a record's variant as a
+    path (quoting a YAML file's keys), and JSON nested too deeply gave a traceback that ended
+    the stream; a rule file is given with --rules, lines are at most 1 MiB."""
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("password: hunter2\n", encoding="utf-8")
+    rule_file = tmp_path / "club.yaml"
+    rule_file.write_text("extends: australian\nid: club\n", encoding="utf-8")
+    good = _record("australian")
+    lines = [
+        json.dumps(_record(str(secret))),
+        "[" * 100_000,
+        "x" * (1 << 21),
+        json.dumps(_record("club")),
+        json.dumps(good),
+    ]
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "fivehundred.runtime.adapters.conformance",
+            "--rules",
+            str(rule_file),
+        ],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0 and done.stderr == ""
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(answers) == 5 and "password" not in done.stdout
+    assert "nor a rule file given with --rules" in answers[0]["error"]["message"]
+    assert answers[1]["error"]["message"] == "stdin:2:1: bad JSON: nested too deeply"
+    assert answers[2]["error"]["message"] == "stdin:3: line longer than 1048576 bytes"
+    assert answers[3]["variant"] == "club" and answers[4]["variant"] == "australian"
 
 
 # -- balance: workers, chunks, the report folder -------------------------------------------------

@@ -61,7 +61,10 @@ __all__ = [
     "Coverage",
     "Disagreement",
     "EngineError",
+    "EngineRun",
+    "VectorFile",
     "build_vectors",
+    "check_engine",
     "conformance_file",
     "coverage",
     "expected_output",
@@ -70,6 +73,7 @@ __all__ = [
     "read_vectors",
     "run_engine",
     "serve",
+    "vector_file",
     "vectors_jsonl",
 ]
 
@@ -595,10 +599,103 @@ def read_vectors(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 def read_vector_file(name: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The header and the vectors of the conformance file ``name``, read line by line (each at
     most 1 MiB, at most :data:`MAX_VECTORS` vectors): :class:`RecordError` for the first line
-    that is not a vector, naming its ``file:line``."""
+    that is not a vector, naming its ``file:line``. All of them in memory: for a file of any
+    size, :func:`vector_file`."""
     from ..engine.records import json_lines
 
     return vectors_of(json_lines(name), name)
+
+
+@dataclass(frozen=True)
+class VectorFile:
+    """A conformance file checked line by line and read again, a vector at a time, whenever it
+    is iterated: memory does not grow with the file (see :func:`vector_file`)."""
+
+    path: str
+    name: str
+    header: dict[str, Any]
+    count: int
+    clauses: frozenset[str]
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        from ..engine.records import json_lines
+
+        for lineno, item in json_lines(self.path):
+            if isinstance(item, dict) and isinstance(item.get("header"), dict):
+                continue
+            problem = item if isinstance(item, RecordError) else _vector_problem(item)
+            if problem:  # the file changed since it was checked
+                raise RecordError(f"{self.name}:{lineno}: not a conformance vector: {problem}")
+            yield item
+
+    def __len__(self) -> int:
+        return self.count
+
+
+@contextlib.contextmanager
+def vector_file(name: str) -> Iterator[VectorFile]:
+    """The conformance file ``name`` checked as :func:`read_vector_file` checks it, keeping only
+    its header, its count and the clauses its vectors exercise: the vectors are read again,
+    one at a time, each time the :class:`VectorFile` is iterated. A stream that cannot be read
+    twice (a FIFO, ``/dev/stdin``) is copied, as it is read, to a temporary file that the end
+    of the ``with`` block removes."""
+    import os
+    import stat
+    import tempfile
+
+    from ..engine.records import json_lines_of
+
+    try:
+        handle = open(name, "rb")  # noqa: SIM115
+        regular = stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
+    except OSError as exc:
+        raise RecordError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    copy: IO[bytes] | None = None
+    try:
+        source: Any = handle
+        if not regular:
+            copy = tempfile.NamedTemporaryFile(prefix="fivehundred-vectors-", delete=False)  # noqa: SIM115
+            source = _Tee(handle, copy)
+        header: dict[str, Any] = {}
+        count = 0
+        clauses: set[str] = set()
+        for lineno, item in json_lines_of(source, name):
+            if isinstance(item, RecordError):
+                raise item
+            if isinstance(item, dict) and isinstance(item.get("header"), dict):
+                header = item["header"]
+                continue
+            problem = _vector_problem(item)
+            if problem:
+                raise RecordError(f"{name}:{lineno}: not a conformance vector: {problem}")
+            if count == MAX_VECTORS:
+                raise RecordError(f"{name}:{lineno}: more than {MAX_VECTORS} vectors")
+            count += 1
+            clauses.update(item["clauses"])
+        handle.close()
+        if copy is not None:
+            copy.close()
+        yield VectorFile(
+            name if copy is None else copy.name, name, header, count, frozenset(clauses)
+        )
+    finally:
+        handle.close()
+        if copy is not None:
+            copy.close()
+            with contextlib.suppress(OSError):
+                os.unlink(copy.name)
+
+
+class _Tee:
+    """A binary stream that also writes what is read from it to ``copy``."""
+
+    def __init__(self, handle: IO[bytes], copy: IO[bytes]) -> None:
+        self.handle, self.copy = handle, copy
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.handle.read(size)
+        self.copy.write(data)
+        return data
 
 
 #: The most vectors a file may hold (the built ones hold some thirty a variant).
@@ -714,20 +811,52 @@ class Disagreement:
 #: The longest line read from an engine, and the tail of its standard error kept.
 MAX_LINE = 1 << 20
 _STDERR_TAIL = 4096
+#: The longest JSON text of an expected or a got value a kept :class:`Disagreement` holds;
+#: a longer one is kept as the start of that text (a line of the report stays readable and
+#: a file of huge vectors costs no memory).
+MAX_SHOWN = 2000
+
+
+@dataclass(frozen=True)
+class EngineRun:
+    """What :func:`check_engine` found: the first disagreements (at most ``keep``), how many
+    vectors disagree in all, and whether the engine wrote more lines than there were vectors."""
+
+    disagreements: tuple[Disagreement, ...]
+    wrong: int
+    vectors: int
+    too_many: bool
 
 
 def run_engine(
-    command: str, vectors: Sequence[dict[str, Any]], timeout: float = 120.0
+    command: str, vectors: Iterable[dict[str, Any]], timeout: float = 120.0
 ) -> list[Disagreement]:
-    """Run ``command`` once over every vector's record and return the disagreements.
+    """Every disagreement of the engine ``command`` with ``vectors`` (see :func:`check_engine`),
+    and ``(end)`` when it wrote more lines than there are vectors."""
+    run = check_engine(command, vectors, timeout)
+    extra = [Disagreement("(end)", "lines", run.vectors, "more")] if run.too_many else []
+    return [*run.disagreements, *extra]
 
-    The records go to the engine's stdin, one JSON object per line, stdin then closed; the engine
-    answers one JSON line per record, in order. Its output is read line by line, each line at
-    most :data:`MAX_LINE` bytes and no more lines than records and one (the engine is then
-    stopped), so an engine that prints without end costs no memory; a line that is not UTF-8
-    or not JSON is a disagreement. Raises :class:`EngineError` when the command cannot be
-    split or started, times out, prints a line longer than :data:`MAX_LINE` or exits with a
-    non-zero status.
+
+def check_engine(
+    command: str,
+    vectors: Iterable[dict[str, Any]],
+    timeout: float = 120.0,
+    keep: int | None = None,
+) -> EngineRun:
+    """Run ``command`` once over every vector's record and compare its answers.
+
+    ``vectors`` is iterated twice, at once: to feed the records and to compare the answers (a
+    list, or a :class:`VectorFile`, which reads its file again a vector at a time). The records
+    go to the engine's stdin, one JSON object per line, stdin then closed; the engine answers
+    one JSON line per record, in order, each compared as it arrives, each at most
+    :data:`MAX_LINE` bytes and no more lines than records and one (the engine is then
+    stopped): memory does not grow with the vectors or with what the engine prints. A line
+    that is not UTF-8 or not JSON is a disagreement. The first ``keep`` disagreements are kept
+    (all when None), their values cut to :data:`MAX_SHOWN` characters of JSON. Raises
+    :class:`EngineError` when the command cannot be split or started, times out (the engine
+    and every process it started are then killed), prints a line longer than :data:`MAX_LINE`
+    or exits with a non-zero status.
     """
     if not (math.isfinite(timeout) and timeout > 0):
         raise EngineError(f"the timeout must be a positive number of seconds, not {timeout!r}")
@@ -737,20 +866,23 @@ def run_engine(
         raise EngineError(f"cannot split the engine command: {exc}") from None
     if not argv:
         raise EngineError("--engine is empty")
-    feed = "".join(json.dumps(v["record"], ensure_ascii=False) + "\n" for v in vectors)
     try:
         proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,  # its own process group: killed with whatever it started
         )
     except FileNotFoundError:
         raise EngineError(f"engine command not found: {argv[0]}") from None
     except OSError as exc:
         raise EngineError(f"cannot run the engine {argv[0]}: {exc.strerror or exc}") from None
-    lines: list[bytes | None] = []  # None: a line longer than MAX_LINE, the last one read
+    state = _Comparison(iter(vectors), keep)
     tail = bytearray()
     threads = [
-        threading.Thread(target=_feed, args=(proc.stdin, feed.encode("utf-8")), daemon=True),
-        threading.Thread(target=_read_lines, args=(proc, lines, len(vectors) + 1), daemon=True),
+        threading.Thread(target=_feed, args=(proc.stdin, vectors), daemon=True),
+        threading.Thread(target=_read_answers, args=(proc, state), daemon=True),
         threading.Thread(target=_read_tail, args=(proc.stderr, tail), daemon=True),
     ]
     for thread in threads:
@@ -766,66 +898,140 @@ def run_engine(
         except subprocess.TimeoutExpired:
             raise EngineError(f"the engine did not finish within {timeout:g} s") from None
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        _kill_group(proc)
         proc.wait()
-        for handle in (proc.stdin, proc.stdout, proc.stderr):
-            with contextlib.suppress(OSError):
-                if handle is not None:
-                    handle.close()
-    if None in lines:
+        for thread in threads:  # their pipes end once every process holding them is gone
+            thread.join(5)
+        if not any(thread.is_alive() for thread in threads):
+            # closing a pipe a thread still reads would wait for that read for ever (a
+            # process that left the group keeps it open): such pipes are left to the threads
+            for handle in (proc.stdin, proc.stdout, proc.stderr):
+                with contextlib.suppress(OSError):
+                    if handle is not None:
+                        handle.close()
+    if state.error is not None:
+        raise state.error
+    if state.too_long:
         raise EngineError(
-            f"line {lines.index(None) + 1} of the engine's output is longer than {MAX_LINE} bytes"
+            f"line {state.lines + 1} of the engine's output is longer than {MAX_LINE} bytes"
         )
-    too_many = len(lines) > len(vectors)
+    too_many = state.lines > state.compared
     if code != 0 and not (too_many and code < 0):  # killed for talking too much: say that
         last = bytes(tail).decode("utf-8", "replace").strip().splitlines()[-1:] or [""]
         raise EngineError(f"the engine exited with status {code}: {last[0][:200]}")
-    out: list[Disagreement] = []
-    for k, vector in enumerate(vectors):
-        if k >= len(lines):
-            out.append(Disagreement(vector["id"], "line", "one JSON line", "no line"))
-            continue
-        got = _answer(lines[k])
+    state.missing()  # vectors the engine gave no line for
+    return EngineRun(tuple(state.kept), state.wrong, state.compared, too_many)
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """Kill the engine and every process of its group (it started them; they may hold its
+    pipes open after it exits)."""
+    import os
+    import signal
+
+    with contextlib.suppress(OSError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    if proc.poll() is None:
+        with contextlib.suppress(OSError):
+            proc.kill()
+
+
+class _Comparison:
+    """The engine's answers compared with the vectors, one line at a time (in the reading
+    thread)."""
+
+    def __init__(self, vectors: Iterator[dict[str, Any]], keep: int | None) -> None:
+        self.vectors = vectors
+        self.keep = keep
+        self.kept: list[Disagreement] = []
+        self.wrong = 0
+        self.lines = 0  # lines the engine wrote
+        self.compared = 0  # vectors compared (or found without a line)
+        self.exhausted = False
+        self.too_long = False
+        self.error: FiveHundredError | None = None
+
+    def _next(self) -> dict[str, Any] | None:
+        if self.exhausted:
+            return None
+        try:
+            return next(self.vectors)
+        except StopIteration:
+            self.exhausted = True
+            return None
+
+    def _add(self, d: Disagreement) -> None:
+        self.wrong += 1
+        if self.keep is None or len(self.kept) < self.keep:
+            self.kept.append(Disagreement(d.vector, d.where, _shown(d.expected), _shown(d.got)))
+
+    def answer(self, line: bytes) -> bool:
+        """Compare one line of the engine; False once it has written one line too many."""
+        self.lines += 1
+        vector = self._next()
+        if vector is None:
+            return False
+        self.compared += 1
+        got = _answer(line)
         if isinstance(got, Disagreement):
-            out.append(Disagreement(vector["id"], got.where, got.expected, got.got))
-            continue
+            self._add(Disagreement(vector["id"], got.where, got.expected, got.got))
+            return True
         diff = _compare(vector["expect"], got)
         if diff is not None:
-            out.append(Disagreement(vector["id"], *diff))
-    if too_many:
-        out.append(Disagreement("(end)", "lines", len(vectors), "more"))
-    return out
+            self._add(Disagreement(vector["id"], *diff))
+        return True
+
+    def missing(self) -> None:
+        """Every vector left without a line of the engine's."""
+        while (vector := self._next()) is not None:
+            self.compared += 1
+            self._add(Disagreement(vector["id"], "line", "one JSON line", "no line"))
 
 
-def _feed(stdin: IO[bytes] | None, data: bytes) -> None:
-    """Write the records to the engine, then close its stdin (an engine may stop reading)."""
+def _shown(value: Any) -> Any:
+    """``value``, or the start of its JSON text when that is longer than :data:`MAX_SHOWN`."""
+    if isinstance(value, str | int | float | bool) or value is None:
+        return (
+            value
+            if not isinstance(value, str) or len(value) <= MAX_SHOWN
+            else value[:MAX_SHOWN] + "…"
+        )
+    text = json.dumps(value, ensure_ascii=False)
+    return value if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + "…"
+
+
+def _feed(stdin: IO[bytes] | None, vectors: Iterable[dict[str, Any]]) -> None:
+    """Write the records to the engine one line at a time, then close its stdin (an engine may
+    stop reading)."""
     if stdin is None:
         return
-    with contextlib.suppress(OSError):  # a broken pipe: the engine stopped reading
-        stdin.write(data)
+    with contextlib.suppress(OSError, FiveHundredError):  # a broken pipe: it stopped reading
+        for vector in vectors:
+            stdin.write(json.dumps(vector["record"], ensure_ascii=False).encode("utf-8") + b"\n")
     with contextlib.suppress(OSError):
         stdin.close()
 
 
-def _read_lines(proc: subprocess.Popen[bytes], lines: list[bytes | None], most: int) -> None:
-    """Read the engine's lines into ``lines`` (None for one past :data:`MAX_LINE`), at most
-    ``most`` of them; then stop the engine."""
+def _read_answers(proc: subprocess.Popen[bytes], state: _Comparison) -> None:
+    """Read the engine's lines and compare each as it comes (a line past :data:`MAX_LINE`
+    stops the reading); stop the engine after one line more than there are vectors."""
     stdout = proc.stdout
     if stdout is None:
         return
-    with contextlib.suppress(OSError, ValueError):
-        while len(lines) < most:
-            line = stdout.readline(MAX_LINE + 1)
-            if not line:
-                return
-            if len(line) > MAX_LINE and not line.endswith(b"\n"):
-                lines.append(None)  # no engine answers so: read no further
-                break
-            if line.strip():
-                lines.append(line)
-    with contextlib.suppress(OSError):
-        proc.kill()
+    try:
+        with contextlib.suppress(OSError, ValueError):
+            while True:
+                line = stdout.readline(MAX_LINE + 1)
+                if not line:
+                    return
+                if len(line) > MAX_LINE and not line.endswith(b"\n"):
+                    state.too_long = True  # no engine answers so: read no further
+                    break
+                if line.strip() and not state.answer(line):
+                    break
+    except FiveHundredError as exc:  # the vector file changed while it was read
+        state.error = exc
+    _kill_group(proc)
 
 
 def _read_tail(stderr: IO[bytes] | None, tail: bytearray) -> None:
@@ -895,25 +1101,49 @@ def _compare(expect: Any, got: Any, where: str = "") -> tuple[str, Any, Any] | N
 # -- this engine, speaking the protocol ----------------------------------------------------------
 
 
-def serve(stdin: IO[str], stdout: IO[str]) -> int:
-    """Answer each record line of ``stdin`` with its expected-output line (the protocol)."""
-    for line in stdin:
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError as exc:
+def serve(stdin: IO[Any], stdout: IO[str], rule_files: Sequence[str] = ()) -> int:
+    """Answer each record line of ``stdin`` with its expected-output line (the protocol).
+
+    Records are read as ``replay`` reads them: each line at most 1 MiB (a longer one, bad JSON
+    or JSON nested too deeply is answered with an error object, and the next line is read), and
+    a record's ``variant`` is a built-in id or one of ``rule_files`` (by its id or its path as
+    given, ``--rules FILE``): a record's text is never opened as a path.
+    """
+    from ..engine.records import json_lines_of
+    from ..loading import record_loader
+
+    load = record_loader(rule_files)
+    source = getattr(stdin, "buffer", stdin)  # the bytes under a text stream
+    for _, record in json_lines_of(source, "stdin"):
+        if isinstance(record, RecordError):
             answer: dict[str, Any] = {
-                "error": {"index": None, "action": None, "clause": None, "message": str(exc)}
+                "error": {"index": None, "action": None, "clause": None, "message": str(record)}
             }
         else:
-            from ..loading import load_rules
-
-            answer = expected_output(record, load=load_rules)
+            answer = expected_output(record, load=load)
         stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
     stdout.flush()
     return 0
 
 
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m fivehundred.runtime.adapters.conformance [--rules FILE]…``: this engine
+    speaking the protocol; a rule file a record names must be given with ``--rules``. A
+    problem with the arguments or a rule file is one line on stderr and exit code 2."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m fivehundred.runtime.adapters.conformance",
+        description="Answer game records on stdin with replay --json lines (the protocol).",
+    )
+    parser.add_argument("--rules", action="append", default=[], metavar="FILE")
+    args = parser.parse_args(argv)
+    try:
+        return serve(sys.stdin, sys.stdout, args.rules)
+    except FiveHundredError as exc:
+        print(str(exc).replace("\n", "; "), file=sys.stderr)
+        return 2
+
+
 if __name__ == "__main__":
-    sys.exit(serve(sys.stdin, sys.stdout))
+    sys.exit(main())

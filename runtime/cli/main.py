@@ -429,10 +429,10 @@ def cmd_conformance(args: argparse.Namespace) -> int:
     from ..adapters.conformance import (
         EngineError,
         build_vectors,
+        check_engine,
         coverage,
-        read_vector_file,
         read_vectors,
-        run_engine,
+        vector_file,
     )
     from ..loading import load_rules
 
@@ -441,39 +441,51 @@ def cmd_conformance(args: argparse.Namespace) -> int:
         raise ArgumentError(
             f"--timeout must be seconds from 0 to {MAX_TIMEOUT} (more than 0), not {timeout:g}"
         )
+    if args.show < 0:
+        raise ArgumentError(f"--show must be 0 or more, not {args.show}")
+    if args.engine is not None and not args.engine.strip():
+        raise ArgumentError("--engine is empty: give the engine's command line")
+    if args.vectors is not None and not args.vectors:
+        raise ArgumentError("--vectors is empty: give a conformance file")
     rules = load_rules(args.variant)
-    if args.vectors:
-        _, vectors = read_vector_file(args.vectors)
-    else:
-        built = GENERATED_DIR / "conformance" / f"{rules.variant}.jsonl"
-        builtin = "/" not in args.variant and not args.variant.endswith((".yaml", ".yml"))
-        if builtin and built.is_file():
-            _, vectors = read_vectors(built.read_text(encoding="utf-8"))
+    with contextlib.ExitStack() as stack:
+        vectors: Any
+        if args.vectors is not None:  # read a vector at a time: a file of any size
+            vectors = stack.enter_context(vector_file(args.vectors))
         else:
-            # A rule file's records name the file, so that any engine given them can find it.
-            vectors = [
-                {**v, "record": {**v["record"], "variant": args.variant}}
-                for v in build_vectors(rules)
-            ]
-    clause_ids = [c["id"] for c in compile_spec(find_spec(args.variant)).clauses]
-    cov = coverage(clause_ids, vectors)
-    print(f"{rules.variant}: {len(vectors)} vectors")
-    for line in cov.lines():
-        print(line)
-    if not args.engine:
-        return 0
-    try:
-        disagreements = run_engine(args.engine, vectors, timeout=args.timeout)
-    except EngineError as exc:
-        _err(f"conformance: {exc}")
-        return EXIT_USAGE
-    for d in disagreements[: args.show]:
+            built = GENERATED_DIR / "conformance" / f"{rules.variant}.jsonl"
+            builtin = "/" not in args.variant and not args.variant.endswith((".yaml", ".yml"))
+            if builtin and built.is_file():
+                _, vectors = read_vectors(built.read_text(encoding="utf-8"))
+            else:
+                # A rule file's records name the file, so that any engine given them can find
+                # it.
+                vectors = [
+                    {**v, "record": {**v["record"], "variant": args.variant}}
+                    for v in build_vectors(rules)
+                ]
+        clause_ids = [c["id"] for c in compile_spec(find_spec(args.variant)).clauses]
+        cov = coverage(clause_ids, vectors)
+        print(f"{rules.variant}: {len(vectors)} vectors")
+        for line in cov.lines():
+            print(line)
+        if args.engine is None:
+            return 0
+        try:
+            run = check_engine(args.engine, vectors, timeout=args.timeout, keep=args.show)
+        except EngineError as exc:
+            _err(f"conformance: {exc}")
+            return EXIT_USAGE
+    for d in run.disagreements:
         print(d.line())
-    if len(disagreements) > args.show:
-        print(f"... and {len(disagreements) - args.show} more")
-    wrong = sum(1 for d in disagreements if d.vector != "(end)")  # (end): lines past the last
-    print(f"{len(vectors) - wrong}/{len(vectors)} vectors agree")
-    return 1 if disagreements else 0
+    more = run.wrong - len(run.disagreements) + (1 if run.too_many else 0)
+    if run.too_many and len(run.disagreements) < args.show:
+        print(f'(end): lines: expected {run.vectors}, got "more"')
+        more -= 1
+    if more > 0:
+        print(f"... and {more} more")
+    print(f"{run.vectors - run.wrong}/{run.vectors} vectors agree")
+    return 1 if run.wrong or run.too_many else 0
 
 
 #: The longest line ``play`` reads from a pipe or a file (as ``replay`` reads records).

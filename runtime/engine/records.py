@@ -27,6 +27,7 @@ __all__ = [
     "error_object",
     "hand_from_record",
     "json_lines",
+    "json_lines_of",
     "load_records",
     "one_line",
     "parse_record",
@@ -391,6 +392,11 @@ def json_lines(name: str) -> Iterator[tuple[int, Any]]:
         raise RecordError(f"{name}: cannot read: {exc.strerror or exc}") from None
     with handle:
         yield from _lines(handle, name)
+
+
+def json_lines_of(handle: Any, name: str) -> Iterator[tuple[int, Any]]:
+    """As :func:`json_lines`, from an open binary stream (anything with ``read(size)``)."""
+    return _lines(handle, name)
 
 
 def _read(handle: Any, name: str, size: int) -> bytes:
