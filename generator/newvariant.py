@@ -246,7 +246,9 @@ def new_variant(name: str, extends: str, output: str | None = None) -> Path:
         )
     if len(name) > MAX_ID_LENGTH:
         raise _fail(f"{name[:20]}...", f"a variant name is at most {MAX_ID_LENGTH} characters")
-    target = Path(output) if output else Path(f"{name}.yaml")
+    if output == "":
+        raise _fail("-o", "the name of the file to write is empty")
+    target = Path(output) if output is not None else Path(f"{name}.yaml")
     if target.suffix not in (".yaml", ".yml"):
         raise _fail(str(target), "a rule file's name must end in .yaml or .yml")
     if target.exists() or target.is_symlink():

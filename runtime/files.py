@@ -45,6 +45,8 @@ def open_output(name: str, *, text: bool = False) -> Iterator[IO[str] | IO[bytes
 
     ``text`` gives a UTF-8 text handle with ``\\n`` line ends, else a binary one.
     """
+    if not name:  # Path("") is the current folder
+        raise FileError("the name of the file to write is empty")
     path = Path(name)
     try:
         st: os.stat_result | None = os.stat(path)

@@ -680,6 +680,34 @@ def test_balance_out_keeps_the_mode_of_the_report(
     assert stat.S_IMODE((out / "report.md").stat().st_mode) == 0o644
 
 
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["simulate", "australian", "--hands", "2", "--records", ""], "is empty"),
+        (["docs", "australian", "-o", ""], "the name of the file to write is empty"),
+        (["new", "xx", "--extends", "australian", "-o", ""], "is empty"),
+        (["balance", "australian", "--games", "2", "--out", ""], "--out is empty"),
+        (["balance", "australian", "--games", "2", "--max-hands", "0"], "not 0"),
+        (["simulate", "australian", "--hands", "2", "--bots", ""], "'': unknown bot"),
+        (["play", "australian", "--bots", ""], "'': unknown bot"),
+    ],
+    ids=lambda a: "-".join(a[:1] + a[-2:-1]) if isinstance(a, list) else None,
+)
+def test_an_empty_or_zero_argument_is_refused_not_ignored(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    words: str,
+) -> None:
+    """Each was once read as "not given": `--records ''` wrote no records and exited 0,
+    `--out ''` wrote the report into the current folder, `-o ''` wrote NAME.yaml there,
+    `--max-hands 0` and `--bots ''` took the defaults."""
+    monkeypatch.chdir(tmp_path)
+    assert words in refused(capsys, *argv)
+    assert list(tmp_path.iterdir()) == []
+
+
 # -- progress: a real carriage return on a terminal, plain lines elsewhere ------------------------
 
 

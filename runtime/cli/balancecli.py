@@ -55,6 +55,8 @@ def run_balance(args: argparse.Namespace) -> int:
             names.reverse()
             rules.reverse()
     if args.out is not None:
+        if not args.out:  # Path("") is the current folder
+            raise BalanceError("--out is empty: give the report's folder")
         check_out(args.out)  # before the games: a mistyped path costs no run
     studies = run_study(
         rules,
@@ -63,7 +65,7 @@ def run_balance(args: argparse.Namespace) -> int:
         bots=_bots(args.bots),
         workers=args.workers,
         ray=args.ray,
-        max_hands=args.max_hands or DEFAULT_MAX_HANDS,
+        max_hands=DEFAULT_MAX_HANDS if args.max_hands is None else args.max_hands,
         progress=progress_for(sys.stderr),
     )
     if args.out is not None:
@@ -100,12 +102,12 @@ def _write(args: argparse.Namespace) -> int:
         )
     written = write_summaries(
         args.variant or None,
-        games=args.games or BOOK_GAMES,
+        games=BOOK_GAMES if args.games is None else args.games,
         seed=args.seed,
         bots=_bots(args.bots),
         workers=args.workers,
         ray=args.ray,
-        max_hands=args.max_hands or DEFAULT_MAX_HANDS,
+        max_hands=DEFAULT_MAX_HANDS if args.max_hands is None else args.max_hands,
         progress=progress_for(sys.stderr),
     )
     for path in written:

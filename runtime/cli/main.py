@@ -512,7 +512,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if max_hands < 1:
         raise SpecError([_diag("--max-hands", f"must be at least 1, not {max_hands}")])
     rules = load_rules(args.variant)
-    bots = split_bots(args.bots) if args.bots else None
+    bots = split_bots(args.bots) if args.bots is not None else None  # '': no bot named
     for bot in bots or []:
         try:
             make_bot(bot)
@@ -525,7 +525,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     show_progress = not args.json
     with contextlib.ExitStack() as stack:
         out: Any = None
-        if args.records:
+        if args.records is not None:  # '' is refused by open_output, not ignored
             from ..files import open_output
 
             out = stack.enter_context(open_output(args.records, text=True))
@@ -585,7 +585,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     rules = load_rules(args.variant)
     if not 0 <= args.seat < rules.players:
         raise SpecError([_diag("--seat", f"a seat is 0..{rules.players - 1}")])
-    bots = split_bots(args.bots) if args.bots else ["heuristic"]
+    bots = split_bots(args.bots) if args.bots is not None else ["heuristic"]
     for bot in bots:
         try:
             make_bot(bot)
