@@ -284,6 +284,11 @@ def test_bad_arguments_are_one_line_argument_errors(game: fivehundred.Game) -> N
         (fivehundred.RecordError, lambda: game.from_record({**record, "dealer": deep})),
         (fivehundred.RecordError, lambda: game.from_record({**record, "deal": {"hands": [deep]}})),
         (fivehundred.RecordError, lambda: game.deal([deep] * 4, [])),  # type: ignore[list-item]
+        # a bot's name: once the bots' own BotSpecError (no FiveHundredError) or AttributeError
+        (fivehundred.ArgumentError, lambda: game.new_hand(seed=1).hint(bot="x")),
+        (fivehundred.ArgumentError, lambda: game.new_hand(seed=1).hint(bot="search:0")),
+        (fivehundred.ArgumentError, lambda: game.new_hand(seed=1).hint(bot=None)),  # type: ignore[arg-type]
+        (fivehundred.RecordError, lambda: game.from_record({**record, "variant": [deep]})),
     ]
     for kind, call in cases:
         with pytest.raises(kind) as info:

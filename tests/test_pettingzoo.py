@@ -162,3 +162,49 @@ def test_no_ace_no_face_redeal_keeps_the_dealer_and_old_spaces_are_unchanged() -
     assert e.unwrapped._state.hand.dealer == 0  # the same dealer deals again
     e.reset()
     assert e.unwrapped._state.hand.dealer == 1  # after a hand not redealt, the deal passes on
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"dealer": 99}, {"dealer": "x"}, {"dealer": None}, {"dealer": 1.7}, {"dealer": True}],
+    ids=str,
+)
+def test_a_refused_reset_changes_nothing(options: dict[str, object]) -> None:
+    """A dealer of 99 once stayed in the environment, so every later reset failed too; "x" and
+    None raised ValueError and TypeError, 1.7 dealt from seat 1 and True from seat 1."""
+    e = env()
+    e.reset(seed=1, options={"dealer": 2})
+    before = _snapshot(e)
+    with pytest.raises(fivehundred.ArgumentError, match="dealer"):
+        e.reset(seed=5, options=options)
+    assert _snapshot(e) == before
+    e.reset(seed=1, options={"dealer": 2})
+    assert _snapshot(e) == before  # the same seed and dealer: the same deal
+    e.reset()
+    assert e.unwrapped._state.hand.dealer == 3  # the deal passed on from seat 2
+
+
+def test_a_seed_is_integer_like_and_nothing_else() -> None:
+    """A numpy seed once raised TypeError inside random.Random; a list or a float is refused
+    as the Python API refuses them (an ArgumentError, the environment unchanged)."""
+    a, b = env(), env()
+    a.reset(seed=np.int64(7))
+    b.reset(seed=7)
+    assert _snapshot(a) == _snapshot(b)
+    for seed in ([1], 1.5, "7"):
+        with pytest.raises(fivehundred.ArgumentError, match="seed"):
+            a.reset(seed=seed)
+        assert _snapshot(a) == _snapshot(b)
+
+
+def test_arguments_that_name_no_agent_or_mode_are_argument_errors() -> None:
+    """Once KeyError (observe, the spaces) and plain ValueError (episode, render_mode)."""
+    e = env()
+    e.reset(seed=1)
+    for call in (e.observe, e.observation_space, e.action_space):
+        for agent in ("seat_9", None):
+            with pytest.raises(fivehundred.ArgumentError, match="seat_0, seat_1, seat_2"):
+                call(agent)
+    for kwargs in ({"episode": "season"}, {"render_mode": "rgb"}):
+        with pytest.raises(fivehundred.ArgumentError):
+            env(**kwargs)

@@ -486,12 +486,17 @@ class State:
         text and the reason (bots that give none say so)."""
         from ..bots.heuristic import HeuristicBot
         from ..bots.heuristic1 import HeuristicBotV1
-        from ..bots.registry import make_bot
+        from ..bots.registry import BotSpecError, make_bot
         from ..bots.search import SearchBot
 
         if self.hand.phase == OVER:
             raise ArgumentError("hint: the hand is over")
-        chosen = make_bot(bot)
+        if not isinstance(bot, str):
+            raise ArgumentError(f"bot must be a bot's name such as 'heuristic', got {quote(bot)}")
+        try:
+            chosen = make_bot(bot)
+        except BotSpecError as exc:  # a ValueError of the bots' own, not one of ours
+            raise ArgumentError(f"bot {exc}") from None
         rules = self.game.rules
         if isinstance(chosen, HeuristicBot | HeuristicBotV1):
             d = chosen.decide(self.hand)

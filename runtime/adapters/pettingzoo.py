@@ -44,8 +44,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
+from ..engine.errors import ArgumentError
 from ..engine.hand import next_dealer
-from .api import Game, MatchState, State, action_id, load
+from .api import Game, MatchState, State, action_id, as_index, load, quote
 from .arrays import HandArrays
 
 __all__ = ["FiveHundredEnv", "env", "raw_env"]
@@ -67,9 +68,11 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         if episode not in ("hand", "game"):
-            raise ValueError(f"episode must be 'hand' or 'game', not {episode!r}")
+            raise ArgumentError(f"episode must be 'hand' or 'game', not {quote(episode)}")
         if render_mode is not None and render_mode not in _RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {_RENDER_MODES}, not {render_mode!r}")
+            raise ArgumentError(
+                f"render_mode must be one of {_RENDER_MODES}, not {quote(render_mode)}"
+            )
         self.game: Game = load(variant)
         self.episode = episode
         self.render_mode = render_mode
@@ -97,13 +100,21 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         self._legal = -1  # the legal actions of the node (a bitmask), -1 until asked
         self._mask_bytes = (actions + 7) // 8
 
+    def _agent(self, agent: object) -> str:
+        """``agent`` if it is one of :attr:`possible_agents`; :class:`ArgumentError` otherwise."""
+        if not isinstance(agent, str) or agent not in self._seat_of:
+            raise ArgumentError(
+                f"agent must be one of {', '.join(self.possible_agents)}, got {quote(agent)}"
+            )
+        return agent
+
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent``."""
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self._agent(agent)]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
         """The action space of ``agent``: every action id of the variant."""
-        return self.action_spaces[agent]
+        return self.action_spaces[self._agent(agent)]
 
     # -- episode ------------------------------------------------------------------------------
 
@@ -112,10 +123,17 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         otherwise the deal passes to the left at every reset (after a finished hand as the
         rules rotate it: the same dealer again after a hand thrown in where the variant's
         all-pass rule redeals, auction.all-pass)."""
-        if seed is not None:
-            self._rng = Random(seed)
+        # every argument checked before anything changes: a refused reset leaves the
+        # environment as it was (a dealer of 99 once stayed, and every later reset failed)
+        if seed is not None and as_index(seed) is None:
+            raise ArgumentError(f"seed must be an integer or None, got {quote(seed)}")
+        dealer = None
         if options and "dealer" in options:
-            self._dealer = int(options["dealer"])
+            dealer = self.game._check_seat(options["dealer"], "options['dealer']")
+        if seed is not None:
+            self._rng = Random(as_index(seed))
+        if dealer is not None:
+            self._dealer = dealer
         elif self.episode != "game" and isinstance(self._state, State) and self._state.hand.is_over:
             # the rules' rotation (hand.next_dealer): a hand everybody passed may be redealt by
             # the same dealer (auction.all-pass), as is one a player asked to be redealt (no ace, no
@@ -156,7 +174,7 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
         """``agent``'s observation tensor and action mask (new arrays: keep them freely)."""
         assert self._state is not None
-        seat = self._seat_of[agent]
+        seat = self._seat_of[self._agent(agent)]
         hand = self._state.hand
         if (
             agent == getattr(self, "agent_selection", None)
