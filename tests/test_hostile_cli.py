@@ -77,6 +77,24 @@ def test_a_glob_or_module_name_is_no_variant(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["show", "aus\ntralian"],
+        ["validate", "aus\ntralian"],
+        ["replay", "aus\ntralian"],
+        ["new", "a\nb", "--extends", "australian"],
+    ],
+    ids=lambda a: a[0],
+)
+def test_a_newline_in_a_name_keeps_the_error_on_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """The name opened the line raw, so its newline split the one line in two."""
+    line = refused(capsys, *argv)
+    assert line.startswith(argv[1].replace("\n", "\\n") + ":")
+
+
 def test_show_star_is_not_the_first_variant_found(capsys: pytest.CaptureFixture[str]) -> None:
     """`show '*'` once showed american-46 (the first file a glob found)."""
     assert "unknown variant '*'" in refused(capsys, "show", "*")

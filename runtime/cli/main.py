@@ -35,7 +35,9 @@ EXIT_USAGE = 2
 
 
 def _err(message: str) -> None:
-    print(message, file=sys.stderr)
+    """One line on standard error: a newline inside ``message`` (a file name given as
+    ``$'a\\nb'``) is shown as ``\\n``, as :class:`SafeStream` shows the other controls."""
+    print(message.replace("\n", "\\n"), file=sys.stderr)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -1187,7 +1189,8 @@ def _run(argv: Sequence[str] | None) -> int:
             _report(str(d))
         return EXIT_USAGE
     except FiveHundredError as exc:
-        _report(str(exc))
+        for problem in getattr(exc, "problems", None) or [str(exc)]:  # a catalogue's: each
+            _report(problem)
         for note in getattr(exc, "__notes__", ()):
             _report(note)
         return EXIT_USAGE
