@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import peak_kib
+from conftest import peak_kib, split_codes
 
 from fivehundred.runtime.cli.main import main
 
@@ -1114,8 +1114,70 @@ def test_each_documented_rule_is_what_the_engine_does_through_the_protocol() -> 
     expect = {"error": {"index": len(actions) - 1, "action": "take", "clause": "play.next-lead"}}
     vectors.append({"id": "doc/next-lead", "clauses": [], "expect": expect,
                     "record": {**record, "actions": actions}})  # fmt: skip
+    vectors.extend(_bower_vectors())
+    vectors.extend(_nothing_but_jokers_vectors())
     engine = f"{sys.executable} -m fivehundred.runtime.adapters.conformance"
     assert run_engine(engine, vectors) == []
+
+
+def _bower_vectors() -> list[dict[str, Any]]:
+    """INTERCHANGE.md: "bowers or jokers" in the left-bower rule means the left bower. Hearts
+    are trumps and led; seat 2's one trump is the right bower (a heart as printed: a spade is
+    `play.follow-suit`), the left bower (`trump.left-bower`) or the joker (`joker.trump`)."""
+    spades = split_codes("5S 6S 7S 8S 9S 10S JS QS KS")
+    out = []
+    for trump, kitty, clause in (
+        ("JH", ["JD", "AD", "JK"], "play.follow-suit"),
+        ("JD", ["JH", "AD", "JK"], "trump.left-bower"),
+        ("JK", ["JH", "JD", "AD"], "joker.trump"),
+    ):
+        hands = [
+            split_codes("AC 4D 5D 6D 7D 8D 9D 10D QD KD"),
+            split_codes("4H 5H 6H 7H 8H 9H 10H QH KH AH"),
+            [trump, *spades],
+            split_codes("AS 5C 6C 7C 8C 9C 10C JC QC KC"),
+        ]
+        actions = ["6H", "pass", "pass", "pass", "discard AD 4H 5H", "AH", "5S"]
+        record = {"format": 1, "variant": "australian", "dealer": 0, "scores": [0, 0],
+                  "deal": {"hands": hands, "kitty": kitty}, "actions": actions}  # fmt: skip
+        expect = {"error": {"index": 6, "action": "5S", "clause": clause, "message": ""}}
+        out.append({"id": f"doc/bower-{trump}", "clauses": [], "record": record, "expect": expect})
+    return out
+
+
+def _nothing_but_jokers_vectors() -> list[dict[str, Any]]:
+    """INTERCHANGE.md: once all four suits are led, a joker is led only to the last trick,
+    "unless its holder has nothing else" (nothing but jokers). In australian-46 (two jokers)
+    the contractor at no trumps leads and wins eight tricks of all four suits: before the
+    eighth, holding KH too, `JK:S` is `joker.no-trumps.last-trick`; after it, holding the two
+    jokers alone, `JK:S` is legal."""
+    from fivehundred.runtime.adapters.api import load
+    from fivehundred.runtime.adapters.conformance import expected_output
+
+    game = load("australian-46")
+    one = split_codes("AS KS AC KC AD KD AH KH JK BJ")
+    kitty = split_codes("4S 4C 4D 4H 5S 5C")
+    rest = [c for c in game.deck if c not in one + kitty]
+    record = {"format": 1, "variant": "australian-46", "dealer": 0, "scores": [0, 0],
+              "deal": {"hands": [rest[:10], one, rest[10:20], rest[20:]], "kitty": kitty},
+              "actions": ["6NT", "pass", "pass", "pass", "discard " + " ".join(kitty)]}  # fmt: skip
+    out = []
+    for tricks in (7, 8):
+        state = game.from_record(record)
+        for lead in one[:tricks]:  # his top cards: he wins every trick and leads the next
+            state.apply(lead)
+            for _ in range(3):
+                state.apply(state.legal_actions()[0])
+        played = {**record, "actions": [*state.record()["actions"], "JK:S"]}
+        if tricks == 7:
+            error = {"index": 33, "action": "JK:S", "clause": "joker.no-trumps.last-trick"}
+            expect: dict[str, Any] = {"error": {**error, "message": ""}}
+        else:
+            expect = expected_output(played)
+            assert "error" not in expect and expect["hand"]["tricks_by_side"] == [0, 8]
+        out.append({"id": f"doc/jokers-{tricks}", "clauses": [], "record": played,
+                    "expect": expect})  # fmt: skip
+    return out
 
 
 # -- serve: the tables' database, HTTP and WebSocket input ---------------------------------------
