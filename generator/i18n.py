@@ -563,7 +563,11 @@ def coverage(
     template = read_catalog(pot or POT_FILE)
     wanted = [message_key(m) for m in template if m.id]
     out = []
-    for lang in langs or [lang for lang in languages(locales) if lang != "en"]:
+    known = languages(locales)
+    for lang in langs or [lang for lang in known if lang != "en"]:
+        if lang not in known or lang == "en":  # never a path made of what was typed
+            names = ", ".join(k for k in known if k != "en")
+            raise TranslationError(f"no catalogue for language {lang!r} (languages: {names})")
         catalog = read_catalog(po_path(lang, locales), lang)
         have = {message_key(m): m for m in catalog if m.id}
         translated = fuzzy = untranslated = missing = 0

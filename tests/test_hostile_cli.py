@@ -197,6 +197,45 @@ def test_a_hostile_action_fails_its_record_only(
     assert "a partner is a seat from 0 to 4" in error["message"]
 
 
+def test_plain_replay_says_thrown_in_only_of_a_hand_thrown_in(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """ "all passed: the hand is thrown in" was once printed of every hand without a contract:
+    one whose auction had not begun, and an all-passed hand played at no trumps, tricks and
+    all."""
+    from fivehundred.runtime.adapters.api import load
+
+    played = load("all-pass-no-trumps").new_hand(seed=4)
+    for _ in range(4):
+        played.apply("pass")
+    while not played.is_over():
+        played.apply(played.legal_actions()[0])
+    for record, thrown_in in (
+        (_record("australian"), False),
+        ({**_record("australian"), "actions": ["pass"] * 3}, False),
+        (played.record(), False),
+        ({**_record("australian"), "actions": ["pass"] * 4}, True),
+    ):
+        path = tmp_path / "r.json"
+        path.write_text(json.dumps(record), encoding="utf-8")
+        code, out, err = run(capsys, "replay", str(path))
+        assert code == 0 and err == ""
+        assert ("all passed: the hand is thrown in" in out) == thrown_in, out
+
+
+def test_a_record_file_may_start_with_a_byte_order_mark(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """As a rule file may: an editor on Windows writes one (once 'bad JSON: Unexpected UTF-8
+    BOM')."""
+    text = json.dumps(_record("australian"))
+    for name, data in (("r.json", text), ("r.jsonl", text + "\n" + text + "\n")):
+        path = tmp_path / name
+        path.write_bytes(b"\xef\xbb\xbf" + data.encode())
+        code, out, err = run(capsys, "replay", "--json", str(path))
+        assert code == 0 and err == "" and all("error" not in line for line in out.splitlines())
+
+
 def test_a_record_never_opens_a_path(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """`"variant": "/tmp/x/secret.txt"` once quoted that file's contents in the error."""
     secret = tmp_path / "secret.txt"
@@ -403,6 +442,15 @@ def test_a_huge_nplurals_is_refused_before_babel_makes_its_forms(tmp_path: Path)
         f":{at + 1}: Plural-Forms: nplurals=300000 is not from 1 to 10"
     )
     assert peak < 20, f"{peak:.0f} MiB"
+
+
+@pytest.mark.parametrize("lang", ["../../etc", "", "**", "en", "xx"])
+def test_i18n_status_names_no_path_made_of_a_language(
+    capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    """`--lang ../../etc` once read specs/locales/../../etc/LC_MESSAGES/fivehundred.po."""
+    line = refused(capsys, "i18n", "status", "--lang", lang)
+    assert line.startswith(f"no catalogue for language {lang!r} (languages: nl, ")
 
 
 def test_plural_forms_choose_the_forms_of_every_language() -> None:

@@ -411,7 +411,9 @@ def _print_replay(view: dict[str, Any], translations: Any = None) -> None:
     if redeal:
         say(REPLAY_REDEAL, seat=redeal[0])
     elif contract is None:
-        say(REPLAY_PASSED)
+        # thrown in: not while the auction goes on, nor when an all-passed hand is played
+        if view["hand"]["complete"] and not view["tricks"]:
+            say(REPLAY_PASSED)
     else:
         bid = notation.isolate(notation.bid(contract["bid"]))
         say(REPLAY_CONTRACT, bid=bid, seat=contract["seat"], side=contract["side"])

@@ -375,11 +375,15 @@ def read_records(name: str) -> Iterator[tuple[int, Any]]:
                 yield 0, RecordError(f"{name}: a record is larger than {MAX_RECORD_BYTES} bytes")
                 return
             try:
-                yield 0, parse_record(data, name)
+                yield 0, parse_record(data.removeprefix(_BOM), name)
             except RecordError as exc:
                 yield 0, exc
             return
         yield from _lines(handle, name)
+
+
+#: A byte order mark, as editors on Windows start a UTF-8 file: not part of the first record.
+_BOM = b"\xef\xbb\xbf"
 
 
 def json_lines(name: str) -> Iterator[tuple[int, Any]]:
@@ -411,10 +415,14 @@ def _lines(handle: Any, name: str) -> Iterator[tuple[int, Any]]:
     lineno = 0
     pending = b""  # the start of the current line
     skipping = False  # the current line is too long: its error is out, drop the rest
+    first = True
     while True:
         chunk = _read(handle, name, _CHUNK)
         if not chunk:
             break
+        if first:
+            first = False
+            chunk = chunk.removeprefix(_BOM)  # (a BOM split across two reads stays an error)
         start = 0
         while True:
             end = chunk.find(b"\n", start)
