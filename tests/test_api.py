@@ -289,6 +289,11 @@ def test_bad_arguments_are_one_line_argument_errors(game: fivehundred.Game) -> N
         (fivehundred.ArgumentError, lambda: game.new_hand(seed=1).hint(bot="search:0")),
         (fivehundred.ArgumentError, lambda: game.new_hand(seed=1).hint(bot=None)),  # type: ignore[arg-type]
         (fivehundred.RecordError, lambda: game.from_record({**record, "variant": [deep]})),
+        # scores past 64 bits: once accepted, then OverflowError in the observation tensors
+        (fivehundred.ArgumentError, lambda: game.new_hand(scores=[10**400, 0])),
+        (fivehundred.ArgumentError, lambda: game.new_hand(scores=[0, -(2**63)])),
+        (fivehundred.ArgumentError, lambda: game.position(1, [], scores=[2**63, 0])),
+        (fivehundred.RecordError, lambda: game.from_record({**record, "scores": [10**400, 0]})),
     ]
     for kind, call in cases:
         with pytest.raises(kind) as info:
@@ -296,6 +301,8 @@ def test_bad_arguments_are_one_line_argument_errors(game: fivehundred.Game) -> N
         text = str(info.value)
         assert "\n" not in text and len(text) < 200, text
     assert game.new_hand(seed=1, scores=[_Index(40), 0]).hand.scores == [40, 0]
+    widest = game.new_hand(seed=1, scores=[2**63 - 1, 1 - 2**63])
+    assert len(widest.observation_tensor(0)) == game.observation_shape[0]
     assert game.from_record(record).hand.dealt == game.new_hand(seed=1).hand.dealt
 
 

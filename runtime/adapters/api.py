@@ -44,7 +44,7 @@ from ..engine.game import Match
 from ..engine.hand import AUCTION, OVER, PLAY, HandResult, HandState, deal_cards
 from ..engine.messages import N_, Explanation
 from ..engine.notation import ENGLISH, Notation
-from ..engine.records import hand_from_record, record_of
+from ..engine.records import MAX_SCORE, hand_from_record, record_of
 from ..engine.rules import Rules
 from ..loading import load_rules
 from .tensors import (
@@ -279,9 +279,9 @@ class Game:
             if isinstance(scores, list | tuple) and len(scores) == n
             else [None]
         )
-        if None in values:
+        if None in values or any(abs(v) > MAX_SCORE for v in values if v is not None):
             raise ArgumentError(
-                f"scores must be {n} whole numbers, one per side, got {quote(scores)}"
+                f"scores must be {n} whole numbers of 64 bits, one per side, got {quote(scores)}"
             )
         return [int(v) for v in values if v is not None]
 
@@ -336,7 +336,7 @@ class Game:
             list(hand),
             list(actions or []),
             dealer=dealer,
-            scores=scores,
+            scores=self._check_scores(scores),
             kitty=kitty,
             shown=shown,
             seed=seed,

@@ -23,6 +23,7 @@ from .rules import Rules
 
 __all__ = [
     "MAX_RECORD_BYTES",
+    "MAX_SCORE",
     "RECORD_FORMAT",
     "error_object",
     "hand_from_record",
@@ -157,7 +158,10 @@ def hand_from_record(
     if (
         not isinstance(scores, list)
         or len(scores) != rules.n_sides
-        or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores)
+        or not all(
+            isinstance(s, int) and not isinstance(s, bool) and -MAX_SCORE <= s <= MAX_SCORE
+            for s in scores
+        )
     ):
         raise RecordError.of(
             N_("'scores' must be %(count)s whole numbers, one per side"), count=rules.n_sides
@@ -381,6 +385,11 @@ def read_records(name: str) -> Iterator[tuple[int, Any]]:
             return
         yield from _lines(handle, name)
 
+
+#: The largest score (in magnitude) a hand may start from, in a record or through the API: a
+#: signed 64-bit integer, as every integer of a rule file (10**400 once replayed, then made the
+#: observation tensors fail with OverflowError).
+MAX_SCORE = 2**63 - 1
 
 #: A byte order mark, as editors on Windows start a UTF-8 file: not part of the first record.
 _BOM = b"\xef\xbb\xbf"
