@@ -157,7 +157,9 @@ def test_not_a_record(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Non
     code, lines = replay_cli(capsys, tmp_path, [1, 2])
     one_line(code, lines, "a record must be a JSON object")
     code, lines = replay_cli(capsys, tmp_path, {"variant": 5})
-    one_line(code, lines, "no 'variant'")
+    one_line(code, lines, "the record's variant 5 is not a built-in variant")  # it has one
+    code, lines = replay_cli(capsys, tmp_path, {"deal": {}})
+    one_line(code, lines, "the record has no 'variant'")
 
 
 # -- replay: bad actions -------------------------------------------------------------------------
