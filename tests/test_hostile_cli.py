@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -414,6 +415,29 @@ def test_a_hostile_plural_forms_refuses_the_catalogue(
         assert HOSTILE_PLURALS[header] in line
     code, _, err = run(capsys, "i18n", "status", "--lang", "nl")
     assert code == 2 and HOSTILE_PLURALS[header] in err
+
+
+def test_build_refuses_a_hostile_plural_forms_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`build` once crashed on such a catalogue too: now the header's file:line (the command
+    line prints it as its one line), before any book is rendered."""
+    from fivehundred.generator import build as build_mod
+    from fivehundred.generator import i18n
+
+    locales, _ = _locales(tmp_path)
+    path = i18n.po_path("nl", locales)
+    text = path.read_text(encoding="utf-8")
+    header = "nplurals=2; plural=__import__('os').getpid();"
+    text = re.sub(r'"Plural-Forms:[^"]*\\n"', f'"Plural-Forms: {header}\\\\n"', text, count=1)
+    path.write_text(text, encoding="utf-8")
+    monkeypatch.setattr(i18n, "LOCALES_DIR", locales)
+    root = tmp_path / "generated"
+    with pytest.raises(i18n.CatalogueError) as caught:
+        build_mod.build(root=root)
+    assert str(caught.value).startswith(f"{i18n._rel(path)}:")
+    assert 'Plural-Forms: unexpected "__import__' in str(caught.value)
+    assert not root.exists() or not any(p.is_file() and "docs" in p.parts for p in root.rglob("*"))
 
 
 def test_a_huge_nplurals_is_refused_before_babel_makes_its_forms(tmp_path: Path) -> None:
