@@ -67,11 +67,13 @@ function hideError() { document.getElementById("error").hidden = true; }
 
 function sideScore() {
   const box = el("div", { class: "scores" }, el("h3", {}, t("score"), " ", el("small", {}, t("target", { target: state.target }))));
+  // between hands the hand just over has scored: show the scores after it, as its summary does
+  const scores = state.between_hands && state.summary ? state.summary.scores : state.scores;
   for (let side = 0; side < state.n_sides; side++) {
     const members = state.sides.map((s, seat) => (s === side ? seat : -1)).filter((s) => s >= 0);
     const label = state.n_sides === state.players ? who(members[0]) : t("side-n", { side }) + " · " + members.map(who).join(", ");
     const mine = state.seat !== null && state.sides[state.seat] === side;
-    box.append(el("div", { class: "side" + (mine ? " mine" : "") }, el("span", {}, label), el("b", {}, state.scores[side])));
+    box.append(el("div", { class: "side" + (mine ? " mine" : "") }, el("span", {}, label), el("b", {}, scores[side])));
   }
   return box;
 }
