@@ -78,3 +78,26 @@ def test_a_dutch_table_gives_the_suggestions_reason_in_dutch(running: Running) -
     assert state["suggestion"]["action"] == action
     assert state["suggestion"]["reason"] == suggest(table.hand, dutch)[1]
     assert state["suggestion"]["reason"] != reason_en
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_table_and_the_variant_list_name_the_variant_in_the_readers_language(
+    running: Running, lang: str
+) -> None:
+    # issue 21: a variant's name is translated where a person reads it (the table's header and
+    # the first page's list of variants, as in the books)
+    _, made = running.post({"variant": "australian"})
+    with running.ws(made["id"], token_of(made["seats"][0]), lang=lang) as ws:
+        while True:
+            state = json.loads(ws.recv(timeout=30))
+            if state.get("type") == "state":
+                break
+    english = load_builtin("australian").name
+    translated = load_translations(lang).gettext(english)
+    assert translated != english
+    assert state["name"] == translated
+    _, body = running.get(f"/api/variants?lang={lang}")
+    names = {v["id"]: v["name"] for v in json.loads(body)}
+    assert names["australian"] == translated
+    _, body = running.get("/api/variants")
+    assert {v["id"]: v["name"] for v in json.loads(body)}["australian"] == english

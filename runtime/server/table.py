@@ -361,7 +361,8 @@ class Table:
             type="state",
             table=self.id,
             variant=r.variant,
-            name=r.name,
+            # the variant's name in the reader's language (the books translate it alike)
+            name=translations.gettext(r.name) if translations is not None and r.name else r.name,
             players=r.players,
             sides=list(r.side_of_seat),
             n_sides=r.n_sides,
