@@ -125,6 +125,30 @@ class HandArrays:
         """A fresh tracker (a copied state is another hand object: it would start afresh)."""
         return HandArrays(self.rules)
 
+    def copy_for(self, original: HandState, copy: HandState) -> HandArrays:
+        """A tracker for ``copy``, a :meth:`HandState.copy` of ``original``: as far on as this
+        one if this one follows ``original``, else a fresh one."""
+        if self._hand is not original:
+            return HandArrays(self.rules)
+        other = HandArrays.__new__(HandArrays)
+        other.rules = self.rules
+        other._at = self._at
+        other.obs_size = self.obs_size
+        other.info_size = self.info_size
+        other._count_at = self._count_at
+        other._count_end = self._count_end
+        other._own_at = self._own_at
+        other._hand = copy
+        other._public = self._public
+        other._history = self._history
+        other._calls = self._calls
+        other._high = self._high
+        other._tricks = self._tricks
+        other._cards = self._cards
+        other._counts = self._counts.copy()
+        other._counted = self._counted
+        return other
+
     # -- the public, growing sections ---------------------------------------------------------
 
     def _catch_up(self, hand: HandState) -> int:
@@ -223,10 +247,11 @@ class HandArrays:
 
     # -- what a seat sees ---------------------------------------------------------------------
 
-    def observation(self, hand: HandState, seat: int) -> Array:
-        """:func:`.tensors.observation_tensor` of ``hand`` for ``seat``, as a new array."""
+    def observation(self, hand: HandState, seat: int, out: Array | None = None) -> Array:
+        """:func:`.tensors.observation_tensor` of ``hand`` for ``seat``, as a new array (or
+        written into ``out``, a float32 array of that size, and returned)."""
         on = self._catch_up(hand) | self._own(hand, seat)
-        return self._floats(self._unpack(on, self.obs_size), self.obs_size)
+        return self._floats(self._unpack(on, self.obs_size), self.obs_size, out)
 
     def observation_and_mask(self, hand: HandState, seat: int, legal: int) -> tuple[Array, Array]:
         """:meth:`observation` and, from the same unpacking, the action bitmask ``legal`` as
@@ -236,11 +261,12 @@ class HandArrays:
         raw = self._unpack(on, size + self.rules.n_actions)
         return self._floats(raw, size), raw[size : size + self.rules.n_actions]
 
-    def information_state(self, hand: HandState, seat: int) -> Array:
-        """:func:`.tensors.information_state_tensor` of ``hand`` for ``seat``, a new array."""
+    def information_state(self, hand: HandState, seat: int, out: Array | None = None) -> Array:
+        """:func:`.tensors.information_state_tensor` of ``hand`` for ``seat``, a new array (or
+        written into ``out``, a float32 array of that size, and returned)."""
         on = self._catch_up(hand) | self._own(hand, seat) | self._history
         on |= hand.dealt[0][seat] << self._at["dealt"]
-        return self._floats(self._unpack(on, self.info_size), self.info_size)
+        return self._floats(self._unpack(on, self.info_size), self.info_size, out)
 
     @staticmethod
     def _unpack(on: int, size: int) -> Array:
@@ -248,9 +274,13 @@ class HandArrays:
         n = (size + 7) >> 3
         return _BITS.take(np.frombuffer(on.to_bytes(n, "little"), np.uint8), 0).reshape(-1)
 
-    def _floats(self, bits01: Array, size: int) -> Array:
-        """The first ``size`` entries of ``bits01`` as float32, the counts written in."""
-        out: Array = bits01[:size].astype(np.float32)
+    def _floats(self, bits01: Array, size: int, out: Array | None = None) -> Array:
+        """The first ``size`` entries of ``bits01`` as float32 (a new array, or ``out``), the
+        counts written in."""
+        if out is None:
+            out = bits01[:size].astype(np.float32)
+        else:
+            out[:] = bits01[:size]
         out[self._count_at : self._count_end] = self._counts
         return out
 
