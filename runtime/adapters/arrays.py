@@ -87,6 +87,7 @@ class HandArrays:
         "_history",
         "_own_at",
         "_public",
+        "_recall",
         "_tricks",
         "info_size",
         "obs_size",
@@ -111,6 +112,7 @@ class HandArrays:
         self._hand: HandState | None = None
         self._public = 0  # the growing sections' bits in the observation
         self._history = 0  # and in the history that follows it in the information state
+        self._recall = False  # whether the history is kept: from the first information state
         self._calls = 0  # calls added to them
         self._high = -1  # the ladder index of the high bid after those calls
         self._tricks = 0  # finished tricks added
@@ -141,6 +143,7 @@ class HandArrays:
         other._hand = copy
         other._public = self._public
         other._history = self._history
+        other._recall = self._recall
         other._calls = self._calls
         other._high = self._high
         other._tricks = self._tricks
@@ -153,7 +156,7 @@ class HandArrays:
 
     def _catch_up(self, hand: HandState) -> int:
         """The bits of the growing sections of the observation, the actions not added yet
-        added (to those of the history too)."""
+        added (to those of the history too, once an information state was asked)."""
         calls, tricks, trick = hand.calls, hand.tricks, hand.trick
         if (
             hand is not self._hand
@@ -173,7 +176,8 @@ class HandArrays:
                 s, a = calls[i]
                 if a == r.PASS:
                     pub |= 1 << (at["passed"] + s)
-                    self._history |= 1 << (at["passed_at"] + s * (n_bids + 1) + self._high + 1)
+                    if self._recall:
+                        self._history |= 1 << (at["passed_at"] + s * (n_bids + 1) + self._high + 1)
                 elif a == r.REDEAL:
                     pub |= 1 << (at["redeal"] + s)  # no ace, no face
                 elif hand.inkles[i]:
@@ -221,6 +225,7 @@ class HandArrays:
         at = self._at
         pub = self._public
         past = self._history
+        recall = self._recall
         n, c = r.players, r.n_cards
         jl = r.JOKER_LEAD
         suit_of = hand.suit_of
@@ -234,12 +239,13 @@ class HandArrays:
                 pub |= 1 << (at["played"] + s * c + card)
                 if playing:
                     self._counts[s] = hand.hands[s].bit_count() / r.hand_size
-                past |= 1 << (at["trick_cards"] + (k * n + s) * c + card)
-                if i == 0:
-                    past |= 1 << (at["trick_leader"] + k * n + leader)
-                    if a >= jl:
-                        past |= 1 << (at["joker_named"] + 4 * k + led)
-                elif suit_of[card] != led and led < 4:
+                if recall:
+                    past |= 1 << (at["trick_cards"] + (k * n + s) * c + card)
+                    if i == 0:
+                        past |= 1 << (at["trick_leader"] + k * n + leader)
+                        if a >= jl:
+                            past |= 1 << (at["joker_named"] + 4 * k + led)
+                if i and suit_of[card] != led and led < 4:
                     pub |= 1 << (at["voids"] + 4 * s + led)
             s = nxt[s]
         self._public = pub
@@ -264,6 +270,9 @@ class HandArrays:
     def information_state(self, hand: HandState, seat: int, out: Array | None = None) -> Array:
         """:func:`.tensors.information_state_tensor` of ``hand`` for ``seat``, a new array (or
         written into ``out``, a float32 array of that size, and returned)."""
+        if not self._recall:  # the history from now on: added from the start of the hand
+            self._recall = True
+            self._hand = None
         on = self._catch_up(hand) | self._own(hand, seat) | self._history
         on |= hand.dealt[0][seat] << self._at["dealt"]
         return self._floats(self._unpack(on, self.info_size), self.info_size, out)

@@ -10,19 +10,24 @@
 One OpenSpiel episode is one hand. The deal is chance nodes, one card at a time in the
 variant's dealing order (the first card to the dealer's left); then the players' actions are
 the engine's action ids (``fivehundred show VARIANT`` lists them), and each seat's return is
-its side's points for the hand. Observation and information-state tensors and strings come
-from :mod:`fivehundred.runtime.adapters.tensors` (kept as numpy arrays by
-:mod:`~fivehundred.runtime.adapters.arrays`); the information-state string is the compact one of
-:func:`~fivehundred.runtime.adapters.tensors.information_state_string`, computed once per node
-and seat. ``resample_from_infostate`` deals the cards a seat has not seen afresh, consistently
-with what it saw and, as the ``search`` bot does, preferring deals that agree with the bids,
-for OpenSpiel's ISMCTS bot.
+its side's points for the hand. Observation and information-state tensors and strings are
+those of :mod:`fivehundred.runtime.adapters.tensors` (the tensors kept as numpy arrays by
+:mod:`~fivehundred.runtime.adapters.arrays`; the information-state string, the compact one of
+:func:`~fivehundred.runtime.adapters.tensors.information_state_string`, written from the hand
+with the calls and tricks kept as text, once per node and seat). ``resample_from_infostate``
+deals the cards a seat has not seen afresh, consistently with what it saw and, as the
+``search`` bot does, preferring deals that agree with the bids, for OpenSpiel's ISMCTS bot.
 
 Actions are checked: one outside the legal set raises :class:`IllegalAction`, both OpenSpiel's
 ``pyspiel.SpielError`` and fivehundred's :class:`~fivehundred.IllegalActionError` (the seat,
-the move and the rule's clause id), and the state is left exactly as it was. A clone shares the
-immutable rules: pyspiel clones a Python state by ``copy.deepcopy`` of each attribute, and the
-game and its rules deep-copy to themselves.
+the move and the rule's clause id), and the state is left exactly as it was.
+
+A clone shares the immutable rules and, until one of the two changes, the hand: pyspiel clones
+a Python state by ``copy.deepcopy`` of each attribute, and the state's one attribute, its node,
+deep-copies to itself, shared copy-on-write (``copy.deepcopy(state)`` is ``state.clone()``).
+pyspiel serializes a Python state by pickling its attributes: the node pickles as the variant
+parameter, the dealer, the cards dealt and the actions, replayed when read back, never the
+rules tables.
 """
 
 from __future__ import annotations
