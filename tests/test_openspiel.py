@@ -4,6 +4,7 @@ OpenSpiel's ISMCTS bot plays a hand against our heuristic bots."""
 
 from __future__ import annotations
 
+import re
 from random import Random
 from typing import Any
 
@@ -384,3 +385,25 @@ def test_no_ace_no_face_appends_one_action_id_and_keeps_the_others() -> None:
     state.apply_action(172)
     assert state.is_terminal() and state.returns() == [0.0] * 4
     pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_agentbench_prints_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
+    """The agents' benchmark (README's speed table and its command) runs end to end on a few
+    steps and prints every figure beside its same-run reference (times printed, never
+    asserted)."""
+    require("pettingzoo", "pettingzoo")
+    from fivehundred.runtime.adapters.agentbench import main
+
+    assert main(["--steps", "200", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    for text in (
+        "the pure-Python tensors",
+        "HandState.copy (",
+        "one-attribute Python state",
+        "HandState.copy and apply_fast",
+        "when its parent's was asked",
+        "random playout",
+        "observing the seat to act",
+    ):
+        assert text in out, text
+    assert not re.search(r"\b(nan|inf)\b", out), out
