@@ -236,7 +236,8 @@ def test_resample_refuses_a_seat_that_is_not_one() -> None:
 def test_a_clone_shares_the_immutable_rules() -> None:
     """pyspiel clones a Python state by deep-copying each attribute: the clone shares the game
     and its rules tables (identity), and the two stay independent whichever moves first (the
-    hand is shared copy-on-write until one of them moves), while dealing and after."""
+    hand is shared copy-on-write until one of them moves), while dealing and after; an illegal
+    move of either changes neither."""
     import copy
 
     def seen(state: Any) -> tuple[Any, ...]:
@@ -256,6 +257,10 @@ def test_a_clone_shares_the_immutable_rules() -> None:
                 before = seen(base)
                 assert seen(other) == before
                 mover, still = (other, base) if clone_moves else (base, other)
+                if position is dealt:  # an illegal move changes neither
+                    with pytest.raises(pyspiel.SpielError):
+                        mover.apply_action(0)  # a card during the auction
+                    assert seen(mover) == seen(still) == before
                 action = mover.legal_actions()[-1] if position is dealt else 11
                 mover.apply_action(action)
                 assert seen(still) == before
