@@ -67,6 +67,8 @@ class InvalidAction(InvalidActionError, pyspiel.SpielError):  # type: ignore[mis
 
 
 _MAX_PLAYERS = 6
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 #: The registered game type: ``pyspiel.load_game("python_fivehundred", {"variant": ...})``.
 GAME_TYPE = pyspiel.GameType(
@@ -344,14 +346,16 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]
         return self._node.fh
 
     def current_player(self) -> int:
-        """The seat that decides, CHANCE while dealing, TERMINAL once scored."""
+        """The seat that decides, CHANCE while dealing, TERMINAL once scored (pyspiel asks it
+        several times a move)."""
         state = self._node.state
         if state is None:
-            return int(pyspiel.PlayerId.CHANCE)
+            return _CHANCE
         hand = state.hand
-        if hand.phase == OVER:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return hand.controller(hand.to_move)
+        phase = hand.phase
+        if phase == PLAY:
+            return hand.controller(hand.to_move)  # a misère played with both hands
+        return _TERMINAL if phase == OVER else hand.to_move
 
     def _legal_actions(self, player: int) -> list[int]:
         node = self._node
@@ -406,7 +410,7 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]
                     raise InvalidAction(str(exc)) from None
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE:
+        if player == _CHANCE:
             return f"deal {self._node.fh.rules.deck[action]}"
         return self._node.fh.action_name(action)
 
