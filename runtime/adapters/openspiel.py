@@ -183,8 +183,8 @@ class _Node:
         self.legal = -1  # the node's legal actions as a bitmask, -1 until asked
         self.strings: dict[tuple[bool, int], str] = {}  # the node's strings, by kind and seat
         #: The information-state string's public history as text, kept as the hand grows:
-        #: (calls written, their text, tricks written, their text).
-        self.texts: tuple[int, str, int, str] = (0, "", 0, "")
+        #: (calls written, their text, tricks written, their text, the scores' text).
+        self.texts: tuple[int, str, int, str, str] = (0, "", 0, "", "")
         self.shared = False  # whether states other than one may hold this node
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Node:
@@ -232,9 +232,9 @@ class _Node:
         assert self.state is not None
         hand = self.state.hand
         r = hand.rules
-        n_calls, calls_text, n_tricks, tricks_text = self.texts
+        n_calls, calls_text, n_tricks, tricks_text, scores = self.texts
         calls, tricks = hand.calls, hand.tricks
-        if n_calls < len(calls) or n_tricks < len(tricks):
+        if n_calls < len(calls) or n_tricks < len(tricks) or not scores:
             inkles = hand.inkles
             more = " ".join(
                 f"{calls[i][0]}{'~' if inkles[i] else ':'}{calls[i][1]}"
@@ -245,7 +245,8 @@ class _Node:
                 f"{leader}:{','.join(map(str, acts))}" for leader, acts, _ in tricks[n_tricks:]
             )
             tricks_text = f"{tricks_text} {more}" if tricks_text and more else tricks_text or more
-            self.texts = (len(calls), calls_text, len(tricks), tricks_text)
+            scores = ",".join(map(str, hand.scores))
+            self.texts = (len(calls), calls_text, len(tricks), tricks_text, scores)
         phase = hand.phase
         contract, contractor = hand.contract, hand.contractor
         kitty_seen = discarded = 0
@@ -272,10 +273,10 @@ class _Node:
             if any(shown):
                 faced = ",".join([f"{m:x}" for m in shown])
         trick = hand.trick
-        held = ",".join([str(h.bit_count()) for h in hand.hands])
+        held = ",".join(map(str, map(int.bit_count, hand.hands)))
         now = f"{hand.trick_leader}:{','.join(map(str, trick))}" if trick else ""
         return (
-            f"{seat} {hand.dealer} {int(phase)} {','.join(map(str, hand.scores))}"
+            f"{seat} {hand.dealer} {int(phase)} {scores}"
             f"|{hand.dealt[0][seat]:x} {hand.hands[seat]:x}|{calls_text}"
             f"|{contract} {contractor} {int(hand.sans)} {hand.nominated}"
             f"|{_partners_known(hand, seat):x} {hand.sitting_out:x}"
