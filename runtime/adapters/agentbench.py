@@ -15,7 +15,7 @@ same run, round by round, interleaved (the best of ``--rounds`` each):
 - **OpenSpiel**: ``state.clone()`` through pyspiel against the engine's ``HandState.copy`` in
   the same positions, alone and followed by one move (``apply_action`` against ``apply_fast``:
   a clone shares its hand until it moves, so its first move pays the copy), and against
-  pyspiel's clone of the smallest Python state (the floor of any Python game);
+  pyspiel's clone (and move) of the smallest Python state (the floor of any Python game);
   ``information_state_string`` the first time at a node (from nothing, and when its parent's
   was asked, as search asks along a line of play) and asked again (cached); random playouts
   through ``apply_action`` in steps per second, also observing the seat to act at every step
@@ -160,10 +160,13 @@ def openspiel_figures(variant: str, seed: int, rounds: int) -> dict[str, float]:
                 h.copy().apply_fast(a)
         return 10 * len(hands) / (time.process_time() - start)
 
-    def floor_clones() -> float:
+    def floor_clones(move: bool) -> float:
         start = time.process_time()
         for _ in range(10 * len(positions)):
-            floor.clone()
+            if move:
+                floor.clone().apply_action(0)
+            else:
+                floor.clone()
         return 10 * len(positions) / (time.process_time() - start)
 
     def strings(kind: str) -> float:
@@ -212,6 +215,7 @@ def openspiel_figures(variant: str, seed: int, rounds: int) -> dict[str, float]:
         "copy",
         "copy_move",
         "floor",
+        "floor_move",
         "cold",
         "carried",
         "cached",
@@ -223,7 +227,8 @@ def openspiel_figures(variant: str, seed: int, rounds: int) -> dict[str, float]:
         "clone_move": clone_moves,
         "copy": copies,
         "copy_move": copy_moves,
-        "floor": floor_clones,
+        "floor": lambda: floor_clones(False),
+        "floor_move": lambda: floor_clones(True),
         "cold": lambda: strings("cold"),
         "carried": lambda: strings("carried"),
         "cached": lambda: strings("cached"),
@@ -240,6 +245,7 @@ def openspiel_figures(variant: str, seed: int, rounds: int) -> dict[str, float]:
         "engine_copy_us": 1e6 / best["copy"],
         "engine_copy_move_us": 1e6 / best["copy_move"],
         "floor_clone_us": 1e6 / best["floor"],
+        "floor_clone_move_us": 1e6 / best["floor_move"],
         "info_string_us": 1e6 / best["cold"],
         "info_string_carried_us": 1e6 / best["carried"],
         "info_string_cached_us": 1e6 / best["cached"],
@@ -400,7 +406,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"OpenSpiel   clone and a move {f['clone_move_us']:5.1f} us = "
         f"{f['clone_move_us'] / copy_move_us:4.1f}x HandState.copy and apply_fast "
-        f"({copy_move_us:.1f} us)"
+        f"({copy_move_us:.1f} us); pyspiel's for the one-attribute state "
+        f"{f['floor_clone_move_us']:.1f} us"
     )
     print(
         f"OpenSpiel   information_state_string {f['info_string_us']:.1f} us the first time at "
