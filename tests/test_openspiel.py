@@ -137,6 +137,37 @@ def test_resampling_keeps_the_information_state() -> None:
     assert moved > 10
 
 
+@pytest.mark.parametrize("variant", ["australian", "open-misere-after-8", "two-handed"])
+def test_resampled_states_read_back(variant: str) -> None:
+    """A resampled state is a hand of its own, its history the one that leads to it (the
+    contractor's discards, which the resampling seat never saw, are the new deal's): it
+    serializes and reads back to the same cards and plays on."""
+    game = pyspiel.load_game("python_fivehundred", {"variant": variant})
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    rng = Random(3)
+    discarded = 0
+    for _ in range(40):
+        state = game.new_initial_state()
+        _deal(state, rng)
+        for _ in range(rng.randrange(50)):
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        other = state.resample_from_infostate(state.current_player(), sampler)
+        again = game.deserialize_state(other.serialize())
+        theirs, mine = again.fivehundred_state.hand, other.fivehundred_state.hand
+        assert (theirs.hands, theirs.kitty, theirs.discarded) == (
+            mine.hands,
+            mine.kitty,
+            mine.discarded,
+        )
+        assert str(again) == str(other) and again.legal_actions() == other.legal_actions()
+        discarded += mine.discarded != state.fivehundred_state.hand.discarded
+    assert discarded >= 3
+
+
 def test_ismcts_plays_against_our_heuristic_bots() -> None:
     """OpenSpiel's ISMCTS (seats 0 and 2) against fivehundred's heuristic bot (1 and 3)."""
     from open_spiel.python.algorithms import ismcts, mcts

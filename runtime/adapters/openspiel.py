@@ -463,7 +463,7 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]
         world = Sampler(hand, view).draw(rng)  # as the search bot samples: bids included
         _redeal(world, hand, seat)
         o = _Node(node.fh, node.variant, node.dealer)
-        o.state = State(node.fh, world, node.state.history())
+        o.state = State(node.fh, world, _history(world, hand, node.state.history()))
         o.cards = tuple(_deal_order(world))
         o.texts = node.texts  # the calls and tricks are the same
         other._node = o
@@ -490,6 +490,20 @@ def _redeal(world: HandState, original: HandState, seat: int) -> None:
         hands.append(cards)
     hands[seat] = original.dealt[0][seat]
     world.dealt = (tuple(hands), world.kitty, world.dead)
+
+
+def _history(world: HandState, original: HandState, actions: list[int]) -> list[int]:
+    """The actions that lead to ``world`` from its deal: ``actions``, the original's, with the
+    contractor's discards (which the resampling seat did not see, and the world dealt afresh)
+    the world's own, so that a resampled state replays (pyspiel's serialization)."""
+    r = world.rules
+    if world.discarded == original.discarded:
+        return actions
+    if world.discarded.bit_count() != original.discarded.bit_count():
+        return actions  # a world in the middle of the discard: no resampling seat sees one
+    discards = iter(bits(world.discarded))
+    low, high = r.DISCARD, r.DISCARD + r.n_cards
+    return [r.DISCARD + next(discards) if low <= a < high else a for a in actions]
 
 
 def _deal_order(state: HandState) -> list[int]:
