@@ -440,6 +440,7 @@ def test_agentbench_prints_every_figure(capsys: pytest.CaptureFixture[str]) -> N
         "when its parent's was asked",
         "random playout",
         "observing the seat to act",
+        "rl_environment",
     ):
         assert text in out, text
     assert not re.search(r"\b(nan|inf)\b", out), out

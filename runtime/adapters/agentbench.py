@@ -19,8 +19,9 @@ same run, round by round, interleaved (the best of ``--rounds`` each):
   ``information_state_string`` the first time at a node (from nothing, and when its parent's
   was asked, as search asks along a line of play) and asked again (cached); random playouts
   through ``apply_action`` in steps per second, also observing the seat to act at every step
-  (OpenSpiel's observer API, the loop PettingZoo's figure times); with ``--ismcts``, the time
-  of a decision of OpenSpiel's ISMCTS bot at 100 simulations.
+  (OpenSpiel's observer API, the loop PettingZoo's figure times), and OpenSpiel's own RL loop
+  (``rl_environment``: every seat's information-state tensor, as pyspiel's lists, every step);
+  with ``--ismcts``, the time of a decision of OpenSpiel's ISMCTS bot at 100 simulations.
 
 CPU times (``time.process_time``), printed, never asserted (tests check behaviour, not times).
 """
@@ -208,6 +209,25 @@ def openspiel_figures(variant: str, seed: int, rounds: int) -> dict[str, float]:
                 done += 1
         return done / (time.process_time() - start)
 
+    def rl_environment() -> float:
+        # OpenSpiel's RL loop: every step, every seat's information-state tensor (as pyspiel's
+        # Python lists) and legal actions; random legal actions, whole hands (deal included).
+        from open_spiel.python import rl_environment as rl
+
+        env = rl.Environment(positions[0].get_game())
+        rng = Random(seed)
+        done = 0
+        start = time.process_time()
+        step = env.reset()
+        while done < 2000:
+            if step.last():
+                step = env.reset()
+                continue
+            legal = step.observations["legal_actions"][step.observations["current_player"]]
+            step = env.step([legal[int(rng.random() * len(legal))]])
+            done += 1
+        return done / (time.process_time() - start)
+
     del pyspiel
     names = (
         "clone",
@@ -221,6 +241,7 @@ def openspiel_figures(variant: str, seed: int, rounds: int) -> dict[str, float]:
         "cached",
         "playout",
         "observed",
+        "rl",
     )
     timers: dict[str, Callable[[], float]] = {
         "clone": clones,
@@ -234,6 +255,7 @@ def openspiel_figures(variant: str, seed: int, rounds: int) -> dict[str, float]:
         "cached": lambda: strings("cached"),
         "playout": lambda: playouts(False),
         "observed": lambda: playouts(True),
+        "rl": rl_environment,
     }
     best = dict.fromkeys(names, 0.0)
     for _ in range(rounds):
@@ -251,6 +273,7 @@ def openspiel_figures(variant: str, seed: int, rounds: int) -> dict[str, float]:
         "info_string_cached_us": 1e6 / best["cached"],
         "playout_steps_per_s": best["playout"],
         "observed_steps_per_s": best["observed"],
+        "rl_environment_steps_per_s": best["rl"],
     }
 
 
@@ -418,6 +441,10 @@ def main(argv: list[str] | None = None) -> int:
         f"OpenSpiel   random playout {f['playout_steps_per_s']:9,.0f} steps/s = "
         f"{f['playout_steps_per_s'] / eng:4.2f}x the engine's playout; observing the seat to "
         f"act {f['observed_steps_per_s']:,.0f} steps/s"
+    )
+    print(
+        f"OpenSpiel   rl_environment {f['rl_environment_steps_per_s']:9,.0f} steps/s (every "
+        f"seat's information-state tensor as a Python list, every step)"
     )
     if args.ismcts:
         ms = ismcts_ms(args.variant, args.seed)
