@@ -282,6 +282,8 @@ def test_a_clone_shares_the_immutable_rules() -> None:
         for clone in (lambda s: s.clone(), copy.deepcopy):
             for clone_moves in (True, False):
                 base = position.clone()
+                if position is dealt:
+                    base.information_state_tensor(1)  # the node keeps the tensors' tracker
                 other = clone(base)
                 assert type(other) is type(base) and other is not base
                 assert other.fivehundred_game is base.fivehundred_game
@@ -303,6 +305,12 @@ def test_a_clone_shares_the_immutable_rules() -> None:
                     assert mine.game is theirs.game is base.fivehundred_game
                 mover.apply_action(mover.legal_actions()[0])
                 assert seen(still) == before
+                if position is dealt:  # the tensors' tracker, carried into the copy, is right
+                    for one in (mover, still):
+                        inner = one.fivehundred_state
+                        for seat in range(4):
+                            info = np.float32(inner.information_state_tensor(seat))
+                            assert list(one.information_state_tensor(seat)) == list(info)
 
 
 def test_serialized_states_carry_the_actions_not_the_rules() -> None:

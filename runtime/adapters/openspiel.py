@@ -192,7 +192,7 @@ class _Node:
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
-        actions = () if self.state is None else tuple(self.state._actions)
+        actions = () if self.state is None else tuple(self.state.history())
         return (_unpickle_node, (self.variant, self.dealer, self.cards, actions))
 
     def fork(self) -> _Node:
