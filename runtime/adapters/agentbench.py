@@ -121,13 +121,16 @@ def _openspiel_positions(variant: str, count: int, seed: int) -> list[Any]:
     return out
 
 
-def openspiel_figures(variant: str, seed: int, rounds: int) -> dict[str, float]:
+def openspiel_figures(
+    variant: str, seed: int, rounds: int, count: int = 200, rl_steps: int = 2000
+) -> dict[str, float]:
     """Clone and copy times (µs), alone and with the move that follows; information-state
-    string times (µs); playout and observed steps per second."""
+    string times (µs); playout, observed and ``rl_environment`` steps per second (``count``
+    positions a few tricks into the play; ``rl_steps`` steps of ``rl_environment``)."""
     import pyspiel
     from open_spiel.python.observation import make_observation
 
-    positions = _openspiel_positions(variant, 200, seed)
+    positions = _openspiel_positions(variant, count, seed)
     hands = [s.fivehundred_state.hand for s in positions]
     moves = [s.legal_actions()[0] for s in positions]
     floor = _floor_state()
@@ -174,7 +177,7 @@ def openspiel_figures(variant: str, seed: int, rounds: int) -> dict[str, float]:
         # "cold": the first string at a node whose line never wrote one (the calls and tricks
         # written out); "carried": the first at a node whose parent wrote one (as search asks
         # along a line of play); "cached": the same node again.
-        parents = _openspiel_positions(variant, 200, seed)  # nodes of their own
+        parents = _openspiel_positions(variant, count, seed)  # nodes of their own
         if kind != "cold":
             for s in parents:
                 s.information_state_string(s.current_player())
@@ -219,7 +222,7 @@ def openspiel_figures(variant: str, seed: int, rounds: int) -> dict[str, float]:
         done = 0
         start = time.process_time()
         step = env.reset()
-        while done < 2000:
+        while done < rl_steps:
             if step.last():
                 step = env.reset()
                 continue
@@ -394,7 +397,9 @@ def run_agent_benchmark(
         "pettingzoo_reference_steps_per_s": ref_rate,
         "engine_decisions_per_s": eng_rate,
     }
-    out.update(openspiel_figures(variant, seed, rounds))
+    # As many OpenSpiel positions as a hundredth of the steps, 200 at the default 20,000.
+    count = max(20, min(200, steps // 100))
+    out.update(openspiel_figures(variant, seed, rounds, count, min(2000, steps)))
     return out
 
 
@@ -402,7 +407,12 @@ def main(argv: list[str] | None = None) -> int:
     """Print the figures and their ratios."""
     p = argparse.ArgumentParser(prog="python -m fivehundred.runtime.adapters.agentbench")
     p.add_argument("--variant", default="australian")
-    p.add_argument("--steps", type=int, default=20000, help="PettingZoo steps per round")
+    p.add_argument(
+        "--steps",
+        type=int,
+        default=20000,
+        help="PettingZoo steps per round (OpenSpiel: a hundredth as many positions, 20 to 200)",
+    )
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--ismcts", action="store_true", help="also time ISMCTS at 100 simulations")
