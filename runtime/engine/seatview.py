@@ -16,11 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from random import Random
 
-from .codes import bits
+from .codes import NT, bits
 from .hand import DISCARD, OVER, PARTNER, PLAY, HandState
 from .rules import Rules
 
-__all__ = ["SeatView", "played_by", "sample_world", "view_of"]
+__all__ = ["SeatView", "played_by", "sample_world", "sorted_cards", "view_of"]
 
 
 @dataclass(slots=True)
@@ -98,6 +98,21 @@ class SeatView:
         if action < r.JOKER_LEAD:
             return action
         return r.joker_cards[(action - r.JOKER_LEAD) // 4]
+
+
+def sorted_cards(view: SeatView, mask: int) -> list[int]:
+    """The cards of ``mask`` as a player holds them: trumps first as one group (the jokers and
+    bowers in it, in their order), then the other suits alternating in colour where they can,
+    each high to low by the power of the current strain. Without a trump suit (before the
+    contract, at no trumps, in a misère) the jokers come first, unless one was nominated to a
+    suit, where it stands in that suit. The browser table and ``play`` show a hand this way."""
+    trump = view.strain if view.strain < NT and view.contract >= 0 else -1
+    order = [trump] if trump >= 0 else [4]
+    order += [s for s in (0, 3, 1, 2) if s != trump]  # spades, hearts, clubs, diamonds
+    if trump >= 0:
+        order.append(4)
+    rank = {s: i for i, s in enumerate(order)}
+    return sorted(bits(mask), key=lambda c: (rank[view.suit_of[c]], -view.power[c], c))
 
 
 def _partners_known(state: HandState, seat: int) -> int:
