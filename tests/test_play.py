@@ -88,9 +88,7 @@ class Transcript:
         return re.findall(pattern, self.text, re.M)
 
 
-def run(
-    rules: Rules, answers: Iterable[Answer], **options: Any
-) -> tuple[Transcript, int | None]:
+def run(rules: Rules, answers: Iterable[Answer], **options: Any) -> tuple[Transcript, int | None]:
     transcript = Transcript(answers)
     winner = play_match(rules, transcript.read, transcript.out, **options)
     return transcript, winner
@@ -125,16 +123,18 @@ class Scripted:
 
 @pytest.fixture
 def fixed_deal(monkeypatch: pytest.MonkeyPatch) -> Arrange:
-    """Deal :data:`DEAL` in every hand, seat 3 dealing first, and seat the given bots (passing
-    ones by default) in seats 1, 2 and 3."""
+    """Deal :data:`DEAL` in every hand, seat 3 dealing first, and seat the given bots in seats
+    1, 2 and 3 (for one game), or passing ones (for any number of games)."""
 
     def arrange(variant: str = "australian", *bots: Scripted, dealer: int = 3) -> Rules:
         rules = load_rules(variant)
         state = build_hand(rules, dealer, DEAL, KITTY)
         monkeypatch.setattr(hand, "deal", lambda r, d, rng: (list(state.hands), state.kitty, 0))
         monkeypatch.setattr(game, "first_dealer", lambda r, rng: dealer)
-        seated = iter(bots or [Scripted() for _ in range(3)])
-        monkeypatch.setattr(play, "make_bot", lambda name: next(seated))
+        seated = iter(bots)
+        monkeypatch.setattr(
+            play, "make_bot", (lambda name: next(seated)) if bots else (lambda name: Scripted())
+        )
         return rules
 
     return arrange
