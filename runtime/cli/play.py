@@ -427,7 +427,8 @@ def _show(voice: _Voice, view: SeatView, out: IO[str]) -> None:
     if view.contract >= 0:
         bid = voice.notation.isolate(voice.notation.bid(r.bid_codes[view.contract]))
         parts = [voice.say(CONTRACT, bid=bid, who=voice.who(view.contractor))]
-        if r.partner_call != "none" and view.allies & ~(1 << view.contractor):
+        if r.n_sides == r.players and view.allies & ~(1 << view.contractor):
+            # no fixed partnerships: the partners of this hand, as far as the person knows
             others = [s for s in bits(view.allies) if s != view.contractor]
             allies = [voice.who(s) for s in [view.contractor, *others]]
             parts.append(voice.say(ALLIES, who=voice.listing(allies)))
