@@ -16,11 +16,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from random import Random
 
-from .codes import bits
+from .codes import NT, bits
 from .hand import DISCARD, OVER, PARTNER, PLAY, HandState
 from .rules import Rules
 
-__all__ = ["SeatView", "played_by", "sample_world", "view_of"]
+__all__ = [
+    "SeatView",
+    "played_by",
+    "played_by_tables",
+    "sample_world",
+    "sorted_cards",
+    "view_of",
+]
 
 
 @dataclass(slots=True)
@@ -98,6 +105,38 @@ class SeatView:
         if action < r.JOKER_LEAD:
             return action
         return r.joker_cards[(action - r.JOKER_LEAD) // 4]
+
+
+def played_by_tables(view: SeatView) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The effective suit and the power of every card as ``view``'s hand will be played: the
+    view's own once the play has begun (a nominated joker in its suit); between the auction and
+    the play (the kitty, the discard, the partner), when the hand still holds the no-trump
+    tables of the auction, those of the contract's strain."""
+    r = view.rules
+    if view.contract < 0 or view.phase in (PLAY, OVER):
+        return view.suit_of, view.power
+    strain = r.bid_strain[view.contract]
+    misere = r.bid_kind[view.contract] == "misere"
+    return r.suit_of[strain], r.misere_power if misere else r.power[strain]
+
+
+def sorted_cards(view: SeatView, mask: int) -> list[int]:
+    """The cards of ``mask`` as a player holds them: trumps first as one group (the jokers and
+    bowers in it, in their order), then the other suits alternating in colour where they can,
+    each high to low by the power of the contract's strain (:func:`played_by_tables`). Without
+    a trump suit (before the contract, at no trumps, in a misère) the jokers come first, unless
+    one was nominated to a suit, where it stands in that suit. The browser table and ``play``
+    show a hand this way."""
+    r = view.rules
+    strain = r.bid_strain[view.contract] if view.contract >= 0 else NT
+    trump = strain if strain < NT else -1
+    suit_of, power = played_by_tables(view)
+    order = [trump] if trump >= 0 else [4]
+    order += [s for s in (0, 3, 1, 2) if s != trump]  # spades, hearts, clubs, diamonds
+    if trump >= 0:
+        order.append(4)
+    rank = {s: i for i, s in enumerate(order)}
+    return sorted(bits(mask), key=lambda c: (rank[suit_of[c]], -power[c], c))
 
 
 def _partners_known(state: HandState, seat: int) -> int:
