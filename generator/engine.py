@@ -266,6 +266,11 @@ def engine_context(tables: Tables) -> dict[str, Any]:
         for b in ladder
     ]
     kitty_phase = tables["kitty"]["take"] and deal["kitty"] > 0 and tables["kitty"]["discard"] > 0
+    if kitty_phase and tables["kitty"]["discard"] != deal["kitty"]:
+        raise EngineOptionError(
+            f"{tables['variant']}: the contractor discards other than the kitty's size; the "
+            "engine generator counts every hand at the opening lead as deal.hand_size cards"
+        )
     sans = auction["sans_kitty"]
     n_bids = len(ladder)
     pass_action = n_cards + 4 * len(jokers)

@@ -342,15 +342,24 @@ def auction(dealer, random, acts):
 
 def take_kitty_and_discard(hand, random, acts):
     """kitty.take: the contractor takes the kitty and discards 3 cards, one per action."""
-    for _ in range(3):
+    bits = CARD_BITS
+    for held in range(13, 10, -1):
         legal = hand
-        k = floor(random() * legal.bit_count())
-        while k:
-            legal &= legal - 1
-            k -= 1
-        bit = legal & -legal
-        acts.append(DISCARD - 1 + bit.bit_length())
-        hand ^= bit
+        n = held
+        k = floor(random() * n)
+        n -= k + 1  # the legal actions above the k-th
+        if k < n:
+            while k:
+                legal &= legal - 1
+                k -= 1
+            card = (legal ^ legal - 1).bit_length() - 1  # the lowest left
+        else:
+            while n:
+                legal -= bits[legal.bit_length() - 1]
+                n -= 1
+            card = legal.bit_length() - 1  # the highest left
+        acts.append(DISCARD + card)
+        hand -= bits[card]
     return hand
 
 
@@ -373,11 +382,19 @@ def play_tricks(hands, leader, strain, followers, allies, misere, random, acts):
     seat = leader
     while True:
         legal = hand = hands[seat]
-        k = floor(random() * legal.bit_count())
-        while k:
-            legal &= legal - 1
-            k -= 1
-        card = (legal ^ legal - 1).bit_length() - 1  # the lowest card left
+        n = HAND_SIZE - n_tricks
+        k = floor(random() * n)
+        n -= k + 1  # the legal actions above the k-th
+        if k < n:
+            while k:
+                legal &= legal - 1
+                k -= 1
+            card = (legal ^ legal - 1).bit_length() - 1  # the lowest left
+        else:
+            while n:
+                legal -= bits[legal.bit_length() - 1]
+                n -= 1
+            card = legal.bit_length() - 1  # the highest left
         append(card)
         hands[seat] = hand - bits[card]
         led = suit_of[card]
@@ -388,11 +405,19 @@ def play_tricks(hands, leader, strain, followers, allies, misere, random, acts):
         for s in followers[seat]:
             hand = hands[s]
             legal = hand & follow or hand
-            k = floor(random() * legal.bit_count())
-            while k:
-                legal &= legal - 1
-                k -= 1
-            card = (legal ^ legal - 1).bit_length() - 1
+            n = legal.bit_count()
+            k = floor(random() * n)
+            n -= k + 1  # the legal actions above the k-th
+            if k < n:
+                while k:
+                    legal &= legal - 1
+                    k -= 1
+                card = (legal ^ legal - 1).bit_length() - 1  # the lowest left
+            else:
+                while n:
+                    legal -= bits[legal.bit_length() - 1]
+                    n -= 1
+                card = legal.bit_length() - 1  # the highest left
             append(card)
             hands[s] = hand - bits[card]
             key = led_keys[card]
@@ -447,11 +472,19 @@ def play_no_trumps(hands, leader, contractor, followers, allies, misere, random,
                 led = suit_of[card]
         else:
             legal = hand
-            k = floor(random() * legal.bit_count())
-            while k:
-                legal &= legal - 1
-                k -= 1
-            card = (legal ^ legal - 1).bit_length() - 1
+            n = HAND_SIZE - n_tricks
+            k = floor(random() * n)
+            n -= k + 1  # the legal actions above the k-th
+            if k < n:
+                while k:
+                    legal &= legal - 1
+                    k -= 1
+                card = (legal ^ legal - 1).bit_length() - 1  # the lowest left
+            else:
+                while n:
+                    legal -= bits[legal.bit_length() - 1]
+                    n -= 1
+                card = legal.bit_length() - 1  # the highest left
             append(card)
             led = suit_of[card]
         hands[seat] = hand - bits[card]
@@ -462,11 +495,19 @@ def play_no_trumps(hands, leader, contractor, followers, allies, misere, random,
         for s in followers[seat]:
             hand = hands[s]
             legal = hand & follow or hand
-            k = floor(random() * legal.bit_count())
-            while k:
-                legal &= legal - 1
-                k -= 1
-            card = (legal ^ legal - 1).bit_length() - 1
+            n = legal.bit_count()
+            k = floor(random() * n)
+            n -= k + 1  # the legal actions above the k-th
+            if k < n:
+                while k:
+                    legal &= legal - 1
+                    k -= 1
+                card = (legal ^ legal - 1).bit_length() - 1  # the lowest left
+            else:
+                while n:
+                    legal -= bits[legal.bit_length() - 1]
+                    n -= 1
+                card = legal.bit_length() - 1  # the highest left
             append(card)
             hands[s] = hand - bits[card]
             key = led_keys[card]
