@@ -602,13 +602,10 @@ def score(contract, contractor, allies, misere, sans, won, scores):
         else:
             gain = value + 0 * (taken - level)  # score.made
         per_trick = 10
-    ally_sides = 1 << own
-    points = []
-    for side in range(2):
-        if ally_sides >> side & 1:
-            points.append(gain)
-            continue
-        # score.opponents: each side scores its own tricks
-        earned = per_trick * opponents[side]
-        points.append(earned)
+    # score.opponents: each side scores its own tricks
+    points = [
+        per_trick * opponents[0],
+        per_trick * opponents[1],
+    ]
+    points[own] = gain
     return made, by_side, tuple(points), TEAMS[own]

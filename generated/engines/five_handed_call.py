@@ -46,8 +46,10 @@ VALUE = (40, 60, 80, 100, 120, 140, 160, 180, 200, 220, 250, 240, 260, 280, 300,
  420, 440, 460, 480, 500, 500, 500, 520)
 MISERE = (False, False, False, False, False, False, False, False, False, False, True, False, False, False,
  False, False, False, False, False, False, False, False, False, False, True, True, False, False)
-#: The seats of a mask of seats, by mask: the contractor's side once his partners are known.
+#: The seats of a mask of seats, by mask: the contractor's side once his partners are known;
+#: the sides those seats sit on.
 ALLY_SEATS = tuple(tuple(s for s in range(PLAYERS) if allies >> s & 1) for allies in range(1 << PLAYERS))
+ALLY_SIDES = tuple(sorted({SIDE_OF_SEAT[s] for s in seats}) for seats in ALLY_SEATS)
 
 # Per-trump tables, by strain (S C D H NT): the suit of each card (4: a joker without one) and
 # the masks of the cards of each suit; KEYS[strain][led][card] is what the card counts in a
@@ -656,16 +658,14 @@ def score(contract, contractor, allies, misere, sans, won, scores):
         else:
             gain = value + 0 * (taken - level)  # score.made
         per_trick = 10
-    ally_sides = 0
-    for seat in range(PLAYERS):
-        if allies >> seat & 1:
-            ally_sides |= 1 << SIDE_OF_SEAT[seat]
-    points = []
-    for side in range(5):
-        if ally_sides >> side & 1:
-            points.append(gain)
-            continue
-        # score.opponents: each side scores its own tricks
-        earned = per_trick * opponents[side]
-        points.append(earned)
+    # score.opponents: each side scores its own tricks
+    points = [
+        per_trick * opponents[0],
+        per_trick * opponents[1],
+        per_trick * opponents[2],
+        per_trick * opponents[3],
+        per_trick * opponents[4],
+    ]
+    for side in ALLY_SIDES[allies]:
+        points[side] = gain
     return made, by_side, tuple(points), ALLY_SEATS[allies]

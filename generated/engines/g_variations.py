@@ -604,15 +604,11 @@ def score(contract, contractor, allies, misere, sans, won, scores):
         else:
             gain = value + 0 * (taken - level)  # score.made
         per_trick = 10
-    ally_sides = 1 << own
-    points = []
-    for side in range(2):
-        if ally_sides >> side & 1:
-            points.append(gain)
-            continue
-        # score.opponents: each side scores its own tricks
-        earned = per_trick * opponents[side]
-        # score.freeze: an opponent's trick points stop at 490
-        earned = max(0, min(earned, 490 - scores[side]))
-        points.append(earned)
+    # score.opponents: each side scores its own tricks; score.freeze: an opponent's trick
+    # points stop at 490
+    points = [
+        max(0, min(per_trick * opponents[0], 490 - scores[0])),
+        max(0, min(per_trick * opponents[1], 490 - scores[1])),
+    ]
+    points[own] = gain
     return made, by_side, tuple(points), TEAMS[own]

@@ -586,9 +586,10 @@ def joker_leads(hand, suitless, last, suits_led, nominated, gone, named, void, m
         suits = ok
     # joker.no-trumps.first-or-last: the joker led naming a suit is its holder's first or last
     # card of that suit
+    plain = hand & ~JOKER_MASK
     for t in range(4):
-        if (gone & masks[t] or named >> t & 1) and hand & masks[t] & ~JOKER_MASK:
-            suits &= ~(1 << t)
+        if suits >> t & 1 and plain & masks[t] and (gone & masks[t] or named >> t & 1):
+            suits -= 1 << t
     if free >> 42 & 1:
         cards |= suits << 43
     return cards
@@ -634,13 +635,10 @@ def score(contract, contractor, allies, misere, sans, won, scores):
         else:
             gain = value + 0 * (taken - level)  # score.made
         per_trick = 10
-    ally_sides = 1 << own
-    points = []
-    for side in range(2):
-        if ally_sides >> side & 1:
-            points.append(gain)
-            continue
-        # score.opponents: each side scores its own tricks
-        earned = per_trick * opponents[side]
-        points.append(earned)
+    # score.opponents: each side scores its own tricks
+    points = [
+        per_trick * opponents[0],
+        per_trick * opponents[1],
+    ]
+    points[own] = gain
     return made, by_side, tuple(points), TEAMS[own]

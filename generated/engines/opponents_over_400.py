@@ -596,16 +596,11 @@ def score(contract, contractor, allies, misere, sans, won, scores):
         else:
             gain = value + 0 * (taken - level)  # score.made
         per_trick = 10
-    ally_sides = 1 << own
-    points = []
-    for side in range(2):
-        if ally_sides >> side & 1:
-            points.append(gain)
-            continue
-        # score.opponents: each side scores its own tricks
-        earned = per_trick * opponents[side]
-        # score.freeze: no trick points for a side over 400 (a threshold)
-        if scores[side] > 400:
-            earned = 0
-        points.append(earned)
+    # score.opponents: each side scores its own tricks; score.freeze: no trick points
+    # for a side over 400 (a threshold)
+    points = [
+        0 if scores[0] > 400 else per_trick * opponents[0],
+        0 if scores[1] > 400 else per_trick * opponents[1],
+    ]
+    points[own] = gain
     return made, by_side, tuple(points), TEAMS[own]
