@@ -362,6 +362,11 @@ def engine_context(tables: Tables) -> dict[str, Any]:
         "second_partner_at": tables["partner"]["second_partner_at"],
         # play
         "jokers": jokers,
+        # every set of jokers a contractor may hold, as a mask
+        "joker_sets": [
+            sum(1 << c for k, c in enumerate(jokers) if held >> k & 1)
+            for held in range(1, 1 << len(jokers))
+        ],
         "joker_mask": derived["joker_mask"],
         "nominated_power": derived["nominated_power"],
         "nominates": bool(jokers) and jnt["nominate"] == "contractor",

@@ -478,7 +478,7 @@ def play_no_trumps(hands, leader, contractor, followers, allies, misere, random,
             append(action)
             if action >= NOMINATE:
                 nominated = action - NOMINATE
-                suit_of, masks, keys = nominate_joker(suit_of, masks, keys, hand, nominated, misere)
+                suit_of, masks, keys = NOMINATED[hand & suitless, nominated, misere]
                 suitless = masks[4]
                 continue
             if action >= JOKER_LEAD:
@@ -567,13 +567,13 @@ def joker_leads(hand, suitless, last, suits_led, nominated):
     return cards
 
 
-def nominate_joker(suit_of, masks, keys, hand, suit, misere):
-    """joker.no-trumps.nominate: the contractor's joker takes the nominated suit for the hand, as its
-    highest card."""
-    suit_of = list(suit_of)
-    masks = list(masks)
-    keys = [list(row) for row in keys]
-    held = hand & masks[4]
+def nominate_joker(held, suit, misere):
+    """joker.no-trumps.nominate: the tables of the play at no trumps once the contractor has
+    nominated ``suit`` for the jokers he holds (``held``): each becomes that suit's highest
+    card."""
+    suit_of = list(SUIT_OF[NT])
+    masks = list(SUIT_MASKS[NT])
+    keys = [list(row) for row in (MISERE_KEYS if misere else KEYS[NT])]
     if held >> 42 & 1:
         suit_of[42] = suit
         masks[4] &= ~4398046511104
@@ -581,7 +581,16 @@ def nominate_joker(suit_of, masks, keys, hand, suit, misere):
         for led in range(5):
             # joker.no-trumps.misere-low: in a misère the nominated joker is its suit's lowest
             keys[led][42] = (0 if misere else 99) if led == suit else 0
-    return suit_of, masks, [tuple(row) for row in keys]
+    return tuple(suit_of), tuple(masks), tuple(tuple(row) for row in keys)
+
+
+#: The tables of every nomination, by (the jokers held, the suit, a misère), made once.
+NOMINATED = {
+    (held, suit, misere): nominate_joker(held, suit, misere)
+    for held in (4398046511104,)
+    for suit in range(4)
+    for misere in (False, True)
+}
 
 
 def score(contract, contractor, allies, misere, sans, won, scores):

@@ -475,7 +475,7 @@ def play_no_trumps(hands, leader, contractor, followers, allies, misere, random,
             append(action)
             if action >= NOMINATE:
                 nominated = action - NOMINATE
-                suit_of, masks, keys = nominate_joker(suit_of, masks, keys, hand, nominated)
+                suit_of, masks, keys = NOMINATED[hand & suitless, nominated]
                 suitless = masks[4]
                 continue
             if action >= JOKER_LEAD:
@@ -564,20 +564,28 @@ def joker_leads(hand, suitless, last, suits_led, nominated):
     return cards
 
 
-def nominate_joker(suit_of, masks, keys, hand, suit):
-    """joker.no-trumps.nominate: the contractor's joker takes the nominated suit for the hand, as its
-    highest card."""
-    suit_of = list(suit_of)
-    masks = list(masks)
-    keys = [list(row) for row in keys]
-    held = hand & masks[4]
+def nominate_joker(held, suit):
+    """joker.no-trumps.nominate: the tables of the play at no trumps once the contractor has
+    nominated ``suit`` for the jokers he holds (``held``): each becomes that suit's highest
+    card."""
+    suit_of = list(SUIT_OF[NT])
+    masks = list(SUIT_MASKS[NT])
+    keys = [list(row) for row in KEYS[NT]]
     if held >> 42 & 1:
         suit_of[42] = suit
         masks[4] &= ~4398046511104
         masks[suit] |= 4398046511104
         for led in range(5):
             keys[led][42] = 99 if led == suit else 0
-    return suit_of, masks, [tuple(row) for row in keys]
+    return tuple(suit_of), tuple(masks), tuple(tuple(row) for row in keys)
+
+
+#: The tables of every nomination, by (the jokers held, the suit), made once.
+NOMINATED = {
+    (held, suit): nominate_joker(held, suit)
+    for held in (4398046511104,)
+    for suit in range(4)
+}
 
 
 def score(contract, contractor, allies, misere, sans, won, scores):

@@ -564,7 +564,7 @@ def play_no_trumps(hands, leader, contractor, followers, allies, misere, random,
             append(action)
             if action >= NOMINATE:
                 nominated = action - NOMINATE
-                suit_of, masks, keys = nominate_joker(suit_of, masks, keys, hand, nominated)
+                suit_of, masks, keys = NOMINATED[hand & suitless, nominated]
                 suitless = masks[4]
                 continue
             if action >= JOKER_LEAD:
@@ -653,20 +653,28 @@ def joker_leads(hand, suitless, last, suits_led, nominated):
     return cards
 
 
-def nominate_joker(suit_of, masks, keys, hand, suit):
-    """joker.no-trumps.nominate: the contractor's joker takes the nominated suit for the hand, as its
-    highest card."""
-    suit_of = list(suit_of)
-    masks = list(masks)
-    keys = [list(row) for row in keys]
-    held = hand & masks[4]
+def nominate_joker(held, suit):
+    """joker.no-trumps.nominate: the tables of the play at no trumps once the contractor has
+    nominated ``suit`` for the jokers he holds (``held``): each becomes that suit's highest
+    card."""
+    suit_of = list(SUIT_OF[NT])
+    masks = list(SUIT_MASKS[NT])
+    keys = [list(row) for row in KEYS[NT]]
     if held >> 64 & 1:
         suit_of[64] = suit
         masks[4] &= ~18446744073709551616
         masks[suit] |= 18446744073709551616
         for led in range(5):
             keys[led][64] = 99 if led == suit else 0
-    return suit_of, masks, [tuple(row) for row in keys]
+    return tuple(suit_of), tuple(masks), tuple(tuple(row) for row in keys)
+
+
+#: The tables of every nomination, by (the jokers held, the suit), made once.
+NOMINATED = {
+    (held, suit): nominate_joker(held, suit)
+    for held in (18446744073709551616,)
+    for suit in range(4)
+}
 
 
 def score(contract, contractor, allies, misere, sans, won, scores):
