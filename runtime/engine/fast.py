@@ -98,8 +98,8 @@ class FastEngine:
         with that contract (:meth:`HandState.end_auction_with`).
         """
         if self._playout is not None:
-            # The module returns Playout's fields in order, all of them: made a Playout as
-            # tuple.__new__ does it, without the Python frame of Playout.__new__.
+            # The module returns every field of a Playout, in order: tuple.__new__ makes the
+            # Playout without the Python frame of the NamedTuple's own __new__.
             return _new_tuple(Playout, self._playout(dealer, rng.random, scores, contract))
         state = HandState.new(self.rules, dealer, rng, scores)
         if contract is not None:
