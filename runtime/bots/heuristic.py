@@ -40,9 +40,10 @@ string and translatable: a message marked ``N_`` or a :class:`~.reasons.Why` wit
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from random import Random
+from typing import overload
 
 from ..engine.codes import NT, SUITLESS, SUITS, bits
 from ..engine.game import reaches
@@ -407,7 +408,7 @@ class BidOdds:
     #: By ladder index: the chance of making it (None: not a bid this hand would consider).
     chance: tuple[float | None, ...]
     #: By ladder index: what the chance rests on, in words.
-    basis: tuple[str, ...]
+    basis: Sequence[str]
     #: The chance the bot asks before bidding (the score moves it from :data:`NEED`).
     need: float
     #: Why ``need`` moved, or "".
@@ -533,18 +534,19 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
     what the opponents' bids show; no trumps only with every suit stopped, or one open and the
     joker held. Misère bids: the model's chance for the hand's danger score, a partner who plays
     along counting against it when he has bid.
+
+    Each strain's expected tricks are worked out once; the reasons (``basis``) are put in words
+    only when read (:class:`_Reasons`).
     """
     r = view.rules
     model = bid_model(r)
-    hand = view.hand
-    own = _counts(r, hand)
+    own, unstopped, has_joker, score, sure, laid = _hand_facts(r, view.hand)
     team = _team_of(r, view.seat)
     n_mates = max(0, team.bit_count() - 1)
     per_mate = model.suit.partners_mean / n_mates if n_mates else 0.0
     shown: dict[int, int] = {}
     mate_bid = False
     opp_bids = 0
-    opp_seats = 0
     for s, a in view.calls:
         if s == view.seat or a <= r.PASS:
             continue
@@ -555,110 +557,190 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
                 mate_bid = True
         else:
             opp_bids += 1
-            opp_seats |= 1 << s
-    need, need_why = _need(view)
-    unstopped = _unstopped(r, hand)
-    has_joker = bool(hand & _strain_tables(r, NT).masks[SUITLESS])
-    score = misere_score(r, hand)
-    sure = [sure_tricks(r, hand, s) for s in range(5)]
-    chance: list[float | None] = []
-    basis: list[str] = []
-    for i in range(r.n_bids):
-        kind = r.bid_kind[i]
-        if kind == "misere":
+    need, need_why, needs, whys = _needs(view)
+    kinds, strains, levels = r.bid_kind, r.bid_strain, r.bid_level
+    n_bids = r.n_bids
+    chance: list[float | None] = [None] * n_bids
+    # By strain: the expected tricks and who they count on (what a reason says).
+    means: dict[int, tuple[float, str]] = {}
+    for i in range(n_bids):
+        if kinds[i] == "misere":
             mfit = model.misere.get(i)
-            if mfit is None:
-                chance.append(None)
-                basis.append("")
-                continue
-            if r.bid_blind[i]:
-                chance.append(None)  # judged from the score alone: see _blind_misere
-                basis.append("")
-                continue
+            if mfit is None or r.bid_blind[i]:
+                continue  # a blind misère is judged from the score alone: see _blind_misere
             p = mfit.chance(score)
             if r.bid_partner[i] != "sits-out" and n_mates and mate_bid:
                 p *= 0.3  # partner plays along and has shown high cards
-            chance.append(p)
-            basis.append(
-                Why(
-                    N_("a misère hand (danger %(danger)s): about %(chance)s to take no trick"),
-                    danger=f"{score:.1f}",
-                    chance=f"{p:.0%}",
-                )
-            )
+            chance[i] = p
             continue
-        strain, level = r.bid_strain[i], r.bid_level[i]
-        fit = model.nt if strain == NT else model.suit
-        mates: float | None = None
-        why_mates: str = (
-            N_("with an average partner") if n_mates else N_("alone against the others")
-        )
-        if strain in shown:
-            lp = shown[strain]
-            # The count a partner's bid at ``lp`` shows: enough to make it with us average.
-            z = 0.13  # the normal quantile of about NEED
-            need_own = (lp - 0.5 + z * fit.sd - fit.a - fit.c * fit.partners_mean) / fit.b
-            mates = (need_own + 0.5) + per_mate * (n_mates - 1)
-            why_mates = Why(N_("with partner's %(level)s shown"), level=lp)
-        mean = fit.mean(own[strain], mates)
-        if strain in shown and mates is not None:
-            # The same pair seen from partner's side: partner's count as the bidder's.
-            alt = (
-                fit.a
-                + fit.b * (mates - per_mate * (n_mates - 1))
-                + fit.c * (own[strain] + per_mate * (n_mates - 1))
-            )
-            mean = max(mean, alt)
-        mean += boldness - 0.3 * opp_bids
-        name = SUIT_WORDS[SUITS[strain]] if strain < NT else N_("no trumps")
+        strain, level = strains[i], levels[i]
         if sure[strain] >= level:
             # Sure tricks enough: no model needed, and no stopper either (we lead first).
-            chance.append(SURE)
-            basis.append(
-                Why(
-                    N_("%(sure)s sure tricks at %(strain)s: %(level)s is laid down"),
-                    sure=sure[strain],
-                    strain=name,
-                    level=level,
-                )
-            )
+            chance[i] = SURE
             continue
         if strain == NT and (unstopped > 1 or (unstopped == 1 and not has_joker)):
-            chance.append(None)
-            basis.append("")
             continue
-        p = normal_at_least(mean, fit.sd, level)
-        chance.append(p)
-        basis.append(
-            Why(
-                N_("about %(tricks)s tricks at %(strain)s %(mates)s: %(chance)s to make %(level)s"),
-                tricks=f"{mean:.1f}",
-                strain=name,
-                mates=why_mates,
+        got = means.get(strain)
+        if got is None:
+            got = means[strain] = _strain_mean(
+                model, strain, own[strain], shown, per_mate, n_mates, boldness - 0.3 * opp_bids
+            )
+        chance[i] = normal_at_least(got[0], (model.nt if strain == NT else model.suit).sd, level)
+
+    def reason(i: int) -> str:
+        p = chance[i]
+        if p is None:
+            return ""
+        if kinds[i] == "misere":
+            return Why(
+                N_("a misère hand (danger %(danger)s): about %(chance)s to take no trick"),
+                danger=f"{score:.1f}",
                 chance=f"{p:.0%}",
+            )
+        strain, level = strains[i], levels[i]
+        name = SUIT_WORDS[SUITS[strain]] if strain < NT else N_("no trumps")
+        if sure[strain] >= level:
+            return Why(
+                N_("%(sure)s sure tricks at %(strain)s: %(level)s is laid down"),
+                sure=sure[strain],
+                strain=name,
                 level=level,
             )
+        mean, why_mates = means[strain]
+        return Why(
+            N_("about %(tricks)s tricks at %(strain)s %(mates)s: %(chance)s to make %(level)s"),
+            tricks=f"{mean:.1f}",
+            strain=name,
+            mates=why_mates,
+            chance=f"{p:.0%}",
+            level=level,
         )
-    needs, whys = _game_needs(view, need, need_why)
-    laid = tuple(
-        r.bid_kind[i] == "suit" and sure[r.bid_strain[i]] >= r.bid_level[i] for i in range(r.n_bids)
+
+    return BidOdds(tuple(chance), _Reasons(n_bids, reason), need, need_why, needs, whys, laid)
+
+
+def _strain_mean(
+    model: HandModel,
+    strain: int,
+    own: float,
+    shown: dict[int, int],
+    per_mate: float,
+    n_mates: int,
+    shift: float,
+) -> tuple[float, str]:
+    """The tricks expected at ``strain`` for a count of ``own`` (moved by ``shift``: boldness
+    less what the opponents' bids show), and who the partners' share counts on, in words."""
+    fit = model.nt if strain == NT else model.suit
+    if strain not in shown:
+        why = N_("with an average partner") if n_mates else N_("alone against the others")
+        return fit.mean(own, None) + shift, why
+    lp = shown[strain]
+    # The count a partner's bid at ``lp`` shows: enough to make it with us average.
+    z = 0.13  # the normal quantile of about NEED
+    need_own = (lp - 0.5 + z * fit.sd - fit.a - fit.c * fit.partners_mean) / fit.b
+    mates = (need_own + 0.5) + per_mate * (n_mates - 1)
+    mean = fit.mean(own, mates)
+    # The same pair seen from partner's side: partner's count as the bidder's.
+    alt = (
+        fit.a
+        + fit.b * (mates - per_mate * (n_mates - 1))
+        + fit.c * (own + per_mate * (n_mates - 1))
     )
-    return BidOdds(tuple(chance), tuple(basis), need, need_why, needs, whys, laid)
+    mean = max(mean, alt)
+    return mean + shift, Why(N_("with partner's %(level)s shown"), level=lp)
 
 
-_COUNTS: dict[tuple[int, int], tuple[Rules, list[float]]] = {}
+class _Reasons(Sequence[str]):
+    """By ladder index, what each chance rests on, in words, each put in words when first read
+    (an auction reads the reasons of the few bids its judge accepts, of some 25)."""
+
+    __slots__ = ("_made", "_make", "_n")
+
+    def __init__(self, n: int, make: Callable[[int], str]) -> None:
+        self._n = n
+        self._make = make
+        self._made: dict[int, str] = {}
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[str]: ...
+    def __getitem__(self, i: int | slice) -> str | Sequence[str]:
+        if isinstance(i, slice):
+            return tuple(self[j] for j in range(self._n)[i])
+        j = i + self._n if i < 0 else i
+        if not 0 <= j < self._n:
+            raise IndexError(i)
+        hit = self._made.get(j)
+        if hit is None:
+            hit = self._made[j] = self._make(j)
+        return hit
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and tuple(self) == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
 
 
-def _counts(rules: Rules, hand: int) -> list[float]:
-    """:func:`hand_tricks` of ``hand`` at every strain (remembered through the auction)."""
-    hit = _COUNTS.get((id(rules), hand))
+#: A hand's facts the auction reads: its count at each strain, suits unstopped at no trumps,
+#: whether it holds a joker, its misère danger score, its sure tricks at each strain and, by
+#: ladder index, whether those lay the bid down.
+_Facts = tuple[list[float], int, bool, float, list[int], tuple[bool, ...]]
+
+_FACTS: dict[tuple[int, int], tuple[Rules, _Facts]] = {}
+
+
+def _hand_facts(rules: Rules, hand: int) -> _Facts:
+    """The auction's facts of ``hand`` (see :data:`_Facts`), remembered through the auction."""
+    hit = _FACTS.get((id(rules), hand))
     if hit is not None and hit[0] is rules:
         return hit[1]
-    if len(_COUNTS) > 256:
-        _COUNTS.clear()
-    own = [hand_tricks(rules, hand, s) for s in range(5)]
-    _COUNTS[(id(rules), hand)] = (rules, own)
-    return own
+    if len(_FACTS) > 256:
+        _FACTS.clear()
+    sure = [sure_tricks(rules, hand, s) for s in range(5)]
+    laid = tuple(
+        rules.bid_kind[i] == "suit" and sure[rules.bid_strain[i]] >= rules.bid_level[i]
+        for i in range(rules.n_bids)
+    )
+    facts: _Facts = (
+        [hand_tricks(rules, hand, s) for s in range(5)],
+        _unstopped(rules, hand),
+        bool(hand & _strain_tables(rules, NT).masks[SUITLESS]),
+        misere_score(rules, hand),
+        sure,
+        laid,
+    )
+    _FACTS[(id(rules), hand)] = (rules, facts)
+    return facts
+
+
+_NEEDS: dict[
+    tuple[int, tuple[int, ...], int],
+    tuple[Rules, tuple[float, str, tuple[float, ...], tuple[str, ...]]],
+] = {}
+
+
+def _needs(view: SeatView) -> tuple[float, str, tuple[float, ...], tuple[str, ...]]:
+    """:func:`_need` and :func:`_game_needs` of the seat's side at these scores (remembered:
+    they change only with the scores, between hands)."""
+    r = view.rules
+    key = (id(r), view.scores, r.side_of_seat[view.seat])
+    hit = _NEEDS.get(key)
+    if hit is not None and hit[0] is r:
+        return hit[1]
+    if len(_NEEDS) > 256:
+        _NEEDS.clear()
+    need, why = _need(view)
+    needs, whys = _game_needs(view, need, why)
+    _NEEDS[key] = (r, (need, why, needs, whys))
+    return need, why, needs, whys
 
 
 def _unstopped(rules: Rules, hand: int) -> int:
