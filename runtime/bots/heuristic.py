@@ -89,7 +89,7 @@ class Decision:
 class _StrainTables:
     """Per (suit_of, power) pair: for every card the mask of higher cards of its effective suit."""
 
-    __slots__ = ("bottom", "higher", "lower", "masks", "power", "suit_of")
+    __slots__ = ("asc", "bottom", "desc", "higher", "lower", "masks", "power", "suit_of")
 
     def __init__(
         self, suit_of: tuple[int, ...], power: tuple[int, ...], masks: tuple[int, ...]
@@ -110,9 +110,16 @@ class _StrainTables:
         self.lower = tuple(lower)
         #: How many cards of its effective suit rank below each card.
         self.bottom = tuple(m.bit_count() for m in lower)
+        #: The cards of each effective suit (by index of ``masks``), highest power first.
+        self.desc = tuple(tuple(sorted(bits(m), key=lambda c: -power[c])) for m in masks)
+        #: ... and lowest first.
+        self.asc = tuple(tuple(sorted(bits(m), key=lambda c: power[c])) for m in masks)
 
 
 _TABLES: dict[tuple[tuple[int, ...], tuple[int, ...]], _StrainTables] = {}
+#: The same by the identity of the two tuples (hashing two of some 43 ints at every decision
+#: costs more than the rest of the look-up).
+_TABLES_BY_ID: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...], _StrainTables]] = {}
 
 
 def _tables(
@@ -121,12 +128,18 @@ def _tables(
     """The tables of one card order; ``masks`` are the effective suits of ``suit_of`` (the
     ruleset's ``suit_masks``, or the hand's once a joker is nominated), so they are no part of
     the key."""
+    hit = _TABLES_BY_ID.get((id(suit_of), id(power)))
+    if hit is not None and hit[0] is suit_of and hit[1] is power:
+        return hit[2]
     key = (suit_of, power)
     t = _TABLES.get(key)
     if t is None:
         if len(_TABLES) > 512:
             _TABLES.clear()
         t = _TABLES[key] = _StrainTables(suit_of, power, masks)
+    if len(_TABLES_BY_ID) > 512:
+        _TABLES_BY_ID.clear()
+    _TABLES_BY_ID[(id(suit_of), id(power))] = (suit_of, power, t)
     return t
 
 
@@ -176,7 +189,9 @@ def hand_tricks(rules: Rules, hand: int, strain: int) -> float:
         n_trumps = trumps.bit_count()
         held = 0
         missing = 0.0
-        for c in _desc(trump_mask, t.power):
+        for c in t.desc[strain]:
+            if held == n_trumps:
+                break  # the rest only adds to ``missing``, which nothing reads after
             if hand >> c & 1:
                 if missing <= held:
                     tricks += 1.0
@@ -212,7 +227,8 @@ def hand_tricks(rules: Rules, hand: int, strain: int) -> float:
                 spare -= ruffs
         held = 0
         missing = 0.0
-        for c in _desc(suit_mask, t.power):
+        desc = t.desc[s]
+        for c in desc:
             if held >= length:
                 break
             if hand >> c & 1:
@@ -230,7 +246,7 @@ def hand_tricks(rules: Rules, hand: int, strain: int) -> float:
                 held += 1
             else:
                 missing += live
-        if strain == NT and length >= 5 and mine & ~t.lower[_desc(suit_mask, t.power)[1]]:
+        if strain == NT and length >= 5 and mine & ~t.lower[desc[1]]:
             tricks += (length - 4) * 0.7  # a long suit with a top card runs
     if strain == NT:
         tricks -= 0.6 * max(0, 3 - stoppers)
@@ -248,9 +264,9 @@ def sure_tricks(rules: Rules, hand: int, strain: int) -> int:
     the unbroken top cards of every suit."""
     t = _strain_tables(rules, strain)
 
-    def top_run(mask: int) -> int:
+    def top_run(s: int) -> int:
         run = 0
-        for c in _desc(mask, t.power):
+        for c in t.desc[s]:
             if not hand >> c & 1:
                 break
             run += 1
@@ -259,12 +275,12 @@ def sure_tricks(rules: Rules, hand: int, strain: int) -> int:
     if strain < NT:
         trump_mask = t.masks[strain]
         trumps = (hand & trump_mask).bit_count()
-        run = top_run(trump_mask)
+        run = top_run(strain)
         if run < trump_mask.bit_count() - trumps:
             return run
-        sure = trumps + sum(top_run(t.masks[s]) for s in range(4) if s != strain)
+        sure = trumps + sum(top_run(s) for s in range(4) if s != strain)
     else:
-        sure = (hand & t.masks[SUITLESS]).bit_count() + sum(top_run(t.masks[s]) for s in range(4))
+        sure = (hand & t.masks[SUITLESS]).bit_count() + sum(top_run(s) for s in range(4))
     return min(sure, rules.hand_size)
 
 
@@ -279,7 +295,7 @@ def misere_danger(rules: Rules, hand: int, opponents: int) -> list[tuple[float, 
     for c in bits(hand & t.masks[SUITLESS]):
         out.append((100.0, c))
     for s in range(4):
-        mine = sorted(bits(hand & t.masks[s]), key=lambda c: t.power[c])
+        mine = [c for c in t.asc[s] if hand >> c & 1]
         for i, c in enumerate(mine):
             # The opponents hold ``below`` cards under the i-th lowest card; leading the suit
             # they play about ``opponents`` of them a round: more than i rounds' worth catch it.
@@ -435,15 +451,28 @@ def _side_score(view: SeatView, seat: int) -> int:
     return view.scores[view.rules.side_of_seat[seat]]
 
 
+_CHEAPEST: dict[int, tuple[Rules, int]] = {}
+
+
+def _cheapest_value(r: Rules) -> int:
+    """The value of the cheapest suit bid of the ladder (0 without one), remembered per rules."""
+    hit = _CHEAPEST.get(id(r))
+    if hit is not None and hit[0] is r:
+        return hit[1]
+    if len(_CHEAPEST) > 64:
+        _CHEAPEST.clear()
+    value = min((v for v, k in zip(r.bid_value, r.bid_kind, strict=True) if k == "suit"), default=0)
+    _CHEAPEST[id(r)] = (r, value)
+    return value
+
+
 def _need(view: SeatView) -> tuple[float, str]:
     """The chance to ask for: lower when the opponents are about to go out (defend by bidding),
     higher when failing would put us out backwards."""
     r = view.rules
     mine = r.side_of_seat[view.seat]
     others = [sc for side, sc in enumerate(view.scores) if side != mine]
-    cheapest = min(
-        (v for v, k in zip(r.bid_value, r.bid_kind, strict=True) if k == "suit"), default=0
-    )
+    cheapest = _cheapest_value(r)
     if others and _near_target(r, max(others)):
         return NEED - 0.12, N_("the opponents are near the target: bid to keep them out")
     if r.lose_at is not None and view.scores[mine] - 2 * cheapest <= r.lose_at:
@@ -454,9 +483,7 @@ def _need(view: SeatView) -> tuple[float, str]:
 def _near_target(r: Rules, score: int) -> bool:
     """Whether ``score`` is near enough the target for the game to turn on the next hand or two
     (within two of the cheapest contracts, or half a hand's trick points)."""
-    cheapest = min(
-        (v for v, k in zip(r.bid_value, r.bid_kind, strict=True) if k == "suit"), default=0
-    )
+    cheapest = _cheapest_value(r)
     return score >= r.target - 2 * max(cheapest, 10 * r.hand_size // 2)
 
 
@@ -501,6 +528,8 @@ def _game_needs(view: SeatView, need: float, why: str) -> tuple[tuple[float, ...
     r = view.rules
     mine = r.side_of_seat[view.seat]
     score = view.scores[mine]
+    if not _near_target(r, score):
+        return (need,) * r.n_bids, (why,) * r.n_bids  # no bid moves: the game is not near
     k = _defence_tricks(r)
     opp_near = bool(why) and need < NEED
     if any(_defence_reaches(r, view.scores, side, k) for side in range(r.n_sides) if side != mine):
@@ -540,7 +569,8 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
     """
     r = view.rules
     model = bid_model(r)
-    own, unstopped, has_joker, score, sure, laid = _hand_facts(r, view.hand)
+    facts = _hand_facts(r, view.hand)
+    sure = facts.sure
     team = _team_of(r, view.seat)
     n_mates = max(0, team.bit_count() - 1)
     per_mate = model.suit.partners_mean / n_mates if n_mates else 0.0
@@ -568,7 +598,7 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
             mfit = model.misere.get(i)
             if mfit is None or r.bid_blind[i]:
                 continue  # a blind misère is judged from the score alone: see _blind_misere
-            p = mfit.chance(score)
+            p = mfit.chance(facts.misere())
             if r.bid_partner[i] != "sits-out" and n_mates and mate_bid:
                 p *= 0.3  # partner plays along and has shown high cards
             chance[i] = p
@@ -578,12 +608,18 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
             # Sure tricks enough: no model needed, and no stopper either (we lead first).
             chance[i] = SURE
             continue
-        if strain == NT and (unstopped > 1 or (unstopped == 1 and not has_joker)):
+        if strain == NT and not facts.nt_stopped():
             continue
         got = means.get(strain)
         if got is None:
             got = means[strain] = _strain_mean(
-                model, strain, own[strain], shown, per_mate, n_mates, boldness - 0.3 * opp_bids
+                model,
+                strain,
+                facts.count(strain),
+                shown,
+                per_mate,
+                n_mates,
+                boldness - 0.3 * opp_bids,
             )
         chance[i] = normal_at_least(got[0], (model.nt if strain == NT else model.suit).sd, level)
 
@@ -594,7 +630,7 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
         if kinds[i] == "misere":
             return Why(
                 N_("a misère hand (danger %(danger)s): about %(chance)s to take no trick"),
-                danger=f"{score:.1f}",
+                danger=f"{facts.misere():.1f}",
                 chance=f"{p:.0%}",
             )
         strain, level = strains[i], levels[i]
@@ -616,7 +652,7 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
             level=level,
         )
 
-    return BidOdds(tuple(chance), _Reasons(n_bids, reason), need, need_why, needs, whys, laid)
+    return BidOdds(tuple(chance), _Reasons(n_bids, reason), need, need_why, needs, whys, facts.laid)
 
 
 def _strain_mean(
@@ -689,35 +725,60 @@ class _Reasons(Sequence[str]):
         return repr(tuple(self))
 
 
-#: A hand's facts the auction reads: its count at each strain, suits unstopped at no trumps,
-#: whether it holds a joker, its misère danger score, its sure tricks at each strain and, by
-#: ladder index, whether those lay the bid down.
-_Facts = tuple[list[float], int, bool, float, list[int], tuple[bool, ...]]
+class _HandFacts:
+    """What the auction reads of one hand, each worked out when first asked: its count at a
+    strain (:func:`hand_tricks`), its sure tricks at every strain (:func:`sure_tricks`) and,
+    by ladder index, whether they lay the bid down, whether no trumps is stopped, its misère
+    danger score (:func:`misere_score`)."""
 
-_FACTS: dict[tuple[int, int], tuple[Rules, _Facts]] = {}
+    __slots__ = ("_counts", "_misere", "_stopped", "hand", "laid", "rules", "sure")
+
+    def __init__(self, rules: Rules, hand: int) -> None:
+        self.rules = rules
+        self.hand = hand
+        sure = [sure_tricks(rules, hand, s) for s in range(5)]
+        self.sure = sure
+        self.laid = tuple(
+            k == "suit" and sure[st] >= lv
+            for k, st, lv in zip(rules.bid_kind, rules.bid_strain, rules.bid_level, strict=True)
+        )
+        self._counts: list[float | None] = [None] * 5
+        self._misere: float | None = None
+        self._stopped: bool | None = None
+
+    def count(self, strain: int) -> float:
+        """:func:`hand_tricks` at ``strain``."""
+        got = self._counts[strain]
+        if got is None:
+            got = self._counts[strain] = hand_tricks(self.rules, self.hand, strain)
+        return got
+
+    def misere(self) -> float:
+        """:func:`misere_score` of the hand."""
+        if self._misere is None:
+            self._misere = misere_score(self.rules, self.hand)
+        return self._misere
+
+    def nt_stopped(self) -> bool:
+        """Whether the hand may bid no trumps: every suit stopped, or one open and a joker."""
+        if self._stopped is None:
+            unstopped = _unstopped(self.rules, self.hand)
+            joker = bool(self.hand & _strain_tables(self.rules, NT).masks[SUITLESS])
+            self._stopped = not (unstopped > 1 or (unstopped == 1 and not joker))
+        return self._stopped
 
 
-def _hand_facts(rules: Rules, hand: int) -> _Facts:
-    """The auction's facts of ``hand`` (see :data:`_Facts`), remembered through the auction."""
+_FACTS: dict[tuple[int, int], _HandFacts] = {}
+
+
+def _hand_facts(rules: Rules, hand: int) -> _HandFacts:
+    """The auction's facts of ``hand`` (:class:`_HandFacts`), remembered through the auction."""
     hit = _FACTS.get((id(rules), hand))
-    if hit is not None and hit[0] is rules:
-        return hit[1]
+    if hit is not None and hit.rules is rules:
+        return hit
     if len(_FACTS) > 256:
         _FACTS.clear()
-    sure = [sure_tricks(rules, hand, s) for s in range(5)]
-    laid = tuple(
-        rules.bid_kind[i] == "suit" and sure[rules.bid_strain[i]] >= rules.bid_level[i]
-        for i in range(rules.n_bids)
-    )
-    facts: _Facts = (
-        [hand_tricks(rules, hand, s) for s in range(5)],
-        _unstopped(rules, hand),
-        bool(hand & _strain_tables(rules, NT).masks[SUITLESS]),
-        misere_score(rules, hand),
-        sure,
-        laid,
-    )
-    _FACTS[(id(rules), hand)] = (rules, facts)
+    facts = _FACTS[(id(rules), hand)] = _HandFacts(rules, hand)
     return facts
 
 
@@ -750,7 +811,7 @@ def _unstopped(rules: Rules, hand: int) -> int:
     for s in range(4):
         mine = hand & t.masks[s]
         n = mine.bit_count()
-        top = _desc(t.masks[s], t.power)
+        top = t.desc[s]
         stopped = False
         for rank, c in enumerate(top[:4]):
             if mine >> c & 1 and n > rank:
@@ -801,9 +862,7 @@ def _blind_misere(view: SeatView, legal: list[int]) -> Decision | None:
     r = view.rules
     mine = r.side_of_seat[view.seat]
     others = [sc for side, sc in enumerate(view.scores) if side != mine]
-    cheapest = min(
-        (v for v, k in zip(r.bid_value, r.bid_kind, strict=True) if k == "suit"), default=0
-    )
+    cheapest = _cheapest_value(r)
     for a in legal:
         if a <= r.PASS or not r.bid_blind[a - r.BID]:
             continue
