@@ -119,11 +119,13 @@ def _partners(rules: Rules, seat: int) -> list[int]:
 
 
 def _play_out(state: HandState, player: Player, kept: list[int] | None = None) -> None:
-    """Play ``state`` to its end; ``kept`` gets the contractor's hand as play begins."""
+    """Play ``state`` to its end; ``kept`` gets the contractor's hand as play begins. The
+    player's actions are legal (a bot chooses among the legal actions), so they are applied
+    unchecked, as a balance study applies them."""
     while state.phase != OVER:
         if kept is not None and not kept and state.phase == PLAY:
             kept.append(state.hands[state.contractor])
-        state.apply(player(state))
+        state.apply_fast(player(state))
 
 
 def _taken(state: HandState) -> int:

@@ -1302,6 +1302,7 @@ class _Context:
         self.t = t
         self.mover = mover
         self.hand = hand
+        self.jl = self.r.JOKER_LEAD
         # Cards the mover cannot see: the others may hold them.
         self.out = ((1 << self.r.n_cards) - 1) & ~(view.played | hand)
         if view.contract >= 0:
@@ -1377,13 +1378,15 @@ class _Context:
     # -- small facts --
 
     def card(self, action: int) -> int:
-        return self.v.card_of(action)
+        """The card an action puts down (:meth:`SeatView.card_of`)."""
+        return action if action < self.jl else self.v.card_of(action)
 
     def key(self, c: int) -> int:
         """The card's power in the current trick (0 when it neither follows nor trumps)."""
-        s = self.t.suit_of[c]
+        t = self.t
+        s = t.suit_of[c]
         v = self.v
-        return self.t.power[c] if s == v.led or s == v.trumpish else 0
+        return t.power[c] if s == v.led or s == v.trumpish else 0
 
     def could_hold(self, seat: int, mask: int) -> int:
         """The cards of ``mask`` that ``seat`` may hold, as the mover knows."""
@@ -1429,21 +1432,25 @@ class _Context:
     def low_card(self, cards: list[int]) -> int:
         """The card of least value: not a trump, not a winner, from a short suit, lowest."""
         t = self.t
+        suit_of, power, masks, higher = t.suit_of, t.power, t.masks, t.higher
+        trump, hand, out, card = self.trump, self.hand, self.out, self.card
 
         def value(a: int) -> tuple[int, int, int, int]:
-            c = self.card(a)
-            suit = t.suit_of[c]
-            is_trump = suit == self.trump or suit == SUITLESS
-            length = (self.hand & t.masks[suit]).bit_count()
-            return (int(is_trump), int(self.is_boss(c)), t.power[c], length)
+            c = card(a)
+            suit = suit_of[c]
+            is_trump = suit in (trump, SUITLESS)
+            length = (hand & masks[suit]).bit_count()
+            return (int(is_trump), int(not higher[c] & out), power[c], length)  # is_boss
 
         return min(cards, key=value)
 
     def cheapest(self, cards: list[int]) -> int:
-        return min(cards, key=lambda a: self.t.power[self.card(a)])
+        power, card = self.t.power, self.card
+        return min(cards, key=lambda a: power[card(a)])
 
     def highest(self, cards: list[int]) -> int:
-        return max(cards, key=lambda a: self.t.power[self.card(a)])
+        power, card = self.t.power, self.card
+        return max(cards, key=lambda a: power[card(a)])
 
     # -- following --
 
@@ -1451,7 +1458,8 @@ class _Context:
         v = self.v
         led = v.led
         partner_wins = bool(self.friends >> v.best_seat & 1)
-        winners = [a for a in cards if self.key(self.card(a)) > v.best_key]
+        key, card, best = self.key, self.card, v.best_key
+        winners = [a for a in cards if key(card(a)) > best]
         follows = bool(self.hand & self.t.masks[led])
         if partner_wins:
             best_card = self.card(v.trick[(_seat_index(v, v.best_seat))])
