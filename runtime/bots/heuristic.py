@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from math import erf, sqrt
 from random import Random
 from typing import overload
 
@@ -178,21 +179,110 @@ def _live_share(rules: Rules) -> float:
 
 
 def hand_tricks(rules: Rules, hand: int, strain: int) -> float:
-    """Tricks ``hand`` should take on its own with ``strain`` as trumps (NT: no trumps)."""
+    """Tricks ``hand`` should take on its own with ``strain`` as trumps (NT: no trumps).
+
+    Trumps by their rank among all trumps and length; in each side suit ruffs from shortness
+    (trump contracts) and winners; at no trumps stoppers and long suits. What one suit's cards
+    add is worked out once per rules (:class:`_CountParts`) and added in the same order, so the
+    sum is the same float to the last bit.
+    """
+    parts = _count_parts(rules)
     t = _strain_tables(rules, strain)
-    live = _live_share(rules)
-    opponents = max(1, rules.players - 1)
-    tricks = 0.0
     if strain < NT:
+        trumps = hand & t.masks[strain]
+        tricks = parts.trumps.get((strain, trumps))
+        if tricks is None:
+            tricks = parts.trump_count(t, strain, trumps)
+        spare = max(0, trumps.bit_count() - 2)
+        side_suits: tuple[int, ...] = _SIDE_SUITS[strain]
+    else:
+        spare = 0
+        side_suits = (0, 1, 2, 3)
+        tricks = 0.0
+        tricks += (hand & t.masks[SUITLESS]).bit_count()  # a joker of its own at no trumps
+        stoppers = 0
+    side = parts.side
+    for s in side_suits:
+        mine = hand & t.masks[s]
+        if strain < NT:
+            length = mine.bit_count()
+            if length == 0:
+                ruffs = min(spare, 2)
+                tricks += 0.8 * ruffs
+                spare -= ruffs
+            elif length == 1:
+                ruffs = min(spare, 1)
+                tricks += 0.5 * ruffs
+                spare -= ruffs
+        got = side.get((strain, s, mine))
+        if got is None:
+            got = parts.side_count(t, strain, s, mine)
+        for x in got[0]:
+            tricks += x
+        if strain == NT:
+            stoppers += got[1]
+    if strain == NT:
+        tricks -= 0.6 * max(0, 3 - stoppers)
+    # The counts above overrate strong hands (winners and ruffs overlap): shrink the excess.
+    base = 0.5 * rules.hand_size
+    if tricks > base:
+        tricks = base + (tricks - base) * 0.6
+    return tricks
+
+
+#: The side suits of each trump strain.
+_SIDE_SUITS = tuple(tuple(s for s in range(4) if s != strain) for strain in range(4))
+
+
+class _CountParts:
+    """What a hand's cards of one suit add to :func:`hand_tricks` under one rules, remembered
+    by the cards held (a suit's holdings repeat from hand to hand): the trump count, and each
+    side suit's additions in the order they are made, with the stoppers they give."""
+
+    __slots__ = ("danger", "live", "opponents", "rules", "side", "trumps")
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.live = _live_share(rules)
+        self.opponents = max(1, rules.players - 1)
+        #: (strain, trumps held) -> the trumps' count
+        self.trumps: dict[tuple[int, int], float] = {}
+        #: (strain, suit, cards held) -> (what they add, in order; stoppers at no trumps)
+        self.side: dict[tuple[int, int, int], tuple[tuple[float, ...], int]] = {}
+        #: (suit, cards held, opponents) -> the (danger, card) of those cards at misère
+        self.danger: dict[tuple[int, int, int], tuple[tuple[float, int], ...]] = {}
+
+    def suit_danger(
+        self, t: _StrainTables, s: int, mine: int, opponents: int
+    ) -> tuple[tuple[float, int], ...]:
+        """The cards of ``mine`` (of suit ``s``, no trumps tables ``t``) in danger at misère
+        against ``opponents`` (see :func:`misere_danger`), lowest card first."""
+        out = []
+        for i, c in enumerate([c for c in t.asc[s] if mine >> c & 1]):
+            # The opponents hold ``below`` cards under the i-th lowest card; leading the suit
+            # they play about ``opponents`` of them a round: more than i rounds' worth catch it.
+            below = t.bottom[c] - i
+            danger = below / max(1, opponents) - i - 0.5
+            if danger > 0:
+                out.append((danger, c))
+        got = tuple(out)
+        if len(self.danger) > 20000:
+            self.danger.clear()
+        self.danger[(s, mine, opponents)] = got
+        return got
+
+    def trump_count(self, t: _StrainTables, strain: int, trumps: int) -> float:
+        """The count of ``trumps`` (the hand's trumps at ``strain``), remembered."""
+        live = self.live
         trump_mask = t.masks[strain]
-        trumps = hand & trump_mask
         n_trumps = trumps.bit_count()
+        tricks = 0.0
         held = 0
         missing = 0.0
         for c in t.desc[strain]:
             if held == n_trumps:
                 break  # the rest only adds to ``missing``, which nothing reads after
-            if hand >> c & 1:
+            if trumps >> c & 1:
                 if missing <= held:
                     tricks += 1.0
                 elif missing <= held + 1:
@@ -204,57 +294,63 @@ def hand_tricks(rules: Rules, hand: int, strain: int) -> float:
                 missing += live
         # Long trumps win late: more than the opponents' share of the trumps left.
         outside = (trump_mask.bit_count() - n_trumps) * live
-        tricks += max(0.0, n_trumps - 1 - outside / opponents) * 0.3
-        spare = max(0, n_trumps - 2)
-        side_suits = [s for s in range(4) if s != strain]
-    else:
-        spare = 0
-        side_suits = [0, 1, 2, 3]
-        tricks += (hand & t.masks[SUITLESS]).bit_count()  # a joker of its own at no trumps
-        stoppers = 0
-    for s in side_suits:
-        suit_mask = t.masks[s]
-        mine = hand & suit_mask
+        tricks += max(0.0, n_trumps - 1 - outside / self.opponents) * 0.3
+        if len(self.trumps) > 20000:
+            self.trumps.clear()
+        self.trumps[(strain, trumps)] = tricks
+        return tricks
+
+    def side_count(
+        self, t: _StrainTables, strain: int, s: int, mine: int
+    ) -> tuple[tuple[float, ...], int]:
+        """What ``mine`` (the hand's cards of side suit ``s``) adds at ``strain``: its winners,
+        half winners and at no trumps its long suit, in order; and the stoppers it gives."""
+        live = self.live
         length = mine.bit_count()
-        if strain < NT:
-            if length == 0:
-                ruffs = min(spare, 2)
-                tricks += 0.8 * ruffs
-                spare -= ruffs
-            elif length == 1:
-                ruffs = min(spare, 1)
-                tricks += 0.5 * ruffs
-                spare -= ruffs
+        adds: list[float] = []
+        stoppers = 0
         held = 0
         missing = 0.0
         desc = t.desc[s]
         for c in desc:
             if held >= length:
                 break
-            if hand >> c & 1:
+            if mine >> c & 1:
                 if missing < 0.5:
                     # A winner: at a trump contract the third round is likely ruffed.
-                    tricks += 1.0 if strain == NT or held < 2 else 0.4
+                    adds.append(1.0 if strain == NT or held < 2 else 0.4)
                     if strain == NT and held == 0:
                         stoppers += 1
                 elif missing < 1.5 and held == 0 and length >= 2:
-                    tricks += 0.4
+                    adds.append(0.4)
                     if strain == NT:
                         stoppers += 1
                 elif missing < 2.5 and held <= 1 and length >= 3 and strain == NT:
-                    tricks += 0.2
+                    adds.append(0.2)
                 held += 1
             else:
                 missing += live
         if strain == NT and length >= 5 and mine & ~t.lower[desc[1]]:
-            tricks += (length - 4) * 0.7  # a long suit with a top card runs
-    if strain == NT:
-        tricks -= 0.6 * max(0, 3 - stoppers)
-    # The counts above overrate strong hands (winners and ruffs overlap): shrink the excess.
-    base = 0.5 * rules.hand_size
-    if tricks > base:
-        tricks = base + (tricks - base) * 0.6
-    return tricks
+            adds.append((length - 4) * 0.7)  # a long suit with a top card runs
+        got = (tuple(adds), stoppers)
+        if len(self.side) > 20000:
+            self.side.clear()
+        self.side[(strain, s, mine)] = got
+        return got
+
+
+_PARTS: dict[int, _CountParts] = {}
+
+
+def _count_parts(rules: Rules) -> _CountParts:
+    """The :class:`_CountParts` of ``rules`` (one per rules object)."""
+    hit = _PARTS.get(id(rules))
+    if hit is not None and hit.rules is rules:
+        return hit
+    if len(_PARTS) > 64:
+        _PARTS.clear()
+    parts = _PARTS[id(rules)] = _CountParts(rules)
+    return parts
 
 
 def sure_tricks(rules: Rules, hand: int, strain: int) -> int:
@@ -291,18 +387,16 @@ def misere_danger(rules: Rules, hand: int, opponents: int) -> list[tuple[float, 
     under it on every round of the suit; jokers (which always win) are the worst.
     """
     t = _strain_tables(rules, NT)
+    parts = _count_parts(rules)
     out: list[tuple[float, int]] = []
     for c in bits(hand & t.masks[SUITLESS]):
         out.append((100.0, c))
     for s in range(4):
-        mine = [c for c in t.asc[s] if hand >> c & 1]
-        for i, c in enumerate(mine):
-            # The opponents hold ``below`` cards under the i-th lowest card; leading the suit
-            # they play about ``opponents`` of them a round: more than i rounds' worth catch it.
-            below = t.bottom[c] - i
-            danger = below / max(1, opponents) - i - 0.5
-            if danger > 0:
-                out.append((danger, c))
+        mine = hand & t.masks[s]
+        got = parts.danger.get((s, mine, opponents))
+        if got is None:
+            got = parts.suit_danger(t, s, mine, opponents)
+        out += got
     out.sort(reverse=True)
     return out
 
@@ -555,6 +649,9 @@ def _game_needs(view: SeatView, need: float, why: str) -> tuple[tuple[float, ...
     return tuple(needs), tuple(whys)
 
 
+_SQRT2 = sqrt(2.0)
+
+
 def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
     """The chance of making every ladder entry from this seat's hand and the calls so far.
 
@@ -593,6 +690,7 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
     chance: list[float | None] = [None] * n_bids
     # By strain: the expected tricks and who they count on (what a reason says).
     means: dict[int, tuple[float, str]] = {}
+    sds: dict[int, float] = {}  # and the model's spread of the tricks, at least 0.3
     for i in range(n_bids):
         if kinds[i] == "misere":
             mfit = model.misere.get(i)
@@ -612,6 +710,7 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
             continue
         got = means.get(strain)
         if got is None:
+            sds[strain] = max(0.3, (model.nt if strain == NT else model.suit).sd)
             got = means[strain] = _strain_mean(
                 model,
                 strain,
@@ -621,7 +720,8 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
                 n_mates,
                 boldness - 0.3 * opp_bids,
             )
-        chance[i] = normal_at_least(got[0], (model.nt if strain == NT else model.suit).sd, level)
+        # normal_at_least(mean, sd, level), written out: some 25 entries at every call
+        chance[i] = 0.5 * (1.0 + erf((got[0] - level + 0.5) / sds[strain] / _SQRT2))
 
     def reason(i: int) -> str:
         p = chance[i]

@@ -205,17 +205,22 @@ def view_of(state: HandState, seat: int) -> SeatView:
             played |= 1 << c
             if suit_of[c] != led:
                 voids[s] |= 1 << led
-    held_count = [h.bit_count() for h in state.hands]  # how many, never which: public
-    faced = [0] * n
+    held_count = tuple(map(int.bit_count, state.hands))  # how many, never which: public
+    faced: tuple[int, ...] = (0,) * n
     if state.contract >= 0 and state.phase in (PLAY, OVER):
         bid_open = r.bid_open[state.contract]
-        if bid_open == "from-start" or (bid_open == "after-first-trick" and state.n_tricks):
-            faced[state.contractor] = state.hands[state.contractor]
-        if r.bid_partner[state.contract] == "both-hands":
-            for t in bits(state.allies):
-                if t != state.contractor:
-                    faced[t] = state.hands[t]
-    faced[seat] = 0
+        opened = bid_open == "from-start" or (bid_open == "after-first-trick" and state.n_tricks)
+        both = r.bid_partner[state.contract] == "both-hands"
+        if opened or both:
+            laid = [0] * n
+            if opened:
+                laid[state.contractor] = state.hands[state.contractor]
+            if both:
+                for t in bits(state.allies):
+                    if t != state.contractor:
+                        laid[t] = state.hands[t]
+            laid[seat] = 0
+            faced = tuple(laid)
     contractor_saw = (
         seat == state.contractor
         and state.phase in (DISCARD, PLAY, OVER, PARTNER)
@@ -263,9 +268,9 @@ def view_of(state: HandState, seat: int) -> SeatView:
         state.sitting_out,  # sitting_out
         state.next_seat,  # next_seat
         state.n_active,  # n_active
-        tuple(faced),  # faced
+        faced,  # faced
         tuple(voids),  # voids
-        tuple(held_count),  # held
+        held_count,  # held
         state.discarded if seat == state.contractor else 0,  # discarded
         state.kitty if contractor_saw else 0,  # kitty_seen
     )
