@@ -145,7 +145,17 @@ def _tables(
 
 
 def _strain_tables(rules: Rules, strain: int) -> _StrainTables:
-    return _tables(rules.suit_of[strain], rules.power[strain], rules.masks[strain])
+    """The tables of ``strain`` in ``rules`` (all five remembered per rules object)."""
+    hit = _RULES_TABLES.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        if len(_RULES_TABLES) > 64:
+            _RULES_TABLES.clear()
+        tables = tuple(_tables(rules.suit_of[s], rules.power[s], rules.masks[s]) for s in range(5))
+        hit = _RULES_TABLES[id(rules)] = (rules, tables)
+    return hit[1][strain]
+
+
+_RULES_TABLES: dict[int, tuple[Rules, tuple[_StrainTables, ...]]] = {}
 
 
 _DESC: dict[tuple[int, int], list[int]] = {}
@@ -928,13 +938,16 @@ def heuristic_judge(view: SeatView, boldness: float = 0.0) -> BidJudge:
 
 
 def _judge_of(odds: BidOdds, r: Rules) -> BidJudge:
+    chance, basis = odds.chance, odds.basis
+    needs = odds.needs or (odds.need,) * len(chance)  # odds.need_of, looked up once
+
     def judge(i: int, strict: bool) -> str | None:
-        p = odds.chance[i]
+        p = chance[i]
         if p is None:
             return None
         if strict and r.bid_kind[i] != "misere":
             p = _next_chance(odds, r, i)
-        return odds.basis[i] if p >= odds.need_of(i) else None
+        return basis[i] if p >= needs[i] else None
 
     return judge
 
@@ -1371,8 +1384,12 @@ def _play(view: SeatView, mover: int, legal: list[int]) -> Decision:
     t = _tables(view.suit_of, view.power, view.masks)
     hand = view.hand if mover == view.seat else view.faced[mover]
     ctx = _Context(view, t, mover, hand)
-    nominate = [a for a in legal if a >= r.NOMINATE]
-    cards = [a for a in legal if a < r.NOMINATE]
+    if legal[-1] < r.NOMINATE:  # ascending: no nomination open (as a rule)
+        nominate: list[int] = []
+        cards = legal
+    else:
+        nominate = [a for a in legal if a >= r.NOMINATE]
+        cards = [a for a in legal if a < r.NOMINATE]
     if nominate and not view.misere:
         # Make the joker the top card of the longest suit.
         others = hand & ~t.masks[SUITLESS]
@@ -1396,23 +1413,39 @@ def _play(view: SeatView, mover: int, legal: list[int]) -> Decision:
 class _Context:
     """One play decision: the mover, its cards and the public facts of the trick."""
 
+    __slots__ = (
+        "after",
+        "coop_why",
+        "friends",
+        "hand",
+        "jl",
+        "mover",
+        "out",
+        "r",
+        "rival_why",
+        "t",
+        "trump",
+        "trump_mask",
+        "v",
+    )
+
     def __init__(self, view: SeatView, t: _StrainTables, mover: int, hand: int) -> None:
         self.v = view
-        self.r = view.rules
+        self.r = r = view.rules
         self.t = t
         self.mover = mover
         self.hand = hand
-        self.jl = self.r.JOKER_LEAD
+        self.jl = r.JOKER_LEAD
         # Cards the mover cannot see: the others may hold them.
-        self.out = ((1 << self.r.n_cards) - 1) & ~(view.played | hand)
+        self.out = ((1 << r.n_cards) - 1) & ~(view.played | hand)
         if view.contract >= 0:
             on_side = view.allies >> mover & 1
             if on_side:
                 self.friends = view.allies
             else:
-                self.friends = ((1 << self.r.players) - 1) & ~view.allies
+                self.friends = ((1 << r.players) - 1) & ~view.allies
         else:
-            self.friends = sum(1 << s for s in self.r.teams[self.r.side_of_seat[mover]])
+            self.friends = sum(1 << s for s in r.teams[r.side_of_seat[mover]])
         #: Why a fellow defender is played against, not with ("" when none is).
         self.rival_why = ""
         #: Why the defenders play together though they score apart ("" when not said).
@@ -1423,10 +1456,11 @@ class _Context:
         self.trump_mask = t.masks[self.trump] if self.trump >= 0 else 0
         # The seats still to play to this trick after the mover, in order.
         after = []
-        s = view.next_seat[mover]
+        nxt = view.next_seat
+        s = nxt[mover]
         for _ in range(view.n_active - len(view.trick) - 1):
             after.append(s)
-            s = view.next_seat[s]
+            s = nxt[s]
         self.after = after
 
     def _rivals(self) -> None:
@@ -1558,8 +1592,15 @@ class _Context:
         v = self.v
         led = v.led
         partner_wins = bool(self.friends >> v.best_seat & 1)
-        key, card, best = self.key, self.card, v.best_key
-        winners = [a for a in cards if key(card(a)) > best]
+        # The cards that beat the best so far: self.key(self.card(a)) > v.best_key, written out.
+        suit_of, power, jl, card = self.t.suit_of, self.t.power, self.jl, self.card
+        trumpish, best = v.trumpish, v.best_key
+        winners = []
+        for a in cards:
+            c = a if a < jl else card(a)
+            s = suit_of[c]
+            if (power[c] if s in (led, trumpish) else 0) > best:
+                winners.append(a)
         follows = bool(self.hand & self.t.masks[led])
         if partner_wins:
             best_card = self.card(v.trick[(_seat_index(v, v.best_seat))])

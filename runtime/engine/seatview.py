@@ -126,17 +126,18 @@ def _n_partners(state: HandState) -> int:
 #: ``next_seat``, the trick tuples themselves (the engine never changes one), the cards played
 #: in them, the effective suits each seat showed out of). A bot asks for a view at every
 #: decision of a hand, a trick more each time, so only the tricks finished since are read: the
-#: earlier ones are checked to be the same objects, never assumed. Replaced whole, never
-#: changed, so threads sharing it read one hand's facts or another's, never a mixture.
+#: earlier ones are checked to be equal (the same objects, as a rule), never assumed. Replaced
+#: whole, never changed, so threads sharing it read one hand's facts or another's, never a
+#: mixture.
 _Folded = tuple[
     Rules | None,
     tuple[int, ...],
     tuple[int, ...],
-    tuple[tuple[int, tuple[int, ...], int], ...],
+    list[tuple[int, tuple[int, ...], int]],
     int,
     tuple[int, ...],
 ]
-_FOLDED: _Folded = (None, (), (), (), 0, ())
+_FOLDED: _Folded = (None, (), (), [], 0, ())
 
 
 def _fold_tricks(state: HandState) -> tuple[int, list[int]]:
@@ -155,7 +156,7 @@ def _fold_tricks(state: HandState) -> tuple[int, list[int]]:
         and f_suit_of is suit_of
         and f_next == nxt
         and done <= len(tricks)
-        and all(a is b for a, b in zip(f_tricks, tricks, strict=False))
+        and tricks[:done] == f_tricks
     ):
         played = f_played
         voids = list(f_voids)
@@ -183,7 +184,7 @@ def _fold_tricks(state: HandState) -> tuple[int, list[int]]:
             played |= 1 << c
             if suit_of[c] != led:
                 voids[s] |= 1 << led
-    _FOLDED = (r, suit_of, nxt, tuple(tricks), played, tuple(voids))
+    _FOLDED = (r, suit_of, nxt, tricks[:], played, tuple(voids))
     return played, voids
 
 
