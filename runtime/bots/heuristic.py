@@ -518,7 +518,8 @@ def _fitting_player(rules: Rules) -> Callable[[HandState], int]:
 
 def bid_model(rules: Rules) -> HandModel:
     """The heuristic's model of what contracts make in ``rules`` (fitted once, by self-play)."""
-    return hand_model(rules, hand_tricks, misere_score, _fitting_player(rules))
+    player = _fitting_player(rules)
+    return hand_model(rules, hand_tricks, misere_score, player, cache_as="heuristic")
 
 
 @dataclass(frozen=True, slots=True)
