@@ -379,6 +379,7 @@ def _heuristic_decisions(variant: str, hands: int, forget: bool) -> list[tuple[i
                     heuristic._FACTS,
                     heuristic._NEEDS,
                     heuristic._PARTS,
+                    heuristic._PARTS_BY_TABLES,
                     heuristic._TABLES,
                     heuristic._TABLES_BY_ID,
                     heuristic._RULES_TABLES,

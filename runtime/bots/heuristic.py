@@ -249,10 +249,9 @@ class _CountParts:
     by the cards held (a suit's holdings repeat from hand to hand): the trump count, and each
     side suit's additions in the order they are made, with the stoppers they give."""
 
-    __slots__ = ("danger", "live", "opponents", "rules", "side", "trumps")
+    __slots__ = ("danger", "live", "opponents", "side", "trumps")
 
     def __init__(self, rules: Rules) -> None:
-        self.rules = rules
         self.live = _live_share(rules)
         self.opponents = max(1, rules.players - 1)
         #: (strain, trumps held) -> the trumps' count
@@ -349,17 +348,34 @@ class _CountParts:
         return got
 
 
-_PARTS: dict[int, _CountParts] = {}
+_PARTS: dict[int, tuple[Rules, _CountParts]] = {}
+#: The same by what they depend on: the strain tables (one object per card order, shared by
+#: rules objects built from the same tables, as each chunk of a study builds its own) and the
+#: share of live cards and the number of opponents.
+_PARTS_BY_TABLES: dict[
+    tuple[tuple[int, ...], float, int], tuple[tuple[_StrainTables, ...], _CountParts]
+] = {}
 
 
 def _count_parts(rules: Rules) -> _CountParts:
-    """The :class:`_CountParts` of ``rules`` (one per rules object)."""
+    """The :class:`_CountParts` of ``rules``: one per rules object, shared by rules objects
+    whose strain tables, live share and opponents are the same."""
     hit = _PARTS.get(id(rules))
-    if hit is not None and hit.rules is rules:
-        return hit
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    tables = tuple(_strain_tables(rules, s) for s in range(5))
+    key = (tuple(map(id, tables)), _live_share(rules), max(1, rules.players - 1))
+    shared = _PARTS_BY_TABLES.get(key)
+    if shared is not None and all(a is b for a, b in zip(shared[0], tables, strict=True)):
+        parts = shared[1]
+    else:
+        parts = _CountParts(rules)
+        if len(_PARTS_BY_TABLES) > 64:
+            _PARTS_BY_TABLES.clear()
+        _PARTS_BY_TABLES[key] = (tables, parts)
     if len(_PARTS) > 64:
         _PARTS.clear()
-    parts = _PARTS[id(rules)] = _CountParts(rules)
+    _PARTS[id(rules)] = (rules, parts)
     return parts
 
 
@@ -974,6 +990,8 @@ def _blind_misere(view: SeatView, legal: list[int]) -> Decision | None:
     """A blind misère, judged without reading the hand: only when the opponents are about to win
     and making it wins the game."""
     r = view.rules
+    if True not in r.bid_blind:
+        return None  # the ladder has no blind bid
     mine = r.side_of_seat[view.seat]
     others = [sc for side, sc in enumerate(view.scores) if side != mine]
     cheapest = _cheapest_value(r)
@@ -1724,14 +1742,21 @@ class _Context:
                 ):
                     return Decision(self.cheapest(trumps), N_("draw trumps: lead a low one"))
         bosses = []
+        ruffed: dict[int, bool] = {}  # by suit: whether an opponent would ruff it
+        higher, out = t.higher, self.out
         for a in plain:
             suit = t.suit_of[a]
-            if suit == self.trump or not self.is_boss(a):
+            if suit == self.trump or higher[a] & out:  # a trump, or not the boss (is_boss)
                 continue
-            if self.trump >= 0 and any(
-                v.voids[s] >> suit & 1 and self.could_hold(s, self.trump_mask) for s in opponents
-            ):
-                continue  # an opponent would ruff it
+            if self.trump >= 0:
+                ruff = ruffed.get(suit)
+                if ruff is None:
+                    ruff = ruffed[suit] = any(
+                        v.voids[s] >> suit & 1 and self.could_hold(s, self.trump_mask)
+                        for s in opponents
+                    )
+                if ruff:
+                    continue  # an opponent would ruff it
             bosses.append(a)
         if bosses:
             best = max(
