@@ -384,6 +384,7 @@ def _heuristic_decisions(variant: str, hands: int, forget: bool) -> list[tuple[i
                     heuristic._TABLES_BY_ID,
                     heuristic._RULES_TABLES,
                     heuristic._CHEAPEST,
+                    heuristic._LADDERS,
                 ):
                     memory.clear()
                 seatview._FOLDED = (None, (), (), [], 0, ())

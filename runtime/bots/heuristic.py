@@ -385,24 +385,27 @@ def sure_tricks(rules: Rules, hand: int, strain: int) -> int:
     all its trumps and the unbroken top cards of its side suits; at no trumps its jokers and
     the unbroken top cards of every suit."""
     t = _strain_tables(rules, strain)
-
-    def top_run(s: int) -> int:
-        run = 0
-        for c in t.desc[s]:
-            if not hand >> c & 1:
-                break
-            run += 1
-        return run
-
+    desc = t.desc
     if strain < NT:
         trump_mask = t.masks[strain]
         trumps = (hand & trump_mask).bit_count()
-        run = top_run(strain)
+        run = 0  # the unbroken top trumps
+        for c in desc[strain]:
+            if not hand >> c & 1:
+                break
+            run += 1
         if run < trump_mask.bit_count() - trumps:
             return run
-        sure = trumps + sum(top_run(s) for s in range(4) if s != strain)
+        sure = trumps
+        suits: tuple[int, ...] = _SIDE_SUITS[strain]
     else:
-        sure = (hand & t.masks[SUITLESS]).bit_count() + sum(top_run(s) for s in range(4))
+        sure = (hand & t.masks[SUITLESS]).bit_count()
+        suits = (0, 1, 2, 3)
+    for s in suits:  # the unbroken top cards of each suit
+        for c in desc[s]:
+            if not hand >> c & 1:
+                break
+            sure += 1
     return min(sure, rules.hand_size)
 
 
@@ -717,38 +720,40 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
     chance: list[float | None] = [None] * n_bids
     # By strain: the expected tricks and who they count on (what a reason says).
     means: dict[int, tuple[float, str]] = {}
-    sds: dict[int, float] = {}  # and the model's spread of the tricks, at least 0.3
-    for i in range(n_bids):
-        if kinds[i] == "misere":
-            mfit = model.misere.get(i)
-            if mfit is None or r.bid_blind[i]:
-                continue  # a blind misère is judged from the score alone: see _blind_misere
-            p = mfit.chance(facts.misere())
-            if r.bid_partner[i] != "sits-out" and n_mates and mate_bid:
-                p *= 0.3  # partner plays along and has shown high cards
-            chance[i] = p
+    for i in _misere_entries(r):
+        mfit = model.misere.get(i)
+        if mfit is None:
             continue
-        strain, level = strains[i], levels[i]
-        if sure[strain] >= level:
-            # Sure tricks enough: no model needed, and no stopper either (we lead first).
-            chance[i] = SURE
-            continue
-        if strain == NT and not facts.nt_stopped():
-            continue
-        got = means.get(strain)
-        if got is None:
-            sds[strain] = max(0.3, (model.nt if strain == NT else model.suit).sd)
-            got = means[strain] = _strain_mean(
-                model,
-                strain,
-                facts.count(strain),
-                shown,
-                per_mate,
-                n_mates,
-                boldness - 0.3 * opp_bids,
-            )
-        # normal_at_least(mean, sd, level), written out: some 25 entries at every call
-        chance[i] = 0.5 * (1.0 + erf((got[0] - level + 0.5) / sds[strain] / _SQRT2))
+        p = mfit.chance(facts.misere())
+        if r.bid_partner[i] != "sits-out" and n_mates and mate_bid:
+            p *= 0.3  # partner plays along and has shown high cards
+        chance[i] = p
+    for strain, entries in _suit_entries(r):
+        at_least = sure[strain]
+        mean: float | None = None
+        sd = 0.3
+        for i, level in entries:
+            if at_least >= level:
+                # Sure tricks enough: no model needed, and no stopper either (we lead first).
+                chance[i] = SURE
+                continue
+            if mean is None:  # the first entry the model judges: the strain's mean, once
+                if strain == NT and not facts.nt_stopped():
+                    continue
+                fit = model.nt if strain == NT else model.suit
+                sd = max(0.3, fit.sd)
+                got = means[strain] = _strain_mean(
+                    model,
+                    strain,
+                    facts.count(strain),
+                    shown,
+                    per_mate,
+                    n_mates,
+                    boldness - 0.3 * opp_bids,
+                )
+                mean = got[0]
+            # normal_at_least(mean, sd, level), written out: some 25 entries at every call
+            chance[i] = 0.5 * (1.0 + erf((mean - level + 0.5) / sd / _SQRT2))
 
     def reason(i: int) -> str:
         p = chance[i]
@@ -780,6 +785,40 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
         )
 
     return BidOdds(tuple(chance), _Reasons(n_bids, reason), need, need_why, needs, whys, facts.laid)
+
+
+#: The ladder's suit and no-trump bids by strain: (strain, ((index, level), ...)).
+_ByStrain = tuple[tuple[int, tuple[tuple[int, int], ...]], ...]
+_LADDERS: dict[int, tuple[Rules, tuple[int, ...], _ByStrain]] = {}
+
+
+def _ladder(r: Rules) -> tuple[Rules, tuple[int, ...], _ByStrain]:
+    """The ladder of ``r`` as :func:`bid_odds` walks it (remembered per rules object)."""
+    hit = _LADDERS.get(id(r))
+    if hit is None or hit[0] is not r:
+        if len(_LADDERS) > 64:
+            _LADDERS.clear()
+        miseres = tuple(
+            i for i in range(r.n_bids) if r.bid_kind[i] == "misere" and not r.bid_blind[i]
+        )
+        by_strain: dict[int, list[tuple[int, int]]] = {}
+        for i in range(r.n_bids):
+            if r.bid_kind[i] == "suit":
+                by_strain.setdefault(r.bid_strain[i], []).append((i, r.bid_level[i]))
+        suits = tuple((st, tuple(e)) for st, e in by_strain.items())
+        hit = _LADDERS[id(r)] = (r, miseres, suits)
+    return hit
+
+
+def _misere_entries(r: Rules) -> tuple[int, ...]:
+    """The ladder indexes of the misère bids that are not blind (a blind misère is judged from
+    the score alone: see :func:`_blind_misere`)."""
+    return _ladder(r)[1]
+
+
+def _suit_entries(r: Rules) -> _ByStrain:
+    """The suit and no-trump bids of the ladder by strain: (strain, ((index, level), ...))."""
+    return _ladder(r)[2]
 
 
 def _strain_mean(
@@ -865,10 +904,11 @@ class _HandFacts:
         self.hand = hand
         sure = [sure_tricks(rules, hand, s) for s in range(5)]
         self.sure = sure
-        self.laid = tuple(
-            k == "suit" and sure[st] >= lv
-            for k, st, lv in zip(rules.bid_kind, rules.bid_strain, rules.bid_level, strict=True)
-        )
+        laid = [False] * rules.n_bids
+        for strain, entries in _suit_entries(rules):
+            for i, level in entries:
+                laid[i] = sure[strain] >= level
+        self.laid = tuple(laid)
         self._counts: list[float | None] = [None] * 5
         self._misere: float | None = None
         self._stopped: bool | None = None
