@@ -385,6 +385,7 @@ def _heuristic_decisions(variant: str, hands: int, forget: bool) -> list[tuple[i
                     heuristic._RULES_TABLES,
                     heuristic._CHEAPEST,
                     heuristic._LADDERS,
+                    heuristic._SIDE_SEATS,
                 ):
                     memory.clear()
                 seatview._FOLDED = (None, (), (), [], 0, ())

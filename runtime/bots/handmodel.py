@@ -29,7 +29,6 @@ import hashlib
 import json
 import math
 import os
-import platform
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -177,6 +176,8 @@ def _code_key() -> str:
     """A hash of what plays the fitting deals: the source of every module of the bots and of
     the engine (the fitting functions are the bots', the hands the engine's), and the Python."""
     if not _CODE_KEY:
+        import platform  # here: its import costs more than the rest of this module's
+
         h = hashlib.blake2b(digest_size=16)
         h.update(f"{_CACHE_FORMAT}/{DEALS}/{sys.version}/{platform.machine()}".encode())
         here = Path(__file__).resolve().parent

@@ -1480,6 +1480,7 @@ class _Context:
         "jl",
         "mover",
         "out",
+        "possible",
         "r",
         "rival_why",
         "t",
@@ -1497,6 +1498,8 @@ class _Context:
         self.jl = r.JOKER_LEAD
         # Cards the mover cannot see: the others may hold them.
         self.out = ((1 << r.n_cards) - 1) & ~(view.played | hand)
+        #: By seat: the cards of ``out`` it may hold (-1: not worked out yet).
+        self.possible = [-1] * r.players
         if view.contract >= 0:
             on_side = view.allies >> mover & 1
             if on_side:
@@ -1534,11 +1537,11 @@ class _Context:
         if r.pool_opponents or not r.opponents_per_trick:
             return
         mine = r.side_of_seat[self.mover]
-        fellows = [
-            s
-            for s in bits(self.friends)
-            if s != self.mover and r.side_of_seat[s] != mine and not v.sitting_out >> s & 1
-        ]
+        # The fellow defenders: of the friends, the seats of other sides still playing.
+        others = self.friends & ~_side_seats(r)[mine] & ~v.sitting_out & ~(1 << self.mover)
+        if not others:
+            return
+        fellows = bits(others)
         if not fellows:
             return
         taken = sum(w for s, w in enumerate(v.tricks_won) if v.allies >> s & 1)
@@ -1588,10 +1591,14 @@ class _Context:
             return mask & v.faced[seat]
         if seat == v.seat:
             return mask & v.hand
-        voids = v.voids[seat]
-        for e in bits(voids):
-            mask &= ~self.t.masks[e]
-        return mask & self.out
+        possible = self.possible[seat]
+        if possible < 0:
+            # The unseen cards outside the suits ``seat`` has shown out of (once a decision).
+            possible = self.out
+            for e in bits(v.voids[seat]):
+                possible &= ~self.t.masks[e]
+            self.possible[seat] = possible
+        return mask & possible
 
     def holds(self, c: int, led: int) -> bool:
         """Whether ``c``, winning now, should still win after the seats still to play."""
@@ -1932,6 +1939,22 @@ class _Context:
                 best, N_("against open misère: lead low in a suit the face-up hand holds")
             )
         return Decision(best, N_("against misère: lead low in a suit the contractor holds"))
+
+
+_SIDE_SEATS: dict[int, tuple[Rules, tuple[int, ...]]] = {}
+
+
+def _side_seats(r: Rules) -> tuple[int, ...]:
+    """By side: its seats as a bitmask (remembered per rules object)."""
+    hit = _SIDE_SEATS.get(id(r))
+    if hit is None or hit[0] is not r:
+        if len(_SIDE_SEATS) > 64:
+            _SIDE_SEATS.clear()
+        masks = [0] * r.n_sides
+        for s in range(r.players):
+            masks[r.side_of_seat[s]] |= 1 << s
+        hit = _SIDE_SEATS[id(r)] = (r, tuple(masks))
+    return hit[1]
 
 
 def _seat_index(view: SeatView, seat: int) -> int:
