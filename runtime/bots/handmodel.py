@@ -30,6 +30,7 @@ import json
 import math
 import os
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -254,7 +255,7 @@ def _read_model(path: Path) -> HandModel | None:
     """The model kept at ``path``, or None (none kept, unreadable or not a model)."""
     try:
         return _model_of(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError, UnicodeDecodeError):
+    except (OSError, ValueError, RecursionError):  # a damaged or foreign file: fit again
         return None
 
 
@@ -262,7 +263,7 @@ def _write_model(path: Path, model: HandModel) -> None:
     """Keep ``model`` at ``path`` (written whole through a temporary file, so a reader never
     sees half of one); a folder that cannot be written keeps nothing."""
     text = json.dumps(_model_json(model), separators=(",", ":"))
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp.write_text(text, encoding="utf-8")
