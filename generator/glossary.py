@@ -56,6 +56,8 @@ GLOSSARY: tuple[str, ...] = (
     NP_("glossary", "suit"),
     # Translators: glossary: the joker card (the bird of the American game is another card).
     NP_("glossary", "joker"),
+    # Translators: glossary: a player of another side (the contractor's opponents, yours).
+    NP_("glossary", "opponent"),
 )
 
 #: The written norm of the language: no term of the rules, but a word on every message.
