@@ -178,8 +178,9 @@ def test_glossary(lang: str) -> None:
                 problems.append(f"{path.name}: {entry.english!r} but never {entry.term!r}")
             for word in entry.avoided(text):
                 problems.append(f"{path.name}: {word!r} (the glossary says {entry.term!r})")
-        for word in written.avoided(text) if written else []:
-            problems.append(f"{path.name}: {word!r} (not {written.term})")  # type: ignore[union-attr]
+        if written is not None:
+            for word in written.avoided(text):
+                problems.append(f"{path.name}: {word!r} (not {written.term})")
     assert not problems, "\n".join(problems[:20])
 
 
@@ -214,12 +215,14 @@ def _translated(lang: str) -> list[tuple[str, list[str], list[str]]]:
     """Every translated message of the catalogue but the glossary's own: its location, its
     English (the msgid and its plural) and its forms, case-folded and without placeholders."""
     out = []
-    for message in _catalog(lang):  # type: ignore[attr-defined]
+    catalog: Catalog = _catalog(lang)  # type: ignore[assignment]
+    for message in catalog:
         if not message.id or message.context == "glossary" or message.fuzzy:
             continue
         ids = message.id if isinstance(message.id, (list, tuple)) else [message.id]
-        forms = message.string if isinstance(message.string, (list, tuple)) else [message.string]
-        if not all(forms):
+        strings = message.string if isinstance(message.string, (list, tuple)) else [message.string]
+        forms = [str(f) for f in strings if f]
+        if len(forms) < len(strings):
             continue
         out.append(
             (
@@ -245,9 +248,10 @@ def _message_problems(lang: str, glossary: list[Entry], written: Entry | None) -
             found = [entry.used_in(form) for form in forms]
             if any(used) and not (all(found) if all(used) else any(found)):
                 problems.append(f"{where}: {entry.english!r} but not {entry.term!r}")
-        for form in forms:
-            for word in written.avoided(form) if written else []:
-                problems.append(f"{where}: {word!r} (not {written.term})")  # type: ignore[union-attr]
+        if written is not None:
+            for form in forms:
+                for word in written.avoided(form):
+                    problems.append(f"{where}: {word!r} (not {written.term})")
     return list(dict.fromkeys(problems))
 
 
