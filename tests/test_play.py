@@ -14,6 +14,7 @@ import io
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 from random import Random
 from typing import Any
 
@@ -422,6 +423,24 @@ def test_every_hand_and_the_game_end_with_a_summary() -> None:
     assert scores[names[winner]] >= 500
     won = transcript.lines(r"^trick (\d+) · winner: (.+?) · tricks: (.*)$")
     assert won and all(w[1] in {"you", "partner", "left opponent", "right opponent"} for w in won)
+
+
+def test_a_widow_is_called_the_widow(fixed_deal: Arrange, tmp_path: Path) -> None:
+    """Where the variant calls the kitty the widow (the American game, here with the choice to
+    play without it), play names the phase as the book does, in English and in Dutch."""
+    path = tmp_path / "widow-sans.yaml"
+    path.write_text(
+        "id: widow-sans\nextends: american\nname: American, sans widow\n"
+        "summary: The American game played sans widow.\nsources: [T]\n"
+        "auction:\n  sans_kitty: {bonus: 50}\n"
+    )
+    rules = fixed_deal(str(path))
+    dutch = load_translations("nl")
+    for translations, word in ((None, "widow"), (dutch, dutch.pgettext("phase", "widow"))):
+        transcript, _ = run(rules, ["7H", "quit"], translations=translations)
+        assert transcript.prompts[-1].startswith(f"{word}, ")
+        assert "(take, sans)" in transcript.prompts[-1]
+    assert dutch.pgettext("phase", "widow") != dutch.pgettext("phase", "kitty")
 
 
 # -- other languages ------------------------------------------------------------------------

@@ -16,7 +16,8 @@ from random import Random
 import pytest
 from server_helpers import Running, token_of
 
-from fivehundred.generator.i18n import load_translations
+from fivehundred.generator.glossary import entries
+from fivehundred.generator.i18n import load_translations, po_path, read_catalog
 from fivehundred.runtime.bots.heuristic import HeuristicBot
 from fivehundred.runtime.bots.reasons import Why, reason_text
 from fivehundred.runtime.engine.game import load_builtin
@@ -101,3 +102,29 @@ def test_a_table_and_the_variant_list_name_the_variant_in_the_readers_language(
     assert names["australian"] == translated
     _, body = running.get("/api/variants")
     assert {v["id"]: v["name"] for v in json.loads(body)}["australian"] == english
+
+
+def test_a_widow_variant_s_table_says_widow_where_its_book_does(running: Running) -> None:
+    """The page names the kitty by the variant's word (the American book's widow: weduwe,
+    viúva, الأرملة), with strings of its own for the widow's card mark and buttons."""
+    words = {}
+    for variant in ("american", "australian"):
+        _, made = running.post({"variant": variant})
+        with running.ws(made["id"], token_of(made["seats"][0]), lang="nl") as ws:
+            while True:
+                state = json.loads(ws.recv(timeout=30))
+                if state.get("type") == "state":
+                    break
+        words[variant] = state["kitty_word"]
+    assert words == {"american": "widow", "australian": "kitty"}
+    for lang in LANGS:
+        _, body = running.get(f"/api/strings/{lang}")
+        strings = json.loads(body)["strings"]
+        glossary = {e.english: e for e in entries(read_catalog(po_path(lang), lang))}
+        for kitty, widow in (
+            ("kitty-card", "widow-card"),
+            ("take", "take-widow"),
+            ("sans", "sans-widow"),
+        ):
+            assert glossary["kitty"].used_in(strings[kitty]), (lang, strings[kitty])
+            assert glossary["widow"].used_in(strings[widow]), (lang, strings[widow])

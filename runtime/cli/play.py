@@ -57,10 +57,12 @@ HELP = N_(
     "  help           this list\n"
     "  quit           leave the game (so does the end of the input)\n"
 )
-#: The phases of a hand, as play names them (``HandState.phase_name``).
+#: The phases of a hand, as play names them (``HandState.phase_name``; the kitty's is "widow"
+#: where the variant calls the kitty the widow).
 PHASES = {
     "auction": NP_("phase", "auction"),
     "kitty": NP_("phase", "kitty"),
+    "widow": NP_("phase", "widow"),
     "discard": NP_("phase", "discard"),
     "partner": NP_("phase", "partner"),
     "play": NP_("phase", "play"),
@@ -639,7 +641,11 @@ def play_match(
                             for a in _legal_in_order(view, legal)
                         ]
                     )
-                phase = voice.phase(hand.phase_name)
+                phase = voice.phase(
+                    "widow"
+                    if hand.phase_name == "kitty" and rules.terms["kitty"] == "widow"
+                    else hand.phase_name
+                )
                 if actor == seat:
                     prompt = voice.say(PROMPT, phase=phase, legal=offered)
                 else:

@@ -365,6 +365,8 @@ class Table:
             name=translations.gettext(r.name) if translations is not None and r.name else r.name,
             players=r.players,
             sides=list(r.side_of_seat),
+            # "kitty" or "widow": the word the variant's book uses, which the page uses too
+            kitty_word=r.terms["kitty"],
             n_sides=r.n_sides,
             target=r.target,
             seats=[{"name": s.name, "bot": s.bot} for s in self.seats],
