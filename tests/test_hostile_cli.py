@@ -780,6 +780,8 @@ def test_balance_out_keeps_the_mode_of_the_report(
         (["balance", "australian", "--games", "2", "--max-hands", "0"], "not 0"),
         (["simulate", "australian", "--hands", "2", "--bots", ""], "'': unknown bot"),
         (["play", "australian", "--bots", ""], "'': unknown bot"),
+        (["bench", "--hands", "10", "--variants", ""], "names no variant"),
+        (["bench", "--hands", "10", "--variants", ",,"], "names no variant"),
     ],
     ids=lambda a: "-".join(a[:1] + a[-2:-1]) if isinstance(a, list) else None,
 )

@@ -800,6 +800,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
     variants = None
     if args.variants is not None:
         variants = [v for v in args.variants.split(",") if v]
+        if not variants:
+            raise ArgumentError(
+                f"bench --variants names no variant ({args.variants!r}): give ids from"
+                " fivehundred list, separated by commas"
+            )
         for variant in variants:
             try:
                 load_builtin(variant)
