@@ -403,6 +403,22 @@ def _file_only_locations(catalog: Catalog) -> None:
         message.locations = kept  # type: ignore[assignment]  # Babel writes a None line as none
 
 
+def _tidy(catalog: Catalog, lang: str) -> None:
+    """The header comment as a new catalogue has it (an editor or an old writer wrapped it
+    line by line), and no old previous-text mark among a message's translator comments: a
+    ``#| msgid`` written once, read back by Babel as a comment and wrapped word by word into
+    lines such as ``# | they " "take`` and ``# the``. A message with such a line keeps only its
+    glossary comments (``avoid:``, ``forms:``), the only translator comments the catalogues
+    hold."""
+    catalog.header_comment = _HEADER_COMMENT.format(lang=language_name(lang))
+    for message in catalog:
+        comments = message.user_comments
+        if message.id and any(c.lstrip().startswith("|") for c in comments):
+            message.user_comments = [
+                c for c in comments if c.lstrip().startswith(("avoid:", "forms:"))
+            ]
+
+
 def _po_bytes(catalog: Catalog) -> bytes:
     # No "#| msgid" previous-text comments: Babel reads them back as translator comments and
     # wraps multi-line ones into invalid syntax, so a file could not round-trip.
@@ -502,6 +518,7 @@ def update_catalogues(
         if previous is not None and catalog._num_plurals is None:  # no Plural-Forms header
             catalog.mime_headers = [("Plural-Forms", default_plural_forms(lang))]
         merge_template(catalog, template)
+        _tidy(catalog, lang)
         data = _with_creation(_po_bytes(catalog), previous)
         if data == previous:
             done.append((lang, "unchanged"))

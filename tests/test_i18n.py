@@ -770,3 +770,33 @@ def test_record_errors_are_translated(tmp_path: Path, capsys: pytest.CaptureFixt
         assert error["index"] == 0 and error["message"].startswith("'7X'")
     assert "action 0: '7X' is not a card, a bid of australian or an action" in lines["en"]
     assert len(set(lines.values())) == len(lines)  # every language says it its own way
+
+
+def test_update_restores_the_header_and_drops_wrapped_previous_text_marks(tmp_path: Path) -> None:
+    """An old writer wrapped a catalogue's header comment line by line and turned ``#| msgid``
+    previous-text marks into translator comments wrapped word by word (``# | they " "take``,
+    ``# the``): an update writes the header as a new catalogue has it and drops those lines,
+    keeping a glossary entry's ``avoid:`` comment."""
+    locales, pot = _locales(tmp_path, ["nl"])
+    path = i18n.po_path("nl", locales)
+    text = path.read_text(encoding="utf-8")
+    header = "# Do not edit messages.pot\n# files\n# with any PO\n#\n"
+    text = header + text[text.index('msgid ""') :]
+    text = text.replace(
+        '\nmsgid "The first dealer is chosen at random."',
+        '\n# the\n# | kitty, " "and each player scores\n# take."'
+        '\nmsgid "The first dealer is chosen at random."',
+    )
+    assert '\nmsgctxt "glossary"\nmsgid "kitty"' in text
+    text = text.replace(
+        '\nmsgctxt "glossary"\nmsgid "kitty"',
+        '\n# avoid: kitty*\n# | the " "kitty\nmsgctxt "glossary"\nmsgid "kitty"',
+    )
+    path.write_text(text, encoding="utf-8")
+    i18n.update_catalogues(["nl"], locales=locales, pot=pot)
+    after = path.read_text(encoding="utf-8")
+    assert after.startswith("# Five Hundred: rule books and engine messages (Nederlands).\n")
+    assert "# files\n" not in after and "# | " not in after and '# take."' not in after
+    catalog = i18n.read_catalog(path, "nl")
+    assert not catalog["The first dealer is chosen at random."].user_comments
+    assert catalog.get("kitty", "glossary").user_comments == ["avoid: kitty*"]
