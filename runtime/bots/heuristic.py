@@ -395,9 +395,24 @@ def _fitting_player(rules: Rules) -> Callable[[HandState], int]:
     return play
 
 
+def _fitting_bidder(state: HandState, model: HandModel) -> tuple[int, float | None]:
+    """The heuristic's call for the seat to bid, judged with ``model``, and the mean tricks the
+    model gave the contract it bids (see :func:`.handmodel.hand_model`)."""
+    r = state.rules
+    legal = state.legal_actions()
+    view = view_of(state, state.controller(state.to_move))
+    odds = bid_odds(view, model=model)
+    action = choose_bid(view, legal, _judge_of(odds, r), odds).action
+    i = action - r.BID
+    if 0 <= i < r.n_bids and odds.mean and not odds.laid[i]:
+        return action, odds.mean[i]
+    return action, None
+
+
 def bid_model(rules: Rules) -> HandModel:
-    """The heuristic's model of what contracts make in ``rules`` (fitted once, by self-play)."""
-    return hand_model(rules, hand_tricks, misere_score, _fitting_player(rules))
+    """The heuristic's model of what contracts make in ``rules`` (fitted once, by self-play of
+    the deals and then of whole auctions)."""
+    return hand_model(rules, hand_tricks, misere_score, _fitting_player(rules), _fitting_bidder)
 
 
 @dataclass(frozen=True, slots=True)
@@ -420,6 +435,9 @@ class BidOdds:
 
     #: By ladder index: whether the hand's sure tricks make it alone (:func:`sure_tricks`).
     laid: tuple[bool, ...] = ()
+    #: By ladder index: the mean tricks the model gives a suit or no-trump entry (None for the
+    #: others).
+    mean: tuple[float | None, ...] = ()
 
     def need_of(self, i: int) -> float:
         """The chance asked of ladder entry ``i``."""
@@ -525,17 +543,19 @@ def _game_needs(view: SeatView, need: float, why: str) -> tuple[tuple[float, ...
     return tuple(needs), tuple(whys)
 
 
-def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
+def bid_odds(view: SeatView, boldness: float = 0.0, model: HandModel | None = None) -> BidOdds:
     """The chance of making every ladder entry from this seat's hand and the calls so far.
 
     Suit and no-trump bids: the fitted model (:func:`bid_model`) of the hand's count plus the
     partners' (the count a partner's bid in the strain shows, else an average partner's), less
     what the opponents' bids show; no trumps only with every suit stopped, or one open and the
     joker held. Misère bids: the model's chance for the hand's danger score, a partner who plays
-    along counting against it when he has bid.
+    along counting against it when he has bid. ``model``: the rules' own (:func:`bid_model`)
+    unless given.
     """
     r = view.rules
-    model = bid_model(r)
+    if model is None:
+        model = bid_model(r)
     hand = view.hand
     own = _counts(r, hand)
     team = _team_of(r, view.seat)
@@ -563,6 +583,7 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
     sure = [sure_tricks(r, hand, s) for s in range(5)]
     chance: list[float | None] = []
     basis: list[str] = []
+    means: list[float | None] = [None] * r.n_bids
     for i in range(r.n_bids):
         kind = r.bid_kind[i]
         if kind == "misere":
@@ -610,6 +631,7 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
             )
             mean = max(mean, alt)
         mean += boldness - 0.3 * opp_bids
+        means[i] = mean
         name = SUIT_WORDS[SUITS[strain]] if strain < NT else N_("no trumps")
         if sure[strain] >= level:
             # Sure tricks enough: no model needed, and no stopper either (we lead first).
@@ -643,7 +665,7 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
     laid = tuple(
         r.bid_kind[i] == "suit" and sure[r.bid_strain[i]] >= r.bid_level[i] for i in range(r.n_bids)
     )
-    return BidOdds(tuple(chance), tuple(basis), need, need_why, needs, whys, laid)
+    return BidOdds(tuple(chance), tuple(basis), need, need_why, needs, whys, laid, tuple(means))
 
 
 _COUNTS: dict[tuple[int, int], tuple[Rules, list[float]]] = {}
