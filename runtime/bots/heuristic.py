@@ -46,7 +46,7 @@ from random import Random
 
 from ..engine.codes import NT, SUITLESS, SUITS, bits
 from ..engine.game import reaches
-from ..engine.hand import AUCTION, DISCARD, KITTY, PARTNER, PLAY, HandState
+from ..engine.hand import AUCTION, DISCARD, KITTY, PARTNER, PLAY, HandState, passes_reopen
 from ..engine.messages import N_, SUIT_WORDS
 from ..engine.rules import Rules
 from ..engine.scoring import score_hand
@@ -372,6 +372,10 @@ BidJudge = Callable[[int, bool], "str | None"]
 #: The chance of making a contract the bot asks before it bids it, before the score moves it.
 NEED = 0.55
 
+#: The chance asked of a bid that takes the contract from opponents whose bid would win them the
+#: game (:func:`_stop`): losing it costs its value, letting them play likely costs the game.
+STOP = 0.2
+
 #: The chance given to a contract the hand's sure tricks make alone (:func:`sure_tricks`).
 SURE = 0.99
 
@@ -452,16 +456,53 @@ def _side_score(view: SeatView, seat: int) -> int:
     return view.scores[view.rules.side_of_seat[seat]]
 
 
+def _in_auction(view: SeatView, side: int) -> bool:
+    """Whether ``side`` may still win this auction: it holds the bid, or one of its seats may
+    still call (not after its one call, nor after a pass that no later bid can reopen)."""
+    r = view.rules
+    if view.high >= 0 and r.side_of_seat[view.high_seat] == side:
+        return True
+    called = passed = 0
+    for s, a in view.calls:
+        called |= 1 << s
+        if a == r.PASS:
+            passed |= 1 << s
+    done = called if r.procedure == "single-round" else 0 if passes_reopen(r) else passed
+    return any(not done >> s & 1 for s in r.teams[side])
+
+
+def _stop(view: SeatView) -> bool:
+    """Whether the opponents hold a bid that wins them the game if they make it, and their
+    tricks in defence would not win it them anyway (partners fixed at the deal: a partner yet
+    to be chosen might be us)."""
+    r = view.rules
+    if view.high < 0 or r.partner_call != "none":
+        return False
+    side = r.side_of_seat[view.high_seat]
+    if side == r.side_of_seat[view.seat]:
+        return False
+    return reaches(r, view.scores[side] + r.bid_value[view.high]) and not _defence_reaches(
+        r, view.scores, side, _defence_tricks(r)
+    )
+
+
 def _need(view: SeatView) -> tuple[float, str]:
-    """The chance to ask for: lower when the opponents are about to go out (defend by bidding),
-    higher when failing would put us out backwards."""
+    """The chance to ask for: lower when opponents about to go out may still win the auction
+    (defend by bidding: once they are out of it, the hand thrown in keeps them out better than
+    a risky contract), higher when failing would put us out backwards."""
     r = view.rules
     mine = r.side_of_seat[view.seat]
-    others = [sc for side, sc in enumerate(view.scores) if side != mine]
     cheapest = min(
         (v for v, k in zip(r.bid_value, r.bid_kind, strict=True) if k == "suit"), default=0
     )
-    if others and _near_target(r, max(others)):
+    if _stop(view):
+        return STOP, N_(
+            "the opponents' bid would win them the game: outbid it even on a slim chance"
+        )
+    if any(
+        side != mine and _near_target(r, sc) and _in_auction(view, side)
+        for side, sc in enumerate(view.scores)
+    ):
         return NEED - 0.12, N_("the opponents are near the target: bid to keep them out")
     if r.lose_at is not None and view.scores[mine] - 2 * cheapest <= r.lose_at:
         return NEED + 0.1, N_("near the losing score: bid only a safe contract")
@@ -919,6 +960,10 @@ def _choose_by_gain(
                 note = note_of(i)  # a bid the score alone turned down
                 break
         return Decision(r.PASS, noted(N_("the hand is not worth a higher bid"), note))
+    if _stop(view) and not any((chance[a - r.BID] or 0.0) >= NEED for a, _ in candidates):
+        # Only to take the contract from them: the bid likeliest to make, the cheapest of those.
+        pick = max(candidates, key=lambda c: (chance[c[0] - r.BID] or 0.0, -c[0]))
+        return Decision(pick[0], noted(pick[1], note_of(pick[0] - r.BID)))
 
     def gain(c: tuple[int, str]) -> float:
         i = c[0] - r.BID
