@@ -257,6 +257,7 @@ def engine_context(tables: Tables) -> dict[str, Any]:
             )
     teams = tables["teams"]
     n_sides = len(teams)
+    team_of_seat = [sum(1 << s for s in teams[tables["side_of_seat"][seat]]) for seat in range(n)]
     misere = [b["kind"] == "misere" for b in ladder]
     partner_call = tables["partner"]["call"]
     # Where partners are chosen or called, a misère has none: nobody sits out.
@@ -265,6 +266,11 @@ def engine_context(tables: Tables) -> dict[str, Any]:
         for b in ladder
     ]
     kitty_phase = tables["kitty"]["take"] and deal["kitty"] > 0 and tables["kitty"]["discard"] > 0
+    if kitty_phase and tables["kitty"]["discard"] != deal["kitty"]:
+        raise EngineOptionError(
+            f"{tables['variant']}: the contractor discards other than the kitty's size; the "
+            "engine generator counts every hand at the opening lead as deal.hand_size cards"
+        )
     sans = auction["sans_kitty"]
     n_bids = len(ladder)
     pass_action = n_cards + 4 * len(jokers)
@@ -272,25 +278,49 @@ def engine_context(tables: Tables) -> dict[str, Any]:
     lead_only_last = jnt["lead_only_last_trick"]
     ends_rule, void_rule = (bool(jokers) and on for on in joker_suit_rules(play))
     any_misere = any(b["kind"] == "misere" for b in ladder)
+    receiver_of = _receiver_of(tables)
+    receivers = [*(f"h{k}" for k in range(n)), "kitty", "dead"]
+    holders = [r for r in receivers if r in receiver_of]
+    # the receiver of the most cards is dealt what the others were not
+    complement = max(holders, key=receiver_of.count)
+    misere_ends = play["misere_ends_when_lost"] and any(misere)
+    bid_strains = [b["strain"] for b in ladder]
+    if any(sits_out) and partner_call != "none":
+        raise EngineOptionError(
+            f"{tables['variant']}: a partner sits out where partners are chosen or called; the "
+            "engine generator seats out the contractor's team"
+        )
     return {
         "variant": tables["variant"],
         "fingerprint": rules_fingerprint(tables),
         "players": n,
         "n_cards": n_cards,
         "hand_size": deal["hand_size"],
-        "receivers": [*(f"h{k}" for k in range(n)), "kitty", "dead"],
-        "receiver_of": _receiver_of(tables),
+        "receivers": receivers,
+        "receiver_of": receiver_of,
+        "holders": holders,
+        "complement": complement,
         "next_seat": tuple((s + 1) % n for s in range(n)),
         "followers": tuple(tuple((s + k) % n for k in range(1, n)) for s in range(n)),
+        # play.misere-partner: who follows each seat when the contractor's partners sit out
+        "followers_alone": tuple(
+            tuple(
+                tuple(
+                    s
+                    for s in ((seat + k) % n for k in range(1, n))
+                    if s == contractor or not team_of_seat[contractor] >> s & 1
+                )
+                for seat in range(n)
+            )
+            for contractor in range(n)
+        ),
         "by_side_expr": _by_side(teams),
         "has_kitty_cards": deal["kitty"] > 0,
         "has_dead": deal["dead_hand"] > 0,
         "n_sides": n_sides,
         "side_of_seat": tables["side_of_seat"],
         "teams": teams,
-        "team_of_seat": [
-            sum(1 << s for s in teams[tables["side_of_seat"][seat]]) for seat in range(n)
-        ],
+        "team_of_seat": team_of_seat,
         "singles": all(len(t) == 1 for t in teams),
         # actions
         "joker_lead": n_cards,
@@ -318,7 +348,7 @@ def engine_context(tables: Tables) -> dict[str, Any]:
         "needs_max_level": any(b["after_bid_of"] for b in ladder),
         "needs_called": any(b["blind"] for b in ladder),
         "level": [b["level"] for b in ladder],
-        "strain": [b["strain"] for b in ladder],
+        "strain": bid_strains,
         "value": [b["value"] for b in ladder],
         "misere": misere,
         "any_misere": any(misere),
@@ -332,6 +362,11 @@ def engine_context(tables: Tables) -> dict[str, Any]:
         "second_partner_at": tables["partner"]["second_partner_at"],
         # play
         "jokers": jokers,
+        # every set of jokers a contractor may hold, as a mask
+        "joker_sets": [
+            sum(1 << c for k, c in enumerate(jokers) if held >> k & 1)
+            for held in range(1, 1 << len(jokers))
+        ],
         "joker_mask": derived["joker_mask"],
         "nominated_power": derived["nominated_power"],
         "nominates": bool(jokers) and jnt["nominate"] == "contractor",
@@ -344,7 +379,10 @@ def engine_context(tables: Tables) -> dict[str, Any]:
         "misere_low": any_misere and misere_keys != keys[NT],
         "misere_keys": misere_keys,
         "misere_nominated_power": derived["misere_nominated_power"],
-        "misere_ends_when_lost": play["misere_ends_when_lost"] and any(misere),
+        "misere_ends_when_lost": misere_ends,
+        # the misères play_tricks plays (at no trumps without jokers, or in a trump suit)
+        "plain_misere_ends": misere_ends
+        and any(m and (not jokers or s != NT) for m, s in zip(misere, bid_strains, strict=True)),
         "suit_of": suit_of,
         "power": power,
         "masks": masks,

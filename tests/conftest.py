@@ -24,6 +24,11 @@ from fivehundred.runtime.engine.rules import Rules
 from fivehundred.runtime.loading import load_rules
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# The heuristic keeps its fitted hand models on disk (runtime/bots/handmodel.py): the tests
+# fit them afresh and touch no cache folder of the user's (test_bots.py tests the cache in a
+# folder of its own). Set here, so the commands the tests start inherit it too.
+os.environ["FIVEHUNDRED_CACHE"] = "off"
 AUSTRALIAN_SPEC = ROOT / "specs" / "variants" / "australian.yaml"
 DATA = Path(__file__).resolve().parent / "data"
 

@@ -13,9 +13,11 @@ from random import Random
 import pytest
 from variant_helpers import ROOT, act, deal_with
 
+from fivehundred.runtime.bots import handmodel, heuristic
 from fivehundred.runtime.bots.registry import BOTS, HeuristicBot, make_bot
 from fivehundred.runtime.bots.search import distinct_actions
 from fivehundred.runtime.cli.main import main
+from fivehundred.runtime.engine import seatview
 from fivehundred.runtime.engine.codes import bits
 from fivehundred.runtime.engine.game import Match
 from fivehundred.runtime.engine.hand import AUCTION, PLAY, HandState
@@ -390,3 +392,99 @@ def test_sure_tricks_count_side_winners_only_once_the_top_trumps_draw_every_trum
         mask = sum(1 << r.deck.index(c) for c in hand)
         assert sure_tricks(r, mask, SUITS.index("S")) == at_spades, variant
         assert sure_tricks(r, mask, NT) == 1 + 2 + 1 + 2  # JK; AS KS; AH; AD KD
+
+
+def _heuristic_decisions(variant: str, hands: int, forget: bool) -> list[tuple[int, str]]:
+    """Every decision (action, reason) of heuristic bots at every seat in ``hands`` hands of
+    whole games of ``variant``; with ``forget``, everything the bot and the seat view remember
+    between decisions is forgotten before each one."""
+    rules = load_rules(variant)
+    bot = HeuristicBot()
+    out: list[tuple[int, str]] = []
+    match = Match(rules, Random(17))
+    for _ in range(hands):
+        state = match.hand
+        while state.result is None:
+            if forget:
+                for memory in (
+                    heuristic._FACTS,
+                    heuristic._NEEDS,
+                    heuristic._PARTS,
+                    heuristic._PARTS_BY_TABLES,
+                    heuristic._TABLES,
+                    heuristic._TABLES_BY_ID,
+                    heuristic._RULES_TABLES,
+                    heuristic._CHEAPEST,
+                    heuristic._LADDERS,
+                    heuristic._SIDE_SEATS,
+                ):
+                    memory.clear()
+                seatview._FOLDED = (None, (), (), [], 0, ())
+            decision = bot.decide(state)
+            out.append((decision.action, str(decision.reason)))
+            state.apply(decision.action)
+        match.finish_hand()
+        if match.winner is not None:
+            match = Match(rules, Random(len(out)))
+    return out
+
+
+@pytest.mark.parametrize(
+    "variant",
+    ["australian", "three-handed", "six-handed-2v2v2", "five-handed-call", "both-hands-misere"],
+)
+def test_heuristic_decides_alike_with_its_memories_forgotten(variant):
+    """What the heuristic remembers between decisions (a hand's counts, the score's needs, a
+    suit's share of a count, the tables, the seat view's finished tricks) only saves work: the
+    same games played forgetting it all before every decision make every decision and reason
+    alike."""
+    remembered = _heuristic_decisions(variant, 12, forget=False)
+    forgotten = _heuristic_decisions(variant, 12, forget=True)
+    assert len(remembered) > 200
+    assert remembered == forgotten
+
+
+def test_fitted_hand_models_are_kept_on_disk_and_read_back_alike(tmp_path, monkeypatch):
+    """A fitted hand model is kept in the cache folder and read back the same to the last bit
+    (no fit then); a damaged file is fitted again; ``off`` keeps none."""
+    monkeypatch.setenv("FIVEHUNDRED_CACHE", str(tmp_path))
+    monkeypatch.setattr(handmodel, "_BY_OBJECT", {})
+    monkeypatch.setattr(handmodel, "_BY_TABLES", {})
+    fitted = heuristic.bid_model(load_rules("three-handed"))
+    (kept,) = (tmp_path / "hand-models").glob("*.json")
+    handmodel._BY_OBJECT.clear()
+    handmodel._BY_TABLES.clear()
+    real_fit = handmodel._fit
+
+    def no_fit(*args: object) -> handmodel.HandModel:
+        raise AssertionError("fitted again")
+
+    monkeypatch.setattr(handmodel, "_fit", no_fit)
+    assert heuristic.bid_model(load_rules("three-handed")) == fitted
+    kept.write_text('{"format": 1, "suit": [1, 2]}')
+    handmodel._BY_OBJECT.clear()
+    handmodel._BY_TABLES.clear()
+    monkeypatch.setattr(handmodel, "_fit", real_fit)
+    assert heuristic.bid_model(load_rules("three-handed")) == fitted
+    assert handmodel._read_model(kept) == fitted  # written again whole
+    monkeypatch.setenv("FIVEHUNDRED_CACHE", "off")
+    assert handmodel.model_cache_dir() is None
+    handmodel._BY_OBJECT.clear()
+    handmodel._BY_TABLES.clear()
+    kept.unlink()
+    assert heuristic.bid_model(load_rules("three-handed")) == fitted
+    assert not list((tmp_path / "hand-models").glob("*.json"))
+
+
+def test_a_kept_hand_model_is_keyed_by_the_rules_and_the_code(tmp_path, monkeypatch):
+    """Another variant, or any change to the source of the bots or the engine, is another key:
+    a model is read back only for the rules and the code that fitted it."""
+    monkeypatch.setenv("FIVEHUNDRED_CACHE", str(tmp_path))
+    australian, three = load_rules("australian"), load_rules("three-handed")
+    key = handmodel._cache_path(australian, "heuristic")
+    assert key is not None and key.parent == tmp_path / "hand-models"
+    assert handmodel._cache_path(three, "heuristic") != key
+    assert handmodel._cache_path(australian, "other") != key
+    code = handmodel._code_key()
+    monkeypatch.setattr(handmodel, "_CODE_KEY", [code[::-1]])
+    assert handmodel._cache_path(australian, "heuristic") != key

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+import inspect
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -22,7 +23,7 @@ import pytest
 
 from fivehundred.generated.rulesets import VARIANTS
 from fivehundred.generator.engine import EngineOptionError, render_engine
-from fivehundred.runtime.engine.fast import FastMatch, fast_engine
+from fivehundred.runtime.engine.fast import FastMatch, Playout, fast_engine
 from fivehundred.runtime.engine.game import Match, load_builtin
 from fivehundred.runtime.engine.hand import HandState
 from fivehundred.runtime.engine.rules import Rules
@@ -155,18 +156,23 @@ def test_generated_engine_agrees_on_whole_games_of_the_new_rules(variant: str) -
 
 def test_generated_engine_is_code_of_the_variants_options() -> None:
     """No branch for an option the variant does not have: the misère, joker and partner code
-    is only in the engines of variants with those rules."""
+    is only in the engines of variants with those rules, and the joker rules only in the play
+    at no trumps (in a trump suit the jokers are trumps)."""
     engines = "fivehundred.generated.engines."
     australian = importlib.import_module(engines + "australian")
     six = importlib.import_module(engines + "six_handed")
     five = importlib.import_module(engines + "five_handed_call")
     three = importlib.import_module(engines + "three_handed")
     sans = importlib.import_module(engines + "sans_kitty")
-    assert hasattr(australian, "nominate_joker") and hasattr(australian, "followers_without")
+    no_joker = importlib.import_module(engines + "two_handed_24")
+    assert hasattr(australian, "nominate_joker") and hasattr(australian, "FOLLOWERS_ALONE")
     assert not hasattr(australian, "call_partners") and not hasattr(australian, "choose_sans")
-    assert hasattr(five, "call_partners") and not hasattr(five, "followers_without")
+    assert hasattr(five, "call_partners") and not hasattr(five, "FOLLOWERS_ALONE")
     assert hasattr(sans, "choose_sans")
-    assert not hasattr(three, "followers_without")  # nobody sits out where each plays alone
+    assert not hasattr(three, "FOLLOWERS_ALONE")  # nobody sits out where each plays alone
+    assert hasattr(australian, "play_no_trumps") and not hasattr(no_joker, "play_no_trumps")
+    trumps = inspect.getsource(australian.play_tricks)
+    assert "joker" not in trumps.split('"""')[2].lower() and "suitless" not in trumps
     source = Path(six.__file__).read_text(encoding="utf-8")
     assert "TEAM_OF_SEAT" in source and "allies = 1 << contractor" not in source
 
@@ -303,4 +309,4 @@ def test_rule_author_text_reaches_the_engine_only_as_a_literal() -> None:
     assert namespace["VARIANT"] == hostile
     assert "os" not in namespace
     hand = namespace["playout"](0, Random(3).random)
-    assert len(hand) == 11
+    assert len(hand) == len(Playout._fields)  # every field of a Playout, in its order

@@ -10,16 +10,18 @@ codes of the ladder's special bids, commands), anchors and link targets.
 from __future__ import annotations
 
 import html
+import io
 import re
 from functools import cache
 from pathlib import Path
 
 import pytest
+from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 from fivehundred.generator.clauses import CLAUSE_IDS
-from fivehundred.generator.glossary import GLOSSARY, entries
-from fivehundred.generator.i18n import load_translations, po_path
+from fivehundred.generator.glossary import GLOSSARY, Entry, avoid_pattern, entries, norm
+from fivehundred.generator.i18n import _po_bytes, load_translations, po_path
 from fivehundred.runtime.engine.notation import ENGLISH, Notation, notation_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -166,17 +168,151 @@ def test_glossary(lang: str) -> None:
     book uses a word the glossary says to avoid."""
     glossary = entries(_catalog(lang))
     assert [e.english for e in glossary] == list(GLOSSARY)
+    written = norm(_catalog(lang))
     problems = []
     for path in book_files(lang, "md"):
         english = running_text(DOCS / "en" / path.name).casefold()
         text = running_text(path).casefold()
         for entry in glossary:
-            if entry.english.casefold() in english and entry.term.casefold() not in text:
+            if entry.english.casefold() in english and not entry.used_in(text):
                 problems.append(f"{path.name}: {entry.english!r} but never {entry.term!r}")
-            for word in entry.avoid:
-                if re.search(rf"(?<!\w){re.escape(word.casefold())}", text):
-                    problems.append(f"{path.name}: {word!r} (the glossary says {entry.term!r})")
+            for word in entry.avoided(text):
+                problems.append(f"{path.name}: {word!r} (the glossary says {entry.term!r})")
+        if written is not None:
+            for word in written.avoided(text):
+                problems.append(f"{path.name}: {word!r} (not {written.term})")
     assert not problems, "\n".join(problems[:20])
+
+
+#: English words that name another thing in some messages: a side suit is a suit other than
+#: trumps, not a side; "the American game", "the three-handed game", "T's game" are the card
+#: game itself (its rules), and so is a game record (of one deal), not the whole game played
+#: to the target; a suit contract is a trump contract, and following suit (or being void of
+#: the suit led) is a verb of its own in most languages (bekennen, renonce).
+_OTHER_SENSE = {
+    "side": re.compile(r"\bside suits?\b"),
+    "game": re.compile(
+        r"\b(?:american|australian|partnership|standard|original|\w+-handed|\w+-card|3v3|"
+        r"six-player|\w+'s)(?:\s+(?:partnership|[\w-]+-handed|3v3))?\s+games?\b|\bgame records?\b"
+    ),
+    "suit": re.compile(
+        r"\bfollow(?:s|ed|ing)? suit\b|\bsuit (?:or [\w-]+ )?contracts?\b|\bvoid of the suit led\b"
+    ),
+}
+_PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%%")
+
+
+def _uses(term: str, english: str) -> bool:
+    """Whether ``english`` (case-folded, placeholders dropped) uses ``term`` as a word, in any
+    inflection (``tricks``, ``follows suit``, ``contractor's``), in the term's sense."""
+    sense = _OTHER_SENSE.get(term)
+    english = sense.sub(" ", english) if sense else english
+    inflected = r"\s+".join(re.escape(w) + r"(?:s|es|ed|ing)?" for w in term.casefold().split())
+    return re.search(rf"(?<![\w-]){inflected}(?![\w-])", english) is not None
+
+
+def _translated(lang: str) -> list[tuple[str, list[str], list[str]]]:
+    """Every translated message of the catalogue but the glossary's own: its location, its
+    English (the msgid and its plural) and its forms, case-folded and without placeholders."""
+    out = []
+    catalog: Catalog = _catalog(lang)  # type: ignore[assignment]
+    for message in catalog:
+        if not message.id or message.context == "glossary" or message.fuzzy:
+            continue
+        ids = message.id if isinstance(message.id, (list, tuple)) else [message.id]
+        strings = message.string if isinstance(message.string, (list, tuple)) else [message.string]
+        forms = [str(f) for f in strings if f]
+        if len(forms) < len(strings):
+            continue
+        out.append(
+            (
+                f"fivehundred.po:{message.lineno}",
+                [_PLACEHOLDER.sub(" ", i).casefold() for i in ids],
+                [_PLACEHOLDER.sub(" ", f).casefold() for f in forms],
+            )
+        )
+    return out
+
+
+def _message_problems(lang: str, glossary: list[Entry], written: Entry | None) -> list[str]:
+    """What :func:`test_glossary_in_every_message` finds, one line per message and word."""
+    problems = []
+    for where, english, forms in _translated(lang):
+        for entry in glossary:
+            for form in forms:
+                for word in entry.avoided(form):
+                    problems.append(f"{where}: {word!r} (the glossary says {entry.term!r})")
+            used = [_uses(entry.english, text) for text in english]
+            # a plural's English may use the term in one number only (the plural's "the
+            # contractor" beside the singular's "the only player"): then some form does
+            found = [entry.used_in(form) for form in forms]
+            if any(used) and not (all(found) if all(used) else any(found)):
+                problems.append(f"{where}: {entry.english!r} but not {entry.term!r}")
+        if written is not None:
+            for form in forms:
+                for word in written.avoided(form):
+                    problems.append(f"{where}: {word!r} (not {written.term})")
+    return list(dict.fromkeys(problems))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_glossary_in_every_message(lang: str) -> None:
+    """issue 21, §3, beyond the books: every message a person reads (the table in the browser,
+    play at the terminal, the engine's messages, the bots' reasons and the books alike) says
+    one thing one way. Where a message's English uses a glossary term as a word (any
+    inflection; "side suits" are no side, "the American game" is no whole game), each form
+    of its translation uses the language's term; no form uses a word the glossary says to
+    avoid, nor a form of another norm than the language's (``NORM``)."""
+    catalog = _catalog(lang)
+    problems = _message_problems(lang, entries(catalog), norm(catalog))
+    assert not problems, "\n".join(problems[:40]) + f"\n({len(problems)} in all)"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_glossary_names_its_words_to_avoid(lang: str) -> None:
+    """The words to avoid are the check's teeth: a merge that drops the catalogue's translator
+    comments (as one did) would leave the glossary tests passing on nothing. Every language
+    names its norm and some words to avoid, each of which reads as a pattern."""
+    catalog = _catalog(lang)
+    written = norm(catalog)
+    assert written is not None and written.term
+    words = [w for entry in [*entries(catalog), written] for w in entry.avoid]
+    assert words
+    for word in words:
+        assert word.strip("*") and "," not in word, word
+        assert avoid_pattern(word).search(word.strip("*").casefold()), word
+
+
+def test_words_to_avoid_match_as_the_glossary_says() -> None:
+    """A word to avoid is a whole word (or phrase, however spaced) unless a ``*`` stands for
+    an ending or a beginning: ``num`` is not in ``número``, ``kitty*`` is in ``kittyen``."""
+    entry = Entry("x", "y", ("num", "kitty*", "*مباراة", "et giv", "vundne kontrakt*"))
+    assert entry.avoided("o número") == []
+    assert entry.avoided("Num instante") == ["num"]
+    assert entry.avoided("ta kittyen") == ["kitty*"]
+    assert entry.avoided("كيف تنتهي المباراة") == ["*مباراة"]
+    assert entry.avoided("i et\u00a0giv, i hvert givet") == ["et giv"]
+    assert entry.avoided("ett givet") == []
+    assert entry.avoided("Vundne  kontrakter") == ["vundne kontrakt*"]
+    marked = Entry("contractor", "صاحب العقد", ("*الباور",), ("أصحاب العقود",))
+    assert marked.used_in("يصبح صاحبَ العقد") and marked.used_in("أصحاب العقود")
+    assert marked.avoided("والباورُ") == ["*الباور"]
+
+
+def test_a_long_list_of_words_to_avoid_survives_the_catalogue_s_wrapping() -> None:
+    """The catalogue writer wraps a long translator comment onto several ``#`` lines, each
+    read back as a comment of its own: the list goes on across them, phrases included."""
+    words = [f"palavra{n} a" for n in range(12)] + ["num"]
+    catalog = Catalog(locale="pt")
+    catalog.add("norm", "pt-BR", context="glossary", user_comments=["avoid: " + ", ".join(words)])
+    catalog.add("side", "equipe", context="glossary", user_comments=["forms: equipes"])
+    data = _po_bytes(catalog)
+    assert data.count(b"\n# ") > 1  # wrapped
+    read = read_po(io.BytesIO(data), locale="pt")
+    written = norm(read)
+    assert written is not None and written.avoid == tuple(words)
+    side = [e for e in entries(read) if e.english == "side"]
+    assert side == [Entry("side", "equipe", (), ("equipes",))]
 
 
 @pytest.mark.parametrize("lang", ("en", *LANGS))

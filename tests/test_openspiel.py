@@ -4,6 +4,7 @@ OpenSpiel's ISMCTS bot plays a hand against our heuristic bots."""
 
 from __future__ import annotations
 
+import re
 from random import Random
 from typing import Any
 
@@ -14,6 +15,7 @@ pyspiel = require("pyspiel", "openspiel")
 np = require("numpy", "openspiel")
 
 import fivehundred.openspiel  # noqa: E402  (registers the game)
+from fivehundred.generator.pipeline import builtin_ids  # noqa: E402
 from fivehundred.runtime.bots.registry import HeuristicBot  # noqa: E402
 
 
@@ -79,6 +81,33 @@ def test_chance_deal_and_tensors_match_the_engine() -> None:
     assert api.num_distinct_actions == game.num_distinct_actions()
 
 
+@pytest.mark.parametrize("variant", builtin_ids())
+def test_information_state_strings_are_the_core_ones(variant: str) -> None:
+    """The adapter writes the information-state string from the hand's fields, the text of
+    the calls and tricks kept from node to node (and carried into clones): after every action
+    of random hands, for every seat, it is the core's string character for character."""
+    from fivehundred.runtime.adapters.tensors import information_state_string
+
+    game = pyspiel.load_game("python_fivehundred", {"variant": variant})
+    rng = Random(2)
+    compared = 0
+    for _ in range(2):
+        state = game.new_initial_state()
+        _deal(state, rng)
+        while True:
+            hand = state.fivehundred_state.hand
+            for seat in range(game.num_players()):
+                text = state.information_state_string(seat)
+                assert text == information_state_string(hand, seat), (variant, seat)
+                compared += 1
+            if state.is_terminal():
+                break
+            if rng.random() < 0.3:
+                state = state.clone()  # the clone carries the text on
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert compared > 20
+
+
 def test_resampling_keeps_the_information_state() -> None:
     """ISMCTS's requirement: a resampled state looks the same to the seat to move, while the
     cards it has not seen move."""
@@ -106,6 +135,37 @@ def test_resampling_keeps_the_information_state() -> None:
         while not other.is_terminal():
             other.apply_action(rng.choice(other.legal_actions()))
     assert moved > 10
+
+
+@pytest.mark.parametrize("variant", ["australian", "open-misere-after-8", "two-handed"])
+def test_resampled_states_read_back(variant: str) -> None:
+    """A resampled state is a hand of its own, its history the one that leads to it (the
+    contractor's discards, which the resampling seat never saw, are the new deal's): it
+    serializes and reads back to the same cards and plays on."""
+    game = pyspiel.load_game("python_fivehundred", {"variant": variant})
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    rng = Random(3)
+    discarded = 0
+    for _ in range(40):
+        state = game.new_initial_state()
+        _deal(state, rng)
+        for _ in range(rng.randrange(50)):
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        other = state.resample_from_infostate(state.current_player(), sampler)
+        again = game.deserialize_state(other.serialize())
+        theirs, mine = again.fivehundred_state.hand, other.fivehundred_state.hand
+        assert (theirs.hands, theirs.kitty, theirs.discarded) == (
+            mine.hands,
+            mine.kitty,
+            mine.discarded,
+        )
+        assert str(again) == str(other) and again.legal_actions() == other.legal_actions()
+        discarded += mine.discarded != state.fivehundred_state.hand.discarded
+    assert discarded >= 3
 
 
 def test_ismcts_plays_against_our_heuristic_bots() -> None:
@@ -205,20 +265,110 @@ def test_resample_refuses_a_seat_that_is_not_one() -> None:
 
 
 def test_a_clone_shares_the_immutable_rules() -> None:
-    """pyspiel clones a Python state by deep-copying each attribute: the clone must share the
-    game and its rules tables (identity), and copy only the hand."""
+    """pyspiel clones a Python state by deep-copying each attribute: the clone shares the game
+    and its rules tables (identity), and the two stay independent whichever moves first (the
+    hand is shared copy-on-write until one of them moves), while dealing and after; an illegal
+    move of either changes neither."""
     import copy
 
-    state = _dealt()
-    state.apply_action(state.legal_actions()[0])
-    for other in (state.clone(), copy.deepcopy(state)):
-        assert other.fivehundred_game is state.fivehundred_game
-        mine, theirs = state.fivehundred_state, other.fivehundred_state
-        assert theirs.hand.rules is mine.hand.rules is state.fivehundred_game.rules
-        assert theirs.hand is not mine.hand and theirs.history() == mine.history()
-        other.apply_action(other.legal_actions()[0])
-        assert len(other.history()) == len(state.history()) + 1
-        assert theirs.history() != mine.history()
+    def seen(state: Any) -> tuple[Any, ...]:
+        return (state.history(), str(state), state.legal_actions(), state.current_player())
+
+    dealt = _dealt()
+    dealt.apply_action(dealt.legal_actions()[0])
+    dealing = pyspiel.load_game("python_fivehundred").new_initial_state()
+    dealing.apply_action(7)
+    for position in (dealt, dealing):
+        for clone in (lambda s: s.clone(), copy.deepcopy):
+            for clone_moves in (True, False):
+                base = position.clone()
+                if position is dealt:
+                    base.information_state_tensor(1)  # the node keeps the tensors' tracker
+                other = clone(base)
+                assert type(other) is type(base) and other is not base
+                assert other.fivehundred_game is base.fivehundred_game
+                before = seen(base)
+                assert seen(other) == before
+                mover, still = (other, base) if clone_moves else (base, other)
+                if position is dealt:  # an illegal move changes neither
+                    with pytest.raises(pyspiel.SpielError):
+                        mover.apply_action(0)  # a card during the auction
+                    assert seen(mover) == seen(still) == before
+                action = mover.legal_actions()[-1] if position is dealt else 11
+                mover.apply_action(action)
+                assert seen(still) == before
+                assert mover.history() == before[0] + [action]
+                if position is dealt:
+                    mine, theirs = mover.fivehundred_state, still.fivehundred_state
+                    assert mine.hand is not theirs.hand
+                    assert mine.hand.rules is theirs.hand.rules is base.fivehundred_game.rules
+                    assert mine.game is theirs.game is base.fivehundred_game
+                mover.apply_action(mover.legal_actions()[0])
+                assert seen(still) == before
+                if position is dealt:  # the tensors' tracker, carried into the copy, is right
+                    for one in (mover, still):
+                        inner = one.fivehundred_state
+                        for seat in range(4):
+                            info = np.float32(inner.information_state_tensor(seat))
+                            assert list(one.information_state_tensor(seat)) == list(info)
+
+
+def test_serialized_states_carry_the_actions_not_the_rules() -> None:
+    """pyspiel serializes a Python state by pickling its attributes: ours pickle as the
+    variant parameter, the dealer, the cards dealt and the actions, replayed (checked) when
+    read back, so the text stays short and never holds the rules tables; every state of random
+    hands reads back to the same state, which plays on alike."""
+    import base64
+    import pickle
+
+    for variant, dealer in (("australian", 2), ("five-handed-call", 1), ("both-hands-misere", 0)):
+        game = pyspiel.load_game("python_fivehundred", {"variant": variant, "dealer": dealer})
+        rng = Random(6)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            text = state.serialize()
+            raw = base64.b64decode(text.split("__dict__=", 1)[1])
+            assert b"Rules" not in raw and len(raw) < 600, len(raw)
+            again = game.deserialize_state(text)
+            assert again.history() == state.history() and str(again) == str(state)
+            assert again.legal_actions() == state.legal_actions()
+            if not again.is_chance_node():
+                seat = again.current_player()
+                assert again.information_state_string(seat) == state.information_state_string(seat)
+            _, other = pyspiel.deserialize_game_and_state(
+                pyspiel.serialize_game_and_state(game, state)
+            )
+            assert str(other) == str(state)
+            if state.is_chance_node():
+                action = rng.choice([a for a, _ in state.chance_outcomes()])
+            else:
+                action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+            again.apply_action(action)
+            assert str(again) == str(state)
+        assert pickle.loads(pickle.dumps(state)).returns() == state.returns()
+    # A serialized node whose deal or actions do not replay: the rule's SpielError, no crash.
+    from fivehundred.openspiel import IllegalAction, InvalidAction
+    from fivehundred.runtime.adapters.openspiel import _unpickle_node
+
+    class Forged:
+        def __init__(self, *args: object) -> None:
+            self.args = args
+
+        def __reduce__(self) -> tuple[Any, ...]:
+            return (_unpickle_node, self.args)
+
+    game = pyspiel.load_game("python_fivehundred")
+    deck = tuple(range(43))
+    for args, error in (
+        (("australian", 0, (3, 3), ()), InvalidAction),  # a card dealt twice
+        (("australian", 0, (1, 2), (5,)), InvalidAction),  # an action before the deal is done
+        (("australian", 0, deck, (999,)), InvalidAction),  # no action at all
+        (("australian", 0, deck, (0,)), IllegalAction),  # a card during the auction
+    ):
+        forged = base64.b64encode(pickle.dumps({"_node": Forged(*args)})).decode()
+        with pytest.raises(error):
+            game.deserialize_state(f"history=\nmove_number=0\n__dict__={forged}")
 
 
 def test_resampling_prefers_deals_that_agree_with_the_bids() -> None:
@@ -279,3 +429,26 @@ def test_no_ace_no_face_appends_one_action_id_and_keeps_the_others() -> None:
     state.apply_action(172)
     assert state.is_terminal() and state.returns() == [0.0] * 4
     pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_agentbench_prints_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
+    """The agents' benchmark (README's speed table and its command) runs end to end on a few
+    steps and prints every figure beside its same-run reference (times printed, never
+    asserted)."""
+    require("pettingzoo", "pettingzoo")
+    from fivehundred.runtime.adapters.agentbench import main
+
+    assert main(["--steps", "200", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    for text in (
+        "the pure-Python tensors",
+        "HandState.copy (",
+        "one-attribute Python state",
+        "HandState.copy and apply_fast",
+        "when its parent's was asked",
+        "random playout",
+        "observing the seat to act",
+        "rl_environment",
+    ):
+        assert text in out, text
+    assert not re.search(r"\b(nan|inf)\b", out), out

@@ -108,22 +108,31 @@ def test_incremental_arrays_are_the_reference_tensors(variant: str) -> None:
     """HandArrays (numpy, kept up to date action by action) gives, after every action of
     random hands, the observation and information-state tensors of the seat to act and of a
     random seat float for float as the core's pure-Python path; also when asked only now and
-    then (catching up)."""
+    then (catching up), and when the first information state is asked in mid-hand of a
+    tracker that kept only observations (the history is kept from then on)."""
     from fivehundred.runtime.adapters.arrays import HandArrays
+
+    def obs_of(state: fivehundred.State, seat: int) -> list[float]:
+        return np.float32(state.observation_tensor(seat)).tolist()
 
     game = fivehundred.load(variant)
     rng = Random(7)
-    arrays, sparse = HandArrays(game.rules), HandArrays(game.rules)
+    arrays, sparse, late = HandArrays(game.rules), HandArrays(game.rules), HandArrays(game.rules)
     steps = 0
     for n in range(2):
         state = game.new_hand(rng=rng, dealer=n % game.num_players)
         while True:
             hand = state.hand
+            seat = rng.randrange(game.num_players)
+            assert late.observation(hand, seat).tolist() == obs_of(state, seat)
+            if n == 1 or steps == 9:
+                got = late.information_state(hand, seat).tolist()
+                assert got == np.float32(state.information_state_tensor(seat)).tolist()
             for seat in {max(state.current_player(), 0), rng.randrange(game.num_players)}:
                 obs = arrays.observation(hand, seat)
                 info = arrays.information_state(hand, seat)
                 assert obs.dtype == np.float32 and obs.shape == game.observation_shape
-                assert obs.tolist() == np.float32(state.observation_tensor(seat)).tolist()
+                assert obs.tolist() == obs_of(state, seat)
                 assert info.tolist() == np.float32(state.information_state_tensor(seat)).tolist()
             if rng.random() < 0.2:
                 seat = rng.randrange(game.num_players)

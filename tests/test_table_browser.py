@@ -94,9 +94,13 @@ def test_four_players_play_a_whole_hand_by_clicking(browser: Any, running: Runni
             click_a_legal_move(pages[seat])
         pages[0].wait_for_timeout(30)
     assert table.between_hands, "the hand did not end"
+    scores = [str(x) for x in table.summary["scores"]] if table.summary else []
+    assert scores and scores != ["0", "0"]  # a hand scores: a side took tricks or a contract
     for page in pages:
         page.wait_for_selector("#summary:not([hidden])")
         assert page.locator("#summary a.record").count() == 1
+        # the running score beside the table already counts the hand that is over
+        assert page.locator(".scores .side b").all_inner_texts() == scores
         assert not page.errors, page.errors
     # Every move of the hand came from a click: no seat has a bot and no clock ran.
     assert len(table.records) == 1 and table.records[0]["actions"]

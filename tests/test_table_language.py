@@ -16,7 +16,8 @@ from random import Random
 import pytest
 from server_helpers import Running, token_of
 
-from fivehundred.generator.i18n import load_translations
+from fivehundred.generator.glossary import entries
+from fivehundred.generator.i18n import load_translations, po_path, read_catalog
 from fivehundred.runtime.bots.heuristic import HeuristicBot
 from fivehundred.runtime.bots.reasons import Why, reason_text
 from fivehundred.runtime.engine.game import load_builtin
@@ -78,3 +79,52 @@ def test_a_dutch_table_gives_the_suggestions_reason_in_dutch(running: Running) -
     assert state["suggestion"]["action"] == action
     assert state["suggestion"]["reason"] == suggest(table.hand, dutch)[1]
     assert state["suggestion"]["reason"] != reason_en
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_table_and_the_variant_list_name_the_variant_in_the_readers_language(
+    running: Running, lang: str
+) -> None:
+    # issue 21: a variant's name is translated where a person reads it (the table's header and
+    # the first page's list of variants, as in the books)
+    _, made = running.post({"variant": "australian"})
+    with running.ws(made["id"], token_of(made["seats"][0]), lang=lang) as ws:
+        while True:
+            state = json.loads(ws.recv(timeout=30))
+            if state.get("type") == "state":
+                break
+    english = load_builtin("australian").name
+    translated = load_translations(lang).gettext(english)
+    assert translated != english
+    assert state["name"] == translated
+    _, body = running.get(f"/api/variants?lang={lang}")
+    names = {v["id"]: v["name"] for v in json.loads(body)}
+    assert names["australian"] == translated
+    _, body = running.get("/api/variants")
+    assert {v["id"]: v["name"] for v in json.loads(body)}["australian"] == english
+
+
+def test_a_widow_variant_s_table_says_widow_where_its_book_does(running: Running) -> None:
+    """The page names the kitty by the variant's word (the American book's widow: weduwe,
+    viúva, الأرملة), with strings of its own for the widow's card mark and buttons."""
+    words = {}
+    for variant in ("american", "australian"):
+        _, made = running.post({"variant": variant})
+        with running.ws(made["id"], token_of(made["seats"][0]), lang="nl") as ws:
+            while True:
+                state = json.loads(ws.recv(timeout=30))
+                if state.get("type") == "state":
+                    break
+        words[variant] = state["kitty_word"]
+    assert words == {"american": "widow", "australian": "kitty"}
+    for lang in LANGS:
+        _, body = running.get(f"/api/strings/{lang}")
+        strings = json.loads(body)["strings"]
+        glossary = {e.english: e for e in entries(read_catalog(po_path(lang), lang))}
+        for kitty, widow in (
+            ("kitty-card", "widow-card"),
+            ("take", "take-widow"),
+            ("sans", "sans-widow"),
+        ):
+            assert glossary["kitty"].used_in(strings[kitty]), (lang, strings[kitty])
+            assert glossary["widow"].used_in(strings[widow]), (lang, strings[widow])

@@ -34,6 +34,7 @@ NEXT_SEAT = (1, 2, 3, 0)
 #: The seats that follow a lead by each seat, in order.
 FOLLOWERS = ((1, 2, 3), (2, 3, 0), (3, 0, 1), (0, 1, 2))
 CARD_BITS = tuple(1 << c for c in range(N_CARDS))
+ALL_CARDS = (1 << N_CARDS) - 1
 SIDE_OF_SEAT = (0, 1, 0, 1)
 ZEROS = (0, 0)
 THROWN_IN = (-1, -1, None, ZEROS, ZEROS, True, (), False)
@@ -50,6 +51,10 @@ SITS_OUT = (False, False, False, False, False, False, False, False, False, False
 #: The contractor's side, by seat, as a mask of seats (seats.teams); the seats of each side.
 TEAM_OF_SEAT = (5, 10, 5, 10)
 TEAMS = ((0, 2), (1, 3))
+#: The seats that follow a lead by each seat in a misère its contractor plays alone, by
+#: contractor (play.misere-partner: his partner sits it out).
+FOLLOWERS_ALONE = (((1, 3), (3, 0), (3, 0, 1), (0, 1)), ((1, 2), (2, 0), (0, 1), (0, 1, 2)),
+ ((1, 2, 3), (2, 3), (3, 1), (1, 2)), ((2, 3), (2, 3, 0), (3, 0), (0, 2)))
 
 # Per-trump tables, by strain (S C D H NT): the suit of each card (4: a joker without one) and
 # the masks of the cards of each suit; KEYS[strain][led][card] is what the card counts in a
@@ -128,7 +133,7 @@ def playout(dealer, random, scores=None, contract=None):
     bid index) ends the auction at once with that contract, as ``HandState.end_auction_with``.
 
     Returns (contract, contractor, made, tricks by side, points, complete, allies, sans, trick
-    winners, actions, (hands, kitty, dead hand as dealt)).
+    winners, actions, (hands, kitty, dead hand as dealt), redeal): the fields of ``Playout``.
     """
     acts = []
     hands, kitty, dead = deal(dealer, random)
@@ -139,14 +144,23 @@ def playout(dealer, random, scores=None, contract=None):
         contractor, high = contract
     if high < 0:
         # auction.all-pass: the hand is thrown in
-        return (*THROWN_IN, (), acts, dealt)
+        return (*THROWN_IN, (), acts, dealt, False)
     misere = MISERE[high]
     allies = TEAM_OF_SEAT[contractor]
     sans = False
     hands[contractor] = take_kitty_and_discard(hands[contractor] | kitty, random, acts)
-    won, winners = play_tricks(hands, contractor, high, contractor, allies, misere, random, acts)
-    points = score(high, contractor, allies, misere, sans, won, len(winners), scores or ZEROS)
-    return (*points, tuple(winners), acts, dealt)
+    followers = FOLLOWERS
+    if SITS_OUT[high]:
+        # play.misere-partner: the contractor's partner sits the misère out
+        followers = FOLLOWERS_ALONE[contractor]
+    strain = STRAIN[high]
+    if strain == NT:
+        won, winners = play_no_trumps(hands, contractor, contractor, followers, allies, misere, random, acts)
+    else:
+        won, winners = play_tricks(hands, contractor, strain, followers, allies, misere, random, acts)
+    made, by_side, points, seats = score(high, contractor, allies, misere, sans, won, scores or ZEROS)
+    return (high, contractor, made, by_side, points, len(winners) == HAND_SIZE, seats, sans,
+            tuple(winners), acts, dealt, False)
 
 
 def deal(dealer, random):
@@ -154,136 +168,128 @@ def deal(dealer, random):
     ``shuffled``) and deal the packets from the dealer's left: hands by seat, kitty, dead hand.
     Each position of the deck is final once the shuffle has passed it, and goes to its
     receiver at once: ``h1`` is the dealer's left, ``h0`` the dealer. ``c`` holds the cards
-    as bits (card index c as ``1 << c``)."""
+    as bits (card index c as ``1 << c``), so a receiver's cards add up (distinct bits: ``+``
+    is ``|``, and quicker); ``h0`` is dealt what nobody else was."""
     c = list(CARD_BITS)
-    h0 = h1 = h2 = h3 = kitty = dead = 0
+    h1 = h2 = h3 = kitty = dead = 0
     j = floor(random() * 43)
-    kitty |= c[j]
+    kitty += c[j]
     c[j] = c[42]
     j = floor(random() * 42)
-    h0 |= c[j]
     c[j] = c[41]
     j = floor(random() * 41)
-    h0 |= c[j]
     c[j] = c[40]
     j = floor(random() * 40)
-    h0 |= c[j]
     c[j] = c[39]
     j = floor(random() * 39)
-    h3 |= c[j]
+    h3 += c[j]
     c[j] = c[38]
     j = floor(random() * 38)
-    h3 |= c[j]
+    h3 += c[j]
     c[j] = c[37]
     j = floor(random() * 37)
-    h3 |= c[j]
+    h3 += c[j]
     c[j] = c[36]
     j = floor(random() * 36)
-    h2 |= c[j]
+    h2 += c[j]
     c[j] = c[35]
     j = floor(random() * 35)
-    h2 |= c[j]
+    h2 += c[j]
     c[j] = c[34]
     j = floor(random() * 34)
-    h2 |= c[j]
+    h2 += c[j]
     c[j] = c[33]
     j = floor(random() * 33)
-    h1 |= c[j]
+    h1 += c[j]
     c[j] = c[32]
     j = floor(random() * 32)
-    h1 |= c[j]
+    h1 += c[j]
     c[j] = c[31]
     j = floor(random() * 31)
-    h1 |= c[j]
+    h1 += c[j]
     c[j] = c[30]
     j = floor(random() * 30)
-    kitty |= c[j]
+    kitty += c[j]
     c[j] = c[29]
     j = floor(random() * 29)
-    h0 |= c[j]
     c[j] = c[28]
     j = floor(random() * 28)
-    h0 |= c[j]
     c[j] = c[27]
     j = floor(random() * 27)
-    h0 |= c[j]
     c[j] = c[26]
     j = floor(random() * 26)
-    h0 |= c[j]
     c[j] = c[25]
     j = floor(random() * 25)
-    h3 |= c[j]
+    h3 += c[j]
     c[j] = c[24]
     j = floor(random() * 24)
-    h3 |= c[j]
+    h3 += c[j]
     c[j] = c[23]
     j = floor(random() * 23)
-    h3 |= c[j]
+    h3 += c[j]
     c[j] = c[22]
     j = floor(random() * 22)
-    h3 |= c[j]
+    h3 += c[j]
     c[j] = c[21]
     j = floor(random() * 21)
-    h2 |= c[j]
+    h2 += c[j]
     c[j] = c[20]
     j = floor(random() * 20)
-    h2 |= c[j]
+    h2 += c[j]
     c[j] = c[19]
     j = floor(random() * 19)
-    h2 |= c[j]
+    h2 += c[j]
     c[j] = c[18]
     j = floor(random() * 18)
-    h2 |= c[j]
+    h2 += c[j]
     c[j] = c[17]
     j = floor(random() * 17)
-    h1 |= c[j]
+    h1 += c[j]
     c[j] = c[16]
     j = floor(random() * 16)
-    h1 |= c[j]
+    h1 += c[j]
     c[j] = c[15]
     j = floor(random() * 15)
-    h1 |= c[j]
+    h1 += c[j]
     c[j] = c[14]
     j = floor(random() * 14)
-    h1 |= c[j]
+    h1 += c[j]
     c[j] = c[13]
     j = floor(random() * 13)
-    kitty |= c[j]
+    kitty += c[j]
     c[j] = c[12]
     j = floor(random() * 12)
-    h0 |= c[j]
     c[j] = c[11]
     j = floor(random() * 11)
-    h0 |= c[j]
     c[j] = c[10]
     j = floor(random() * 10)
-    h0 |= c[j]
     c[j] = c[9]
     j = floor(random() * 9)
-    h3 |= c[j]
+    h3 += c[j]
     c[j] = c[8]
     j = floor(random() * 8)
-    h3 |= c[j]
+    h3 += c[j]
     c[j] = c[7]
     j = floor(random() * 7)
-    h3 |= c[j]
+    h3 += c[j]
     c[j] = c[6]
     j = floor(random() * 6)
-    h2 |= c[j]
+    h2 += c[j]
     c[j] = c[5]
     j = floor(random() * 5)
-    h2 |= c[j]
+    h2 += c[j]
     c[j] = c[4]
     j = floor(random() * 4)
-    h2 |= c[j]
+    h2 += c[j]
     c[j] = c[3]
     j = floor(random() * 3)
-    h1 |= c[j]
+    h1 += c[j]
     c[j] = c[2]
     j = floor(random() * 2)
-    h1 |= c[j]
+    h1 += c[j]
     c[j] = c[1]
-    h1 |= c[0]
+    h1 += c[0]
+    h0 = ALL_CARDS - h1 - h2 - h3 - kitty
     by_offset = [h0, h1, h2, h3]
     return by_offset[-dealer:] + by_offset[:-dealer], kitty, dead
 
@@ -333,33 +339,108 @@ def auction(dealer, random, acts):
 
 def take_kitty_and_discard(hand, random, acts):
     """kitty.take: the contractor takes the kitty and discards 3 cards, one per action."""
-    for _ in range(3):
+    bits = CARD_BITS
+    for held in range(13, 10, -1):
         legal = hand
-        k = floor(random() * legal.bit_count())
-        while k:
-            legal &= legal - 1
-            k -= 1
-        bit = legal & -legal
-        acts.append(DISCARD - 1 + bit.bit_length())
-        hand ^= bit
+        n = held
+        k = floor(random() * n)
+        n -= k + 1  # the legal actions above the k-th
+        if k < n:
+            while k:
+                legal &= legal - 1
+                k -= 1
+            card = (legal ^ legal - 1).bit_length() - 1  # the lowest left
+        else:
+            while n:
+                legal -= bits[legal.bit_length() - 1]
+                n -= 1
+            card = legal.bit_length() - 1  # the highest left
+        acts.append(DISCARD + card)
+        hand -= bits[card]
     return hand
 
 
-def play_tricks(hands, leader, contract, contractor, allies, misere, random, acts):
-    """The tricks: tricks won by seat and the winner of each trick.
+def play_tricks(hands, leader, strain, followers, allies, misere, random, acts):
+    """The tricks of a contract in a trump suit, where the jokers are trumps and no joker rule
+    applies: tricks won by seat and the winner of each trick.
 
-    play.opening-lead: the contractor leads; play.next-lead: the winner of a trick
-    leads the next; play.follow-suit: one who holds the led suit plays it; play.trick-winner:
-    the highest card of the led suit wins, or the highest trump.
+    play.opening-lead: the contractor leads; play.next-lead: the winner of a trick leads the
+    next; play.follow-suit: one who holds the led suit plays it; play.trick-winner: the highest
+    card of the led suit wins, or the highest trump.
     """
-    strain = STRAIN[contract]
     suit_of = SUIT_OF[strain]
     masks = SUIT_MASKS[strain]
     keys = KEYS[strain]
-    followers = FOLLOWERS
-    if contract >= 0 and SITS_OUT[contract]:
-        # play.misere-partner: the contractor's partner sits the misère out
-        followers = followers_without(allies & ~(1 << contractor))
+    bits = CARD_BITS
+    won = [0] * PLAYERS
+    winners = []
+    append = acts.append
+    n_tricks = 0
+    seat = leader
+    while True:
+        legal = hand = hands[seat]
+        n = HAND_SIZE - n_tricks
+        k = floor(random() * n)
+        n -= k + 1  # the legal actions above the k-th
+        if k < n:
+            while k:
+                legal &= legal - 1
+                k -= 1
+            card = (legal ^ legal - 1).bit_length() - 1  # the lowest left
+        else:
+            while n:
+                legal -= bits[legal.bit_length() - 1]
+                n -= 1
+            card = legal.bit_length() - 1  # the highest left
+        append(card)
+        hands[seat] = hand - bits[card]
+        led = suit_of[card]
+        led_keys = keys[led]
+        follow = masks[led]
+        best_key = led_keys[card]
+        best = seat
+        for s in followers[seat]:
+            hand = hands[s]
+            legal = hand & follow or hand
+            n = legal.bit_count()
+            k = floor(random() * n)
+            n -= k + 1  # the legal actions above the k-th
+            if k < n:
+                while k:
+                    legal &= legal - 1
+                    k -= 1
+                card = (legal ^ legal - 1).bit_length() - 1  # the lowest left
+            else:
+                while n:
+                    legal -= bits[legal.bit_length() - 1]
+                    n -= 1
+                card = legal.bit_length() - 1  # the highest left
+            append(card)
+            hands[s] = hand - bits[card]
+            key = led_keys[card]
+            if key > best_key:
+                best_key = key
+                best = s
+        won[best] += 1
+        winners.append(best)
+        n_tricks += 1
+        if n_tricks == HAND_SIZE:
+            return won, winners
+        seat = best
+
+
+def play_no_trumps(hands, leader, contractor, followers, allies, misere, random, acts):
+    """The tricks of a contract at no trumps (a misère's too), with the rules of the joker without
+    trumps: tricks won by seat and the winner of each trick.
+
+    play.opening-lead: the contractor leads; play.next-lead: the winner of a trick
+    leads the next; play.follow-suit: one who holds the led suit plays it; play.trick-winner:
+    the highest card of the led suit wins.
+    """
+    suit_of = SUIT_OF[NT]
+    masks = SUIT_MASKS[NT]
+    keys = KEYS[NT]
+    bits = CARD_BITS
     suitless = masks[4]
     nominated = -1
     suits_led = 0
@@ -371,8 +452,9 @@ def play_tricks(hands, leader, contract, contractor, allies, misere, random, act
     while True:
         hand = hands[seat]
         if hand & suitless:
-            legal = joker_leads(hand, suitless, n_tricks == HAND_SIZE - 1,
-suits_led, nominated)
+            legal = joker_leads(
+                hand, suitless, n_tricks == HAND_SIZE - 1, suits_led, nominated,
+            )
             if not n_tricks and seat == contractor and nominated < 0:
                 # joker.no-trumps.nominate: before the opening lead the contractor may nominate
                 # the suit of his joker
@@ -381,11 +463,11 @@ suits_led, nominated)
             while k:
                 legal &= legal - 1
                 k -= 1
-            action = (legal & -legal).bit_length() - 1
+            action = (legal ^ legal - 1).bit_length() - 1  # the lowest action left
             append(action)
             if action >= NOMINATE:
                 nominated = action - NOMINATE
-                suit_of, masks, keys = nominate_joker(suit_of, masks, keys, hand, nominated)
+                suit_of, masks, keys = NOMINATED[hand & suitless, nominated]
                 suitless = masks[4]
                 continue
             if action >= JOKER_LEAD:
@@ -397,14 +479,22 @@ suits_led, nominated)
                 led = suit_of[card]
         else:
             legal = hand
-            k = floor(random() * legal.bit_count())
-            while k:
-                legal &= legal - 1
-                k -= 1
-            card = (legal & -legal).bit_length() - 1
+            n = HAND_SIZE - n_tricks
+            k = floor(random() * n)
+            n -= k + 1  # the legal actions above the k-th
+            if k < n:
+                while k:
+                    legal &= legal - 1
+                    k -= 1
+                card = (legal ^ legal - 1).bit_length() - 1  # the lowest left
+            else:
+                while n:
+                    legal -= bits[legal.bit_length() - 1]
+                    n -= 1
+                card = legal.bit_length() - 1  # the highest left
             append(card)
             led = suit_of[card]
-        hands[seat] = hand ^ 1 << card
+        hands[seat] = hand - bits[card]
         suits_led |= 1 << led
         led_keys = keys[led]
         follow = masks[led]
@@ -419,13 +509,21 @@ suits_led, nominated)
                     # joker.no-trumps.misere-void: void in the led suit in a misère, the joker
                     # must be played
                     legal = hand & suitless
-            k = floor(random() * legal.bit_count())
-            while k:
-                legal &= legal - 1
-                k -= 1
-            card = (legal & -legal).bit_length() - 1
+            n = legal.bit_count()
+            k = floor(random() * n)
+            n -= k + 1  # the legal actions above the k-th
+            if k < n:
+                while k:
+                    legal &= legal - 1
+                    k -= 1
+                card = (legal ^ legal - 1).bit_length() - 1  # the lowest left
+            else:
+                while n:
+                    legal -= bits[legal.bit_length() - 1]
+                    n -= 1
+                card = legal.bit_length() - 1  # the highest left
             append(card)
-            hands[s] = hand ^ 1 << card
+            hands[s] = hand - bits[card]
             key = led_keys[card]
             if key > best_key:
                 best_key = key
@@ -437,12 +535,6 @@ suits_led, nominated)
         if n_tricks == HAND_SIZE or (misere and allies >> best & 1):
             return won, winners
         seat = best
-
-
-def followers_without(out):
-    """The seats that follow a lead by each seat, without the seats in ``out`` (who sit the
-    hand out)."""
-    return tuple(tuple(s for s in seats if not out >> s & 1) for seats in FOLLOWERS)
 
 
 def joker_leads(hand, suitless, last, suits_led, nominated):
@@ -464,25 +556,33 @@ def joker_leads(hand, suitless, last, suits_led, nominated):
     return cards
 
 
-def nominate_joker(suit_of, masks, keys, hand, suit):
-    """joker.no-trumps.nominate: the contractor's joker takes the nominated suit for the hand, as its
-    highest card."""
-    suit_of = list(suit_of)
-    masks = list(masks)
-    keys = [list(row) for row in keys]
-    held = hand & masks[4]
+def nominate_joker(held, suit):
+    """joker.no-trumps.nominate: the tables of the play at no trumps once the contractor has
+    nominated ``suit`` for the jokers he holds (``held``): each becomes that suit's highest
+    card."""
+    suit_of = list(SUIT_OF[NT])
+    masks = list(SUIT_MASKS[NT])
+    keys = [list(row) for row in KEYS[NT]]
     if held >> 42 & 1:
         suit_of[42] = suit
         masks[4] &= ~4398046511104
         masks[suit] |= 4398046511104
         for led in range(5):
             keys[led][42] = 99 if led == suit else 0
-    return suit_of, masks, [tuple(row) for row in keys]
+    return tuple(suit_of), tuple(masks), tuple(tuple(row) for row in keys)
 
 
-def score(contract, contractor, allies, misere, sans, won, n_tricks, scores):
-    """The hand's score: (contract, contractor, made, tricks by side, points, complete, allies,
-    sans)."""
+#: The tables of every nomination, by (the jokers held, the suit), made once.
+NOMINATED = {
+    (held, suit): nominate_joker(held, suit)
+    for held in (4398046511104,)
+    for suit in range(4)
+}
+
+
+def score(contract, contractor, allies, misere, sans, won, scores):
+    """The hand's score: (made, tricks by side, points by side, the seats of the contractor's
+    side)."""
     by_side = (won[0] + won[2], won[1] + won[3])
     # seats.teams: the contractor's side is his team
     own = SIDE_OF_SEAT[contractor]
@@ -504,14 +604,10 @@ def score(contract, contractor, allies, misere, sans, won, n_tricks, scores):
         else:
             gain = value + 0 * (taken - level)  # score.made
         per_trick = 10
-    ally_sides = 1 << own
-    points = []
-    for side in range(2):
-        if ally_sides >> side & 1:
-            points.append(gain)
-            continue
-        # score.opponents: each side scores its own tricks
-        earned = per_trick * opponents[side]
-        points.append(earned)
-    seats = TEAMS[own]
-    return (contract, contractor, made, by_side, tuple(points), n_tricks == HAND_SIZE, seats, sans)
+    # score.opponents: each side scores its own tricks
+    points = [
+        per_trick * opponents[0],
+        per_trick * opponents[1],
+    ]
+    points[own] = gain
+    return made, by_side, tuple(points), TEAMS[own]

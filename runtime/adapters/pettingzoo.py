@@ -44,7 +44,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
-from ..engine.hand import next_dealer
+from ..engine.hand import OVER, next_dealer
 from .api import Game, MatchState, State, action_id, load
 from .arrays import HandArrays
 
@@ -95,7 +95,8 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
         self._arrays = HandArrays(self.game.rules)
         self._legal = -1  # the legal actions of the node (a bitmask), -1 until asked
-        self._mask_bytes = (actions + 7) // 8
+        #: The all-zero rewards a step leaves unchanged (a step that rewards makes new ones).
+        self._no_rewards: dict[str, float] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent``."""
@@ -126,7 +127,7 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
                 self.game.rules, last.dealer, last.result.contract, redeal=last.result.redeal
             )
         self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards = self._no_rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -156,19 +157,16 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
         """``agent``'s observation tensor and action mask (new arrays: keep them freely)."""
         assert self._state is not None
-        seat = self._seat_of[agent]
         hand = self._state.hand
-        if (
-            agent == getattr(self, "agent_selection", None)
+        legal = (
+            self._legal_mask()
+            if agent == getattr(self, "agent_selection", None)
             and not self.terminations.get(agent, True)
-            and not hand.is_over
-        ):
-            legal = np.frombuffer(self._legal_mask().to_bytes(self._mask_bytes, "little"), np.uint8)
-            n = self.game.num_distinct_actions
-            mask = np.unpackbits(legal, count=n, bitorder="little").view(np.int8)
-        else:
-            mask = np.zeros(self.game.num_distinct_actions, np.int8)
-        return {"observation": self._arrays.observation(hand, seat), "action_mask": mask}
+            and hand.phase != OVER
+            else 0
+        )
+        obs, mask = self._arrays.observation_and_mask(hand, self._seat_of[agent], legal)
+        return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Apply the selected agent's action, an action id (any integer-like value).
@@ -189,10 +187,13 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
             target.apply(a)  # raises the rule's error, and nothing has changed
         self._legal = -1
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
         if hand.is_over():
+            self.rewards = dict.fromkeys(self.agents, 0.0)
             for seat, points in enumerate(hand.returns()):
                 self.rewards[self.possible_agents[seat]] = points
+            self._accumulate_rewards()
+        elif self.rewards is not self._no_rewards:  # the step before rewarded: none now
+            self.rewards = self._no_rewards = dict.fromkeys(self.agents, 0.0)
         if self._match is not None:
             self._state = self._match.hand
             over = self._match.is_over()
@@ -202,7 +203,6 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self._select()
-        self._accumulate_rewards()
         if self.render_mode == "human":
             print(self.render())
 

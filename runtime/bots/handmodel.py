@@ -21,14 +21,31 @@ auctions are played again with it to fit what is left. Both stages are determini
 seeds) and made once per rules.
 
 Only the rules tables drive it, so a house rule file gets a model of its own.
+
+A fit costs some 0.2 to 0.5 s of processor time, in every process that plays (each worker of a
+study, each run of the command line), so a caller that names its bot (``cache_as``, the
+heuristic does) has it kept on disk as well (:func:`model_cache_dir`): under a key of the
+whole rules tables, the source of the bots and the engine that play the fitting deals, and
+the Python that ran them, so a model is only ever read back for exactly the code and rules
+that fitted it, and is then the same to the last bit (floats are written as ``repr`` gives
+them). ``FIVEHUNDRED_CACHE=off`` turns it off; a folder that cannot be written only costs the
+fit.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import json
 import math
+import os
+import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from random import Random
+from typing import Any
 
 from ..engine.codes import NT
 from ..engine.fingerprint import rules_fingerprint
@@ -46,6 +63,7 @@ __all__ = [
     "MisereFit",
     "calibrate",
     "hand_model",
+    "model_cache_dir",
     "normal_at_least",
     "shifted",
 ]
@@ -137,21 +155,34 @@ _BY_TABLES: dict[str, HandModel] = {}
 
 
 def hand_model(
-    rules: Rules, own: Count, misere: MisereScore, player: Player, bidder: Bidder | None = None
+    rules: Rules,
+    own: Count,
+    misere: MisereScore,
+    player: Player,
+    cache_as: str = "",
+    bidder: Bidder | None = None,
 ) -> HandModel:
     """The model of ``rules`` (fitted at the first call, then remembered for these rules: by
     the tables' fingerprint, so a process that builds the same rules afresh for every chunk of
-    a study fits them once). With ``bidder``, the second stage fits the offset on contracts won
-    in whole auctions (see the module docstring)."""
+    a study fits them once). ``cache_as``: the name of the bot whose functions ``own``,
+    ``misere``, ``player`` and ``bidder`` are, to keep its fits on disk (see the module
+    docstring); only for functions defined in this package, whose source the disk key reads.
+    With ``bidder``, the second stage fits the offset on contracts won in whole auctions (see
+    the module docstring)."""
     hit = _BY_OBJECT.get(id(rules))
     if hit is not None and hit[0] is rules:
         return hit[1]
     key = rules_fingerprint(rules.tables)
     model = _BY_TABLES.get(key)
     if model is None:
-        model = _fit(rules, own, misere, player)
-        if bidder is not None:
-            model = calibrate(rules, model, bidder, player)
+        path = _cache_path(rules, cache_as) if cache_as else None
+        model = _read_model(path) if path is not None else None
+        if model is None:
+            model = _fit(rules, own, misere, player)
+            if bidder is not None:
+                model = calibrate(rules, model, bidder, player)
+            if path is not None:
+                _write_model(path, model)
         if len(_BY_TABLES) > 64:
             _BY_TABLES.clear()
         _BY_TABLES[key] = model
@@ -161,6 +192,147 @@ def hand_model(
     return model
 
 
+# -- on disk -------------------------------------------------------------------------------------
+
+#: Changes whenever the file's layout or the fit's meaning does (with the sources read below).
+_CACHE_FORMAT = 2
+
+
+def model_cache_dir() -> Path | None:
+    """Where fitted models are kept: ``$FIVEHUNDRED_CACHE/hand-models`` when that is set (to a
+    folder; ``off`` keeps none), else the user's cache folder (``$XDG_CACHE_HOME`` or
+    ``~/.cache``) ``/fivehundred/hand-models``; None when there is none."""
+    chosen = os.environ.get("FIVEHUNDRED_CACHE", "")
+    if chosen.strip().lower() in {"off", "0", "no", "false", "none"}:
+        return None
+    if chosen:
+        return Path(chosen) / "hand-models"
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not base:
+        try:
+            base = str(Path.home() / ".cache")
+        except (RuntimeError, KeyError):  # no home folder to be found
+            return None
+    return Path(base) / "fivehundred" / "hand-models"
+
+
+_CODE_KEY: list[str] = []
+
+
+def _code_key() -> str:
+    """A hash of what plays the fitting deals: the source of every module of the bots and of
+    the engine (the fitting functions are the bots', the hands the engine's), and the Python."""
+    if not _CODE_KEY:
+        import platform  # here: its import costs more than the rest of this module's
+
+        h = hashlib.blake2b(digest_size=16)
+        sizes = f"{DEALS}/{SUIT_SEATS}/{AUCTIONS}/{ROUNDS}/{OFFSET_PRIOR}"
+        h.update(f"{_CACHE_FORMAT}/{sizes}/{sys.version}/{platform.machine()}".encode())
+        here = Path(__file__).resolve().parent
+        for folder in (here, here.parent / "engine"):
+            for path in sorted(folder.glob("*.py")):
+                h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        _CODE_KEY.append(h.hexdigest())
+    return _CODE_KEY[0]
+
+
+def _cache_path(rules: Rules, bot: str) -> Path | None:
+    folder = model_cache_dir()
+    if folder is None:
+        return None
+    try:
+        tables = json.dumps(rules.tables, sort_keys=True, separators=(",", ":"), default=str)
+        code = _code_key()
+    except (OSError, TypeError, ValueError):
+        return None
+    h = hashlib.blake2b(digest_size=20)
+    h.update(f"{bot}\0{code}\0{tables}".encode())
+    return folder / f"{h.hexdigest()}.json"
+
+
+def _model_json(model: HandModel) -> dict[str, Any]:
+    def linear(f: LinearFit) -> list[float]:
+        return [f.a, f.b, f.c, f.sd, f.partners_mean]
+
+    return {
+        "format": _CACHE_FORMAT,
+        "suit": linear(model.suit),
+        "nt": linear(model.nt),
+        "misere": [[i, m.w0, m.w1, m.made, m.n] for i, m in sorted(model.misere.items())],
+        "kitty_gain": model.kitty_gain,
+        "offset": model.offset,
+        "won": model.won,
+    }
+
+
+def _floats(value: object, count: int) -> list[float]:
+    if not isinstance(value, list) or len(value) != count:
+        raise ValueError("not a list of the expected length")
+    out = []
+    for x in value:
+        if type(x) not in (int, float) or not math.isfinite(x):
+            raise ValueError("not a finite number")
+        out.append(float(x))
+    return out
+
+
+def _count(value: object) -> int:
+    if type(value) is not int or value < 0:
+        raise ValueError("not a count")
+    return value
+
+
+def _model_of(data: object) -> HandModel:
+    """The model a cache file holds (ValueError when it holds anything else)."""
+    if not isinstance(data, dict) or data.get("format") != _CACHE_FORMAT:
+        raise ValueError("not a hand model of this format")
+    misere: dict[int, MisereFit] = {}
+    rows = data.get("misere")
+    if not isinstance(rows, list):
+        raise ValueError("no misère fits")
+    for row in rows:
+        if not isinstance(row, list) or len(row) != 5:
+            raise ValueError("a misère fit of the wrong shape")
+        i, made, n = row[0], row[3], row[4]
+        if not all(type(x) is int and x >= 0 for x in (i, made, n)):
+            raise ValueError("a misère fit's counts")
+        w0, w1 = _floats(row[1:3], 2)
+        misere[i] = MisereFit(w0, w1, made, n)
+    return HandModel(
+        suit=LinearFit(*_floats(data.get("suit"), 5)),
+        nt=LinearFit(*_floats(data.get("nt"), 5)),
+        misere=misere,
+        kitty_gain=_floats([data.get("kitty_gain")], 1)[0],
+        offset=_floats([data.get("offset")], 1)[0],
+        won=_count(data.get("won")),
+    )
+
+
+def _read_model(path: Path) -> HandModel | None:
+    """The model kept at ``path``, or None (none kept, unreadable or not a model)."""
+    try:
+        return _model_of(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, RecursionError):  # a damaged or foreign file: fit again
+        return None
+
+
+def _write_model(path: Path, model: HandModel) -> None:
+    """Keep ``model`` at ``path`` (written whole through a temporary file, so a reader never
+    sees half of one); a folder that cannot be written keeps nothing."""
+    text = json.dumps(_model_json(model), separators=(",", ":"))
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+
+
+# -- the fit -------------------------------------------------------------------------------------
+
+
 def _partners(rules: Rules, seat: int) -> list[int]:
     if rules.partner_call != "none":
         return []
@@ -168,11 +340,13 @@ def _partners(rules: Rules, seat: int) -> list[int]:
 
 
 def _play_out(state: HandState, player: Player, kept: list[int] | None = None) -> None:
-    """Play ``state`` to its end; ``kept`` gets the contractor's hand as play begins."""
+    """Play ``state`` to its end; ``kept`` gets the contractor's hand as play begins. The
+    player's actions are legal (a bot chooses among the legal actions), so they are applied
+    unchecked, as a balance study applies them."""
     while state.phase != OVER:
         if kept is not None and not kept and state.phase == PLAY:
             kept.append(state.hands[state.contractor])
-        state.apply_fast(player(state))  # the bot's action, legal
+        state.apply_fast(player(state))
 
 
 def _taken(state: HandState) -> int:

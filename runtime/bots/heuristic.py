@@ -40,9 +40,11 @@ string and translatable: a message marked ``N_`` or a :class:`~.reasons.Why` wit
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from math import erf, sqrt
 from random import Random
+from typing import overload
 
 from ..engine.codes import NT, SUITLESS, SUITS, bits
 from ..engine.game import reaches
@@ -88,7 +90,7 @@ class Decision:
 class _StrainTables:
     """Per (suit_of, power) pair: for every card the mask of higher cards of its effective suit."""
 
-    __slots__ = ("bottom", "higher", "lower", "masks", "power", "suit_of")
+    __slots__ = ("asc", "bottom", "desc", "higher", "lower", "masks", "power", "suit_of")
 
     def __init__(
         self, suit_of: tuple[int, ...], power: tuple[int, ...], masks: tuple[int, ...]
@@ -109,9 +111,16 @@ class _StrainTables:
         self.lower = tuple(lower)
         #: How many cards of its effective suit rank below each card.
         self.bottom = tuple(m.bit_count() for m in lower)
+        #: The cards of each effective suit (by index of ``masks``), highest power first.
+        self.desc = tuple(tuple(sorted(bits(m), key=lambda c: -power[c])) for m in masks)
+        #: ... and lowest first.
+        self.asc = tuple(tuple(sorted(bits(m), key=lambda c: power[c])) for m in masks)
 
 
 _TABLES: dict[tuple[tuple[int, ...], tuple[int, ...]], _StrainTables] = {}
+#: The same by the identity of the two tuples (hashing two of some 43 ints at every decision
+#: costs more than the rest of the look-up).
+_TABLES_BY_ID: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...], _StrainTables]] = {}
 
 
 def _tables(
@@ -120,17 +129,33 @@ def _tables(
     """The tables of one card order; ``masks`` are the effective suits of ``suit_of`` (the
     ruleset's ``suit_masks``, or the hand's once a joker is nominated), so they are no part of
     the key."""
+    hit = _TABLES_BY_ID.get((id(suit_of), id(power)))
+    if hit is not None and hit[0] is suit_of and hit[1] is power:
+        return hit[2]
     key = (suit_of, power)
     t = _TABLES.get(key)
     if t is None:
         if len(_TABLES) > 512:
             _TABLES.clear()
         t = _TABLES[key] = _StrainTables(suit_of, power, masks)
+    if len(_TABLES_BY_ID) > 512:
+        _TABLES_BY_ID.clear()
+    _TABLES_BY_ID[(id(suit_of), id(power))] = (suit_of, power, t)
     return t
 
 
 def _strain_tables(rules: Rules, strain: int) -> _StrainTables:
-    return _tables(rules.suit_of[strain], rules.power[strain], rules.masks[strain])
+    """The tables of ``strain`` in ``rules`` (all five remembered per rules object)."""
+    hit = _RULES_TABLES.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        if len(_RULES_TABLES) > 64:
+            _RULES_TABLES.clear()
+        tables = tuple(_tables(rules.suit_of[s], rules.power[s], rules.masks[s]) for s in range(5))
+        hit = _RULES_TABLES[id(rules)] = (rules, tables)
+    return hit[1][strain]
+
+
+_RULES_TABLES: dict[int, tuple[Rules, tuple[_StrainTables, ...]]] = {}
 
 
 _DESC: dict[tuple[int, int], list[int]] = {}
@@ -164,19 +189,109 @@ def _live_share(rules: Rules) -> float:
 
 
 def hand_tricks(rules: Rules, hand: int, strain: int) -> float:
-    """Tricks ``hand`` should take on its own with ``strain`` as trumps (NT: no trumps)."""
+    """Tricks ``hand`` should take on its own with ``strain`` as trumps (NT: no trumps).
+
+    Trumps by their rank among all trumps and length; in each side suit ruffs from shortness
+    (trump contracts) and winners; at no trumps stoppers and long suits. What one suit's cards
+    add is worked out once per rules (:class:`_CountParts`) and added in the same order, so the
+    sum is the same float to the last bit.
+    """
+    parts = _count_parts(rules)
     t = _strain_tables(rules, strain)
-    live = _live_share(rules)
-    opponents = max(1, rules.players - 1)
-    tricks = 0.0
     if strain < NT:
+        trumps = hand & t.masks[strain]
+        tricks = parts.trumps.get((strain, trumps))
+        if tricks is None:
+            tricks = parts.trump_count(t, strain, trumps)
+        spare = max(0, trumps.bit_count() - 2)
+        side_suits: tuple[int, ...] = _SIDE_SUITS[strain]
+    else:
+        spare = 0
+        side_suits = (0, 1, 2, 3)
+        tricks = 0.0
+        tricks += (hand & t.masks[SUITLESS]).bit_count()  # a joker of its own at no trumps
+        stoppers = 0
+    side = parts.side
+    for s in side_suits:
+        mine = hand & t.masks[s]
+        if strain < NT:
+            length = mine.bit_count()
+            if length == 0:
+                ruffs = min(spare, 2)
+                tricks += 0.8 * ruffs
+                spare -= ruffs
+            elif length == 1:
+                ruffs = min(spare, 1)
+                tricks += 0.5 * ruffs
+                spare -= ruffs
+        got = side.get((strain, s, mine))
+        if got is None:
+            got = parts.side_count(t, strain, s, mine)
+        for x in got[0]:
+            tricks += x
+        if strain == NT:
+            stoppers += got[1]
+    if strain == NT:
+        tricks -= 0.6 * max(0, 3 - stoppers)
+    # The counts above overrate strong hands (winners and ruffs overlap): shrink the excess.
+    base = 0.5 * rules.hand_size
+    if tricks > base:
+        tricks = base + (tricks - base) * 0.6
+    return tricks
+
+
+#: The side suits of each trump strain.
+_SIDE_SUITS = tuple(tuple(s for s in range(4) if s != strain) for strain in range(4))
+
+
+class _CountParts:
+    """What a hand's cards of one suit add to :func:`hand_tricks` under one rules, remembered
+    by the cards held (a suit's holdings repeat from hand to hand): the trump count, and each
+    side suit's additions in the order they are made, with the stoppers they give."""
+
+    __slots__ = ("danger", "live", "opponents", "side", "trumps")
+
+    def __init__(self, rules: Rules) -> None:
+        self.live = _live_share(rules)
+        self.opponents = max(1, rules.players - 1)
+        #: (strain, trumps held) -> the trumps' count
+        self.trumps: dict[tuple[int, int], float] = {}
+        #: (strain, suit, cards held) -> (what they add, in order; stoppers at no trumps)
+        self.side: dict[tuple[int, int, int], tuple[tuple[float, ...], int]] = {}
+        #: (suit, cards held, opponents) -> the (danger, card) of those cards at misère
+        self.danger: dict[tuple[int, int, int], tuple[tuple[float, int], ...]] = {}
+
+    def suit_danger(
+        self, t: _StrainTables, s: int, mine: int, opponents: int
+    ) -> tuple[tuple[float, int], ...]:
+        """The cards of ``mine`` (of suit ``s``, no trumps tables ``t``) in danger at misère
+        against ``opponents`` (see :func:`misere_danger`), lowest card first."""
+        out = []
+        for i, c in enumerate([c for c in t.asc[s] if mine >> c & 1]):
+            # The opponents hold ``below`` cards under the i-th lowest card; leading the suit
+            # they play about ``opponents`` of them a round: more than i rounds' worth catch it.
+            below = t.bottom[c] - i
+            danger = below / max(1, opponents) - i - 0.5
+            if danger > 0:
+                out.append((danger, c))
+        got = tuple(out)
+        if len(self.danger) > 20000:
+            self.danger.clear()
+        self.danger[(s, mine, opponents)] = got
+        return got
+
+    def trump_count(self, t: _StrainTables, strain: int, trumps: int) -> float:
+        """The count of ``trumps`` (the hand's trumps at ``strain``), remembered."""
+        live = self.live
         trump_mask = t.masks[strain]
-        trumps = hand & trump_mask
         n_trumps = trumps.bit_count()
+        tricks = 0.0
         held = 0
         missing = 0.0
-        for c in _desc(trump_mask, t.power):
-            if hand >> c & 1:
+        for c in t.desc[strain]:
+            if held == n_trumps:
+                break  # the rest only adds to ``missing``, which nothing reads after
+            if trumps >> c & 1:
                 if missing <= held:
                     tricks += 1.0
                 elif missing <= held + 1:
@@ -188,56 +303,80 @@ def hand_tricks(rules: Rules, hand: int, strain: int) -> float:
                 missing += live
         # Long trumps win late: more than the opponents' share of the trumps left.
         outside = (trump_mask.bit_count() - n_trumps) * live
-        tricks += max(0.0, n_trumps - 1 - outside / opponents) * 0.3
-        spare = max(0, n_trumps - 2)
-        side_suits = [s for s in range(4) if s != strain]
-    else:
-        spare = 0
-        side_suits = [0, 1, 2, 3]
-        tricks += (hand & t.masks[SUITLESS]).bit_count()  # a joker of its own at no trumps
-        stoppers = 0
-    for s in side_suits:
-        suit_mask = t.masks[s]
-        mine = hand & suit_mask
+        tricks += max(0.0, n_trumps - 1 - outside / self.opponents) * 0.3
+        if len(self.trumps) > 20000:
+            self.trumps.clear()
+        self.trumps[(strain, trumps)] = tricks
+        return tricks
+
+    def side_count(
+        self, t: _StrainTables, strain: int, s: int, mine: int
+    ) -> tuple[tuple[float, ...], int]:
+        """What ``mine`` (the hand's cards of side suit ``s``) adds at ``strain``: its winners,
+        half winners and at no trumps its long suit, in order; and the stoppers it gives."""
+        live = self.live
         length = mine.bit_count()
-        if strain < NT:
-            if length == 0:
-                ruffs = min(spare, 2)
-                tricks += 0.8 * ruffs
-                spare -= ruffs
-            elif length == 1:
-                ruffs = min(spare, 1)
-                tricks += 0.5 * ruffs
-                spare -= ruffs
+        adds: list[float] = []
+        stoppers = 0
         held = 0
         missing = 0.0
-        for c in _desc(suit_mask, t.power):
+        desc = t.desc[s]
+        for c in desc:
             if held >= length:
                 break
-            if hand >> c & 1:
+            if mine >> c & 1:
                 if missing < 0.5:
                     # A winner: at a trump contract the third round is likely ruffed.
-                    tricks += 1.0 if strain == NT or held < 2 else 0.4
+                    adds.append(1.0 if strain == NT or held < 2 else 0.4)
                     if strain == NT and held == 0:
                         stoppers += 1
                 elif missing < 1.5 and held == 0 and length >= 2:
-                    tricks += 0.4
+                    adds.append(0.4)
                     if strain == NT:
                         stoppers += 1
                 elif missing < 2.5 and held <= 1 and length >= 3 and strain == NT:
-                    tricks += 0.2
+                    adds.append(0.2)
                 held += 1
             else:
                 missing += live
-        if strain == NT and length >= 5 and mine & ~t.lower[_desc(suit_mask, t.power)[1]]:
-            tricks += (length - 4) * 0.7  # a long suit with a top card runs
-    if strain == NT:
-        tricks -= 0.6 * max(0, 3 - stoppers)
-    # The counts above overrate strong hands (winners and ruffs overlap): shrink the excess.
-    base = 0.5 * rules.hand_size
-    if tricks > base:
-        tricks = base + (tricks - base) * 0.6
-    return tricks
+        if strain == NT and length >= 5 and mine & ~t.lower[desc[1]]:
+            adds.append((length - 4) * 0.7)  # a long suit with a top card runs
+        got = (tuple(adds), stoppers)
+        if len(self.side) > 20000:
+            self.side.clear()
+        self.side[(strain, s, mine)] = got
+        return got
+
+
+_PARTS: dict[int, tuple[Rules, _CountParts]] = {}
+#: The same by what they depend on: the strain tables (one object per card order, shared by
+#: rules objects built from the same tables, as each chunk of a study builds its own) and the
+#: share of live cards and the number of opponents.
+_PARTS_BY_TABLES: dict[
+    tuple[tuple[int, ...], float, int], tuple[tuple[_StrainTables, ...], _CountParts]
+] = {}
+
+
+def _count_parts(rules: Rules) -> _CountParts:
+    """The :class:`_CountParts` of ``rules``: one per rules object, shared by rules objects
+    whose strain tables, live share and opponents are the same."""
+    hit = _PARTS.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    tables = tuple(_strain_tables(rules, s) for s in range(5))
+    key = (tuple(map(id, tables)), _live_share(rules), max(1, rules.players - 1))
+    shared = _PARTS_BY_TABLES.get(key)
+    if shared is not None and all(a is b for a, b in zip(shared[0], tables, strict=True)):
+        parts = shared[1]
+    else:
+        parts = _CountParts(rules)
+        if len(_PARTS_BY_TABLES) > 64:
+            _PARTS_BY_TABLES.clear()
+        _PARTS_BY_TABLES[key] = (tables, parts)
+    if len(_PARTS) > 64:
+        _PARTS.clear()
+    _PARTS[id(rules)] = (rules, parts)
+    return parts
 
 
 def sure_tricks(rules: Rules, hand: int, strain: int) -> int:
@@ -246,24 +385,27 @@ def sure_tricks(rules: Rules, hand: int, strain: int) -> int:
     all its trumps and the unbroken top cards of its side suits; at no trumps its jokers and
     the unbroken top cards of every suit."""
     t = _strain_tables(rules, strain)
-
-    def top_run(mask: int) -> int:
-        run = 0
-        for c in _desc(mask, t.power):
-            if not hand >> c & 1:
-                break
-            run += 1
-        return run
-
+    desc = t.desc
     if strain < NT:
         trump_mask = t.masks[strain]
         trumps = (hand & trump_mask).bit_count()
-        run = top_run(trump_mask)
+        run = 0  # the unbroken top trumps
+        for c in desc[strain]:
+            if not hand >> c & 1:
+                break
+            run += 1
         if run < trump_mask.bit_count() - trumps:
             return run
-        sure = trumps + sum(top_run(t.masks[s]) for s in range(4) if s != strain)
+        sure = trumps
+        suits: tuple[int, ...] = _SIDE_SUITS[strain]
     else:
-        sure = (hand & t.masks[SUITLESS]).bit_count() + sum(top_run(t.masks[s]) for s in range(4))
+        sure = (hand & t.masks[SUITLESS]).bit_count()
+        suits = (0, 1, 2, 3)
+    for s in suits:  # the unbroken top cards of each suit
+        for c in desc[s]:
+            if not hand >> c & 1:
+                break
+            sure += 1
     return min(sure, rules.hand_size)
 
 
@@ -274,18 +416,16 @@ def misere_danger(rules: Rules, hand: int, opponents: int) -> list[tuple[float, 
     under it on every round of the suit; jokers (which always win) are the worst.
     """
     t = _strain_tables(rules, NT)
+    parts = _count_parts(rules)
     out: list[tuple[float, int]] = []
     for c in bits(hand & t.masks[SUITLESS]):
         out.append((100.0, c))
     for s in range(4):
-        mine = sorted(bits(hand & t.masks[s]), key=lambda c: t.power[c])
-        for i, c in enumerate(mine):
-            # The opponents hold ``below`` cards under the i-th lowest card; leading the suit
-            # they play about ``opponents`` of them a round: more than i rounds' worth catch it.
-            below = t.bottom[c] - i
-            danger = below / max(1, opponents) - i - 0.5
-            if danger > 0:
-                out.append((danger, c))
+        mine = hand & t.masks[s]
+        got = parts.danger.get((s, mine, opponents))
+        if got is None:
+            got = parts.suit_danger(t, s, mine, opponents)
+        out += got
     out.sort(reverse=True)
     return out
 
@@ -416,7 +556,10 @@ def _fitting_bidder(state: HandState, model: HandModel) -> tuple[int, float | No
 def bid_model(rules: Rules) -> HandModel:
     """The heuristic's model of what contracts make in ``rules`` (fitted once, by self-play of
     the deals and then of whole auctions)."""
-    return hand_model(rules, hand_tricks, misere_score, _fitting_player(rules), _fitting_bidder)
+    player = _fitting_player(rules)
+    return hand_model(
+        rules, hand_tricks, misere_score, player, cache_as="heuristic", bidder=_fitting_bidder
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -426,7 +569,7 @@ class BidOdds:
     #: By ladder index: the chance of making it (None: not a bid this hand would consider).
     chance: tuple[float | None, ...]
     #: By ladder index: what the chance rests on, in words.
-    basis: tuple[str, ...]
+    basis: Sequence[str]
     #: The chance the bot asks before bidding (the score moves it from :data:`NEED`).
     need: float
     #: Why ``need`` moved, or "".
@@ -456,19 +599,43 @@ def _side_score(view: SeatView, seat: int) -> int:
     return view.scores[view.rules.side_of_seat[seat]]
 
 
+_CHEAPEST: dict[int, tuple[Rules, int]] = {}
+
+
+def _cheapest_value(r: Rules) -> int:
+    """The value of the cheapest suit bid of the ladder (0 without one), remembered per rules."""
+    hit = _CHEAPEST.get(id(r))
+    if hit is not None and hit[0] is r:
+        return hit[1]
+    if len(_CHEAPEST) > 64:
+        _CHEAPEST.clear()
+    value = min((v for v, k in zip(r.bid_value, r.bid_kind, strict=True) if k == "suit"), default=0)
+    _CHEAPEST[id(r)] = (r, value)
+    return value
+
+
 def _in_auction(view: SeatView, side: int) -> bool:
     """Whether ``side`` may still win this auction: it holds the bid, or one of its seats may
     still call (not after its one call, nor after a pass that no later bid can reopen)."""
     r = view.rules
     if view.high >= 0 and r.side_of_seat[view.high_seat] == side:
         return True
+    done = _out_of_auction(view)
+    return any(not done >> s & 1 for s in r.teams[side])
+
+
+def _out_of_auction(view: SeatView) -> int:
+    """The seats (a bitmask) that may call no more in this auction: after their one call, or
+    after a pass that no later bid can reopen."""
+    r = view.rules
     called = passed = 0
     for s, a in view.calls:
         called |= 1 << s
         if a == r.PASS:
             passed |= 1 << s
-    done = called if r.procedure == "single-round" else 0 if passes_reopen(r) else passed
-    return any(not done >> s & 1 for s in r.teams[side])
+    if r.procedure == "single-round":
+        return called
+    return 0 if passes_reopen(r) else passed
 
 
 def _stop(view: SeatView) -> bool:
@@ -492,9 +659,7 @@ def _need(view: SeatView) -> tuple[float, str]:
     a risky contract), higher when failing would put us out backwards."""
     r = view.rules
     mine = r.side_of_seat[view.seat]
-    cheapest = min(
-        (v for v, k in zip(r.bid_value, r.bid_kind, strict=True) if k == "suit"), default=0
-    )
+    cheapest = _cheapest_value(r)
     if _stop(view):
         return STOP, N_(
             "the opponents' bid would win them the game: outbid it even on a slim chance"
@@ -512,9 +677,7 @@ def _need(view: SeatView) -> tuple[float, str]:
 def _near_target(r: Rules, score: int) -> bool:
     """Whether ``score`` is near enough the target for the game to turn on the next hand or two
     (within two of the cheapest contracts, or half a hand's trick points)."""
-    cheapest = min(
-        (v for v, k in zip(r.bid_value, r.bid_kind, strict=True) if k == "suit"), default=0
-    )
+    cheapest = _cheapest_value(r)
     return score >= r.target - 2 * max(cheapest, 10 * r.hand_size // 2)
 
 
@@ -559,6 +722,8 @@ def _game_needs(view: SeatView, need: float, why: str) -> tuple[tuple[float, ...
     r = view.rules
     mine = r.side_of_seat[view.seat]
     score = view.scores[mine]
+    if not _near_target(r, score):
+        return (need,) * r.n_bids, (why,) * r.n_bids  # no bid moves: the game is not near
     k = _defence_tricks(r)
     opp_near = bool(why) and need < NEED
     if any(_defence_reaches(r, view.scores, side, k) for side in range(r.n_sides) if side != mine):
@@ -584,6 +749,9 @@ def _game_needs(view: SeatView, need: float, why: str) -> tuple[tuple[float, ...
     return tuple(needs), tuple(whys)
 
 
+_SQRT2 = sqrt(2.0)
+
+
 def bid_odds(view: SeatView, boldness: float = 0.0, model: HandModel | None = None) -> BidOdds:
     """The chance of making every ladder entry from this seat's hand and the calls so far.
 
@@ -593,19 +761,21 @@ def bid_odds(view: SeatView, boldness: float = 0.0, model: HandModel | None = No
     joker held. Misère bids: the model's chance for the hand's danger score, a partner who plays
     along counting against it when he has bid. ``model``: the rules' own (:func:`bid_model`)
     unless given.
+
+    Each strain's expected tricks are worked out once; the reasons (``basis``) are put in words
+    only when read (:class:`_Reasons`).
     """
     r = view.rules
     if model is None:
         model = bid_model(r)
-    hand = view.hand
-    own = _counts(r, hand)
+    facts = _hand_facts(r, view.hand)
+    sure = facts.sure
     team = _team_of(r, view.seat)
     n_mates = max(0, team.bit_count() - 1)
     per_mate = model.suit.partners_mean / n_mates if n_mates else 0.0
     shown: dict[int, int] = {}
     mate_bid = False
     opp_bids = 0
-    opp_seats = 0
     for s, a in view.calls:
         if s == view.seat or a <= r.PASS:
             continue
@@ -616,112 +786,283 @@ def bid_odds(view: SeatView, boldness: float = 0.0, model: HandModel | None = No
                 mate_bid = True
         else:
             opp_bids += 1
-            opp_seats |= 1 << s
-    need, need_why = _need(view)
-    unstopped = _unstopped(r, hand)
-    has_joker = bool(hand & _strain_tables(r, NT).masks[SUITLESS])
-    score = misere_score(r, hand)
-    sure = [sure_tricks(r, hand, s) for s in range(5)]
-    chance: list[float | None] = []
-    basis: list[str] = []
-    means: list[float | None] = [None] * r.n_bids
-    for i in range(r.n_bids):
-        kind = r.bid_kind[i]
-        if kind == "misere":
-            mfit = model.misere.get(i)
-            if mfit is None:
-                chance.append(None)
-                basis.append("")
-                continue
-            if r.bid_blind[i]:
-                chance.append(None)  # judged from the score alone: see _blind_misere
-                basis.append("")
-                continue
-            p = mfit.chance(score)
-            if r.bid_partner[i] != "sits-out" and n_mates and mate_bid:
-                p *= 0.3  # partner plays along and has shown high cards
-            chance.append(p)
-            basis.append(
-                Why(
-                    N_("a misère hand (danger %(danger)s): about %(chance)s to take no trick"),
-                    danger=f"{score:.1f}",
-                    chance=f"{p:.0%}",
-                )
-            )
+    need, need_why, needs, whys = _needs(view)
+    kinds, strains, levels = r.bid_kind, r.bid_strain, r.bid_level
+    n_bids = r.n_bids
+    chance: list[float | None] = [None] * n_bids
+    # By strain: the expected tricks and who they count on (what a reason says).
+    means: dict[int, tuple[float, str]] = {}
+    # By ladder index: the expected tricks of the entries the model judges.
+    entry_means: list[float | None] = [None] * n_bids
+    for i in _misere_entries(r):
+        mfit = model.misere.get(i)
+        if mfit is None:
             continue
-        strain, level = r.bid_strain[i], r.bid_level[i]
-        fit = model.nt if strain == NT else model.suit
-        mates: float | None = None
-        why_mates: str = (
-            N_("with an average partner") if n_mates else N_("alone against the others")
-        )
-        if strain in shown:
-            lp = shown[strain]
-            # The count a partner's bid at ``lp`` shows: enough to make it with us average.
-            z = 0.13  # the normal quantile of about NEED
-            need_own = (lp - 0.5 + z * fit.sd - fit.a - fit.c * fit.partners_mean) / fit.b
-            mates = (need_own + 0.5) + per_mate * (n_mates - 1)
-            why_mates = Why(N_("with partner's %(level)s shown"), level=lp)
-        mean = fit.mean(own[strain], mates)
-        if strain in shown and mates is not None:
-            # The same pair seen from partner's side: partner's count as the bidder's.
-            alt = (
-                fit.a
-                + fit.b * (mates - per_mate * (n_mates - 1))
-                + fit.c * (own[strain] + per_mate * (n_mates - 1))
+        p = mfit.chance(facts.misere())
+        if r.bid_partner[i] != "sits-out" and n_mates and mate_bid:
+            p *= 0.3  # partner plays along and has shown high cards
+        chance[i] = p
+    for strain, entries in _suit_entries(r):
+        at_least = sure[strain]
+        mean: float | None = None
+        sd = 0.3
+        for i, level in entries:
+            if at_least >= level:
+                # Sure tricks enough: no model needed, and no stopper either (we lead first).
+                chance[i] = SURE
+                continue
+            if mean is None:  # the first entry the model judges: the strain's mean, once
+                if strain == NT and not facts.nt_stopped():
+                    continue
+                fit = model.nt if strain == NT else model.suit
+                sd = max(0.3, fit.sd)
+                got = means[strain] = _strain_mean(
+                    model,
+                    strain,
+                    facts.count(strain),
+                    shown,
+                    per_mate,
+                    n_mates,
+                    boldness - 0.3 * opp_bids,
+                )
+                mean = got[0]
+            # normal_at_least(mean, sd, level), written out: some 25 entries at every call
+            chance[i] = 0.5 * (1.0 + erf((mean - level + 0.5) / sd / _SQRT2))
+            entry_means[i] = mean
+
+    def reason(i: int) -> str:
+        p = chance[i]
+        if p is None:
+            return ""
+        if kinds[i] == "misere":
+            return Why(
+                N_("a misère hand (danger %(danger)s): about %(chance)s to take no trick"),
+                danger=f"{facts.misere():.1f}",
+                chance=f"{p:.0%}",
             )
-            mean = max(mean, alt)
-        mean += boldness - 0.3 * opp_bids
-        means[i] = mean
+        strain, level = strains[i], levels[i]
         name = SUIT_WORDS[SUITS[strain]] if strain < NT else N_("no trumps")
         if sure[strain] >= level:
-            # Sure tricks enough: no model needed, and no stopper either (we lead first).
-            chance.append(SURE)
-            basis.append(
-                Why(
-                    N_("%(sure)s sure tricks at %(strain)s: %(level)s is laid down"),
-                    sure=sure[strain],
-                    strain=name,
-                    level=level,
-                )
-            )
-            continue
-        if strain == NT and (unstopped > 1 or (unstopped == 1 and not has_joker)):
-            chance.append(None)
-            basis.append("")
-            continue
-        p = normal_at_least(mean, fit.sd, level)
-        chance.append(p)
-        basis.append(
-            Why(
-                N_("about %(tricks)s tricks at %(strain)s %(mates)s: %(chance)s to make %(level)s"),
-                tricks=f"{mean:.1f}",
+            return Why(
+                N_("%(sure)s sure tricks at %(strain)s: %(level)s is laid down"),
+                sure=sure[strain],
                 strain=name,
-                mates=why_mates,
-                chance=f"{p:.0%}",
                 level=level,
             )
+        mean, why_mates = means[strain]
+        return Why(
+            N_("about %(tricks)s tricks at %(strain)s %(mates)s: %(chance)s to make %(level)s"),
+            tricks=f"{mean:.1f}",
+            strain=name,
+            mates=why_mates,
+            chance=f"{p:.0%}",
+            level=level,
         )
-    needs, whys = _game_needs(view, need, need_why)
-    laid = tuple(
-        r.bid_kind[i] == "suit" and sure[r.bid_strain[i]] >= r.bid_level[i] for i in range(r.n_bids)
+
+    return BidOdds(
+        tuple(chance),
+        _Reasons(n_bids, reason),
+        need,
+        need_why,
+        needs,
+        whys,
+        facts.laid,
+        tuple(entry_means),
     )
-    return BidOdds(tuple(chance), tuple(basis), need, need_why, needs, whys, laid, tuple(means))
 
 
-_COUNTS: dict[tuple[int, int], tuple[Rules, list[float]]] = {}
+#: The ladder's suit and no-trump bids by strain: (strain, ((index, level), ...)).
+_ByStrain = tuple[tuple[int, tuple[tuple[int, int], ...]], ...]
+_LADDERS: dict[int, tuple[Rules, tuple[int, ...], _ByStrain]] = {}
 
 
-def _counts(rules: Rules, hand: int) -> list[float]:
-    """:func:`hand_tricks` of ``hand`` at every strain (remembered through the auction)."""
-    hit = _COUNTS.get((id(rules), hand))
-    if hit is not None and hit[0] is rules:
+def _ladder(r: Rules) -> tuple[Rules, tuple[int, ...], _ByStrain]:
+    """The ladder of ``r`` as :func:`bid_odds` walks it (remembered per rules object)."""
+    hit = _LADDERS.get(id(r))
+    if hit is None or hit[0] is not r:
+        if len(_LADDERS) > 64:
+            _LADDERS.clear()
+        miseres = tuple(
+            i for i in range(r.n_bids) if r.bid_kind[i] == "misere" and not r.bid_blind[i]
+        )
+        by_strain: dict[int, list[tuple[int, int]]] = {}
+        for i in range(r.n_bids):
+            if r.bid_kind[i] == "suit":
+                by_strain.setdefault(r.bid_strain[i], []).append((i, r.bid_level[i]))
+        suits = tuple((st, tuple(e)) for st, e in by_strain.items())
+        hit = _LADDERS[id(r)] = (r, miseres, suits)
+    return hit
+
+
+def _misere_entries(r: Rules) -> tuple[int, ...]:
+    """The ladder indexes of the misère bids that are not blind (a blind misère is judged from
+    the score alone: see :func:`_blind_misere`)."""
+    return _ladder(r)[1]
+
+
+def _suit_entries(r: Rules) -> _ByStrain:
+    """The suit and no-trump bids of the ladder by strain: (strain, ((index, level), ...))."""
+    return _ladder(r)[2]
+
+
+def _strain_mean(
+    model: HandModel,
+    strain: int,
+    own: float,
+    shown: dict[int, int],
+    per_mate: float,
+    n_mates: int,
+    shift: float,
+) -> tuple[float, str]:
+    """The tricks expected at ``strain`` for a count of ``own`` (moved by ``shift``: boldness
+    less what the opponents' bids show), and who the partners' share counts on, in words."""
+    fit = model.nt if strain == NT else model.suit
+    if strain not in shown:
+        why = N_("with an average partner") if n_mates else N_("alone against the others")
+        return fit.mean(own, None) + shift, why
+    lp = shown[strain]
+    # The count a partner's bid at ``lp`` shows: enough to make it with us average.
+    z = 0.13  # the normal quantile of about NEED
+    need_own = (lp - 0.5 + z * fit.sd - fit.a - fit.c * fit.partners_mean) / fit.b
+    mates = (need_own + 0.5) + per_mate * (n_mates - 1)
+    mean = fit.mean(own, mates)
+    # The same pair seen from partner's side: partner's count as the bidder's.
+    alt = (
+        fit.a
+        + fit.b * (mates - per_mate * (n_mates - 1))
+        + fit.c * (own + per_mate * (n_mates - 1))
+    )
+    mean = max(mean, alt)
+    return mean + shift, Why(N_("with partner's %(level)s shown"), level=lp)
+
+
+class _Reasons(Sequence[str]):
+    """By ladder index, what each chance rests on, in words, each put in words when first read
+    (an auction reads the reasons of the few bids its judge accepts, of some 25)."""
+
+    __slots__ = ("_made", "_make", "_n")
+
+    def __init__(self, n: int, make: Callable[[int], str]) -> None:
+        self._n = n
+        self._make = make
+        self._made: dict[int, str] = {}
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[str]: ...
+    def __getitem__(self, i: int | slice) -> str | Sequence[str]:
+        if isinstance(i, slice):
+            return tuple(self[j] for j in range(self._n)[i])
+        j = i + self._n if i < 0 else i
+        if not 0 <= j < self._n:
+            raise IndexError(i)
+        hit = self._made.get(j)
+        if hit is None:
+            hit = self._made[j] = self._make(j)
+        return hit
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and tuple(self) == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+
+class _HandFacts:
+    """What the auction reads of one hand, each worked out when first asked: its count at a
+    strain (:func:`hand_tricks`), its sure tricks at every strain (:func:`sure_tricks`) and,
+    by ladder index, whether they lay the bid down, whether no trumps is stopped, its misère
+    danger score (:func:`misere_score`)."""
+
+    __slots__ = ("_counts", "_misere", "_stopped", "hand", "laid", "rules", "sure")
+
+    def __init__(self, rules: Rules, hand: int) -> None:
+        self.rules = rules
+        self.hand = hand
+        sure = [sure_tricks(rules, hand, s) for s in range(5)]
+        self.sure = sure
+        laid = [False] * rules.n_bids
+        for strain, entries in _suit_entries(rules):
+            for i, level in entries:
+                laid[i] = sure[strain] >= level
+        self.laid = tuple(laid)
+        self._counts: list[float | None] = [None] * 5
+        self._misere: float | None = None
+        self._stopped: bool | None = None
+
+    def count(self, strain: int) -> float:
+        """:func:`hand_tricks` at ``strain``."""
+        got = self._counts[strain]
+        if got is None:
+            got = self._counts[strain] = hand_tricks(self.rules, self.hand, strain)
+        return got
+
+    def misere(self) -> float:
+        """:func:`misere_score` of the hand."""
+        if self._misere is None:
+            self._misere = misere_score(self.rules, self.hand)
+        return self._misere
+
+    def nt_stopped(self) -> bool:
+        """Whether the hand may bid no trumps: every suit stopped, or one open and a joker."""
+        if self._stopped is None:
+            unstopped = _unstopped(self.rules, self.hand)
+            joker = bool(self.hand & _strain_tables(self.rules, NT).masks[SUITLESS])
+            self._stopped = not (unstopped > 1 or (unstopped == 1 and not joker))
+        return self._stopped
+
+
+_FACTS: dict[tuple[int, int], _HandFacts] = {}
+
+
+def _hand_facts(rules: Rules, hand: int) -> _HandFacts:
+    """The auction's facts of ``hand`` (:class:`_HandFacts`), remembered through the auction."""
+    hit = _FACTS.get((id(rules), hand))
+    if hit is not None and hit.rules is rules:
+        return hit
+    if len(_FACTS) > 256:
+        _FACTS.clear()
+    facts = _FACTS[(id(rules), hand)] = _HandFacts(rules, hand)
+    return facts
+
+
+_NEEDS: dict[
+    tuple[int, tuple[int, ...], int, int, int, int],
+    tuple[Rules, tuple[float, str, tuple[float, ...], tuple[str, ...]]],
+] = {}
+
+
+def _needs(view: SeatView) -> tuple[float, str, tuple[float, ...], tuple[str, ...]]:
+    """:func:`_need` and :func:`_game_needs` of the seat's side at these scores (remembered:
+    they change only with the scores, between hands, and with the bid held and the seats out of
+    the auction)."""
+    r = view.rules
+    # The scores, and what _stop and _in_auction read of the auction.
+    high_side = r.side_of_seat[view.high_seat] if view.high >= 0 else -1
+    key = (
+        id(r),
+        view.scores,
+        r.side_of_seat[view.seat],
+        view.high,
+        high_side,
+        _out_of_auction(view),
+    )
+    hit = _NEEDS.get(key)
+    if hit is not None and hit[0] is r:
         return hit[1]
-    if len(_COUNTS) > 256:
-        _COUNTS.clear()
-    own = [hand_tricks(rules, hand, s) for s in range(5)]
-    _COUNTS[(id(rules), hand)] = (rules, own)
-    return own
+    if len(_NEEDS) > 256:
+        _NEEDS.clear()
+    need, why = _need(view)
+    needs, whys = _game_needs(view, need, why)
+    _NEEDS[key] = (r, (need, why, needs, whys))
+    return need, why, needs, whys
 
 
 def _unstopped(rules: Rules, hand: int) -> int:
@@ -731,7 +1072,7 @@ def _unstopped(rules: Rules, hand: int) -> int:
     for s in range(4):
         mine = hand & t.masks[s]
         n = mine.bit_count()
-        top = _desc(t.masks[s], t.power)
+        top = t.desc[s]
         stopped = False
         for rank, c in enumerate(top[:4]):
             if mine >> c & 1 and n > rank:
@@ -748,13 +1089,16 @@ def heuristic_judge(view: SeatView, boldness: float = 0.0) -> BidJudge:
 
 
 def _judge_of(odds: BidOdds, r: Rules) -> BidJudge:
+    chance, basis = odds.chance, odds.basis
+    needs = odds.needs or (odds.need,) * len(chance)  # odds.need_of, looked up once
+
     def judge(i: int, strict: bool) -> str | None:
-        p = odds.chance[i]
+        p = chance[i]
         if p is None:
             return None
         if strict and r.bid_kind[i] != "misere":
             p = _next_chance(odds, r, i)
-        return odds.basis[i] if p >= odds.need_of(i) else None
+        return basis[i] if p >= needs[i] else None
 
     return judge
 
@@ -780,11 +1124,11 @@ def _blind_misere(view: SeatView, legal: list[int]) -> Decision | None:
     """A blind misère, judged without reading the hand: only when the opponents are about to win
     and making it wins the game."""
     r = view.rules
+    if True not in r.bid_blind:
+        return None  # the ladder has no blind bid
     mine = r.side_of_seat[view.seat]
     others = [sc for side, sc in enumerate(view.scores) if side != mine]
-    cheapest = min(
-        (v for v, k in zip(r.bid_value, r.bid_kind, strict=True) if k == "suit"), default=0
-    )
+    cheapest = _cheapest_value(r)
     for a in legal:
         if a <= r.PASS or not r.bid_blind[a - r.BID]:
             continue
@@ -1197,8 +1541,12 @@ def _play(view: SeatView, mover: int, legal: list[int]) -> Decision:
     t = _tables(view.suit_of, view.power, view.masks)
     hand = view.hand if mover == view.seat else view.faced[mover]
     ctx = _Context(view, t, mover, hand)
-    nominate = [a for a in legal if a >= r.NOMINATE]
-    cards = [a for a in legal if a < r.NOMINATE]
+    if legal[-1] < r.NOMINATE:  # ascending: no nomination open (as a rule)
+        nominate: list[int] = []
+        cards = legal
+    else:
+        nominate = [a for a in legal if a >= r.NOMINATE]
+        cards = [a for a in legal if a < r.NOMINATE]
     if nominate and not view.misere:
         # Make the joker the top card of the longest suit.
         others = hand & ~t.masks[SUITLESS]
@@ -1222,22 +1570,42 @@ def _play(view: SeatView, mover: int, legal: list[int]) -> Decision:
 class _Context:
     """One play decision: the mover, its cards and the public facts of the trick."""
 
+    __slots__ = (
+        "after",
+        "coop_why",
+        "friends",
+        "hand",
+        "jl",
+        "mover",
+        "out",
+        "possible",
+        "r",
+        "rival_why",
+        "t",
+        "trump",
+        "trump_mask",
+        "v",
+    )
+
     def __init__(self, view: SeatView, t: _StrainTables, mover: int, hand: int) -> None:
         self.v = view
-        self.r = view.rules
+        self.r = r = view.rules
         self.t = t
         self.mover = mover
         self.hand = hand
+        self.jl = r.JOKER_LEAD
         # Cards the mover cannot see: the others may hold them.
-        self.out = ((1 << self.r.n_cards) - 1) & ~(view.played | hand)
+        self.out = ((1 << r.n_cards) - 1) & ~(view.played | hand)
+        #: By seat: the cards of ``out`` it may hold (-1: not worked out yet).
+        self.possible = [-1] * r.players
         if view.contract >= 0:
             on_side = view.allies >> mover & 1
             if on_side:
                 self.friends = view.allies
             else:
-                self.friends = ((1 << self.r.players) - 1) & ~view.allies
+                self.friends = ((1 << r.players) - 1) & ~view.allies
         else:
-            self.friends = sum(1 << s for s in self.r.teams[self.r.side_of_seat[mover]])
+            self.friends = sum(1 << s for s in r.teams[r.side_of_seat[mover]])
         #: Why a fellow defender is played against, not with ("" when none is).
         self.rival_why = ""
         #: Why the defenders play together though they score apart ("" when not said).
@@ -1248,10 +1616,11 @@ class _Context:
         self.trump_mask = t.masks[self.trump] if self.trump >= 0 else 0
         # The seats still to play to this trick after the mover, in order.
         after = []
-        s = view.next_seat[mover]
+        nxt = view.next_seat
+        s = nxt[mover]
         for _ in range(view.n_active - len(view.trick) - 1):
             after.append(s)
-            s = view.next_seat[s]
+            s = nxt[s]
         self.after = after
 
     def _rivals(self) -> None:
@@ -1266,11 +1635,11 @@ class _Context:
         if r.pool_opponents or not r.opponents_per_trick:
             return
         mine = r.side_of_seat[self.mover]
-        fellows = [
-            s
-            for s in bits(self.friends)
-            if s != self.mover and r.side_of_seat[s] != mine and not v.sitting_out >> s & 1
-        ]
+        # The fellow defenders: of the friends, the seats of other sides still playing.
+        others = self.friends & ~_side_seats(r)[mine] & ~v.sitting_out & ~(1 << self.mover)
+        if not others:
+            return
+        fellows = bits(others)
         if not fellows:
             return
         taken = sum(w for s, w in enumerate(v.tricks_won) if v.allies >> s & 1)
@@ -1303,13 +1672,15 @@ class _Context:
     # -- small facts --
 
     def card(self, action: int) -> int:
-        return self.v.card_of(action)
+        """The card an action puts down (:meth:`SeatView.card_of`)."""
+        return action if action < self.jl else self.v.card_of(action)
 
     def key(self, c: int) -> int:
         """The card's power in the current trick (0 when it neither follows nor trumps)."""
-        s = self.t.suit_of[c]
+        t = self.t
+        s = t.suit_of[c]
         v = self.v
-        return self.t.power[c] if s == v.led or s == v.trumpish else 0
+        return t.power[c] if s == v.led or s == v.trumpish else 0
 
     def could_hold(self, seat: int, mask: int) -> int:
         """The cards of ``mask`` that ``seat`` may hold, as the mover knows."""
@@ -1318,10 +1689,14 @@ class _Context:
             return mask & v.faced[seat]
         if seat == v.seat:
             return mask & v.hand
-        voids = v.voids[seat]
-        for e in bits(voids):
-            mask &= ~self.t.masks[e]
-        return mask & self.out
+        possible = self.possible[seat]
+        if possible < 0:
+            # The unseen cards outside the suits ``seat`` has shown out of (once a decision).
+            possible = self.out
+            for e in bits(v.voids[seat]):
+                possible &= ~self.t.masks[e]
+            self.possible[seat] = possible
+        return mask & possible
 
     def holds(self, c: int, led: int) -> bool:
         """Whether ``c``, winning now, should still win after the seats still to play."""
@@ -1355,21 +1730,25 @@ class _Context:
     def low_card(self, cards: list[int]) -> int:
         """The card of least value: not a trump, not a winner, from a short suit, lowest."""
         t = self.t
+        suit_of, power, masks, higher = t.suit_of, t.power, t.masks, t.higher
+        trump, hand, out, card = self.trump, self.hand, self.out, self.card
 
         def value(a: int) -> tuple[int, int, int, int]:
-            c = self.card(a)
-            suit = t.suit_of[c]
-            is_trump = suit == self.trump or suit == SUITLESS
-            length = (self.hand & t.masks[suit]).bit_count()
-            return (int(is_trump), int(self.is_boss(c)), t.power[c], length)
+            c = card(a)
+            suit = suit_of[c]
+            is_trump = suit in (trump, SUITLESS)
+            length = (hand & masks[suit]).bit_count()
+            return (int(is_trump), int(not higher[c] & out), power[c], length)  # is_boss
 
         return min(cards, key=value)
 
     def cheapest(self, cards: list[int]) -> int:
-        return min(cards, key=lambda a: self.t.power[self.card(a)])
+        power, card = self.t.power, self.card
+        return min(cards, key=lambda a: power[card(a)])
 
     def highest(self, cards: list[int]) -> int:
-        return max(cards, key=lambda a: self.t.power[self.card(a)])
+        power, card = self.t.power, self.card
+        return max(cards, key=lambda a: power[card(a)])
 
     # -- following --
 
@@ -1377,7 +1756,15 @@ class _Context:
         v = self.v
         led = v.led
         partner_wins = bool(self.friends >> v.best_seat & 1)
-        winners = [a for a in cards if self.key(self.card(a)) > v.best_key]
+        # The cards that beat the best so far: self.key(self.card(a)) > v.best_key, written out.
+        suit_of, power, jl, card = self.t.suit_of, self.t.power, self.jl, self.card
+        trumpish, best = v.trumpish, v.best_key
+        winners = []
+        for a in cards:
+            c = a if a < jl else card(a)
+            s = suit_of[c]
+            if (power[c] if s in (led, trumpish) else 0) > best:
+                winners.append(a)
         follows = bool(self.hand & self.t.masks[led])
         if partner_wins:
             best_card = self.card(v.trick[(_seat_index(v, v.best_seat))])
@@ -1500,14 +1887,21 @@ class _Context:
                 ):
                     return Decision(self.cheapest(trumps), N_("draw trumps: lead a low one"))
         bosses = []
+        ruffed: dict[int, bool] = {}  # by suit: whether an opponent would ruff it
+        higher, out = t.higher, self.out
         for a in plain:
             suit = t.suit_of[a]
-            if suit == self.trump or not self.is_boss(a):
+            if suit == self.trump or higher[a] & out:  # a trump, or not the boss (is_boss)
                 continue
-            if self.trump >= 0 and any(
-                v.voids[s] >> suit & 1 and self.could_hold(s, self.trump_mask) for s in opponents
-            ):
-                continue  # an opponent would ruff it
+            if self.trump >= 0:
+                ruff = ruffed.get(suit)
+                if ruff is None:
+                    ruff = ruffed[suit] = any(
+                        v.voids[s] >> suit & 1 and self.could_hold(s, self.trump_mask)
+                        for s in opponents
+                    )
+                if ruff:
+                    continue  # an opponent would ruff it
             bosses.append(a)
         if bosses:
             best = max(
@@ -1643,6 +2037,22 @@ class _Context:
                 best, N_("against open misère: lead low in a suit the face-up hand holds")
             )
         return Decision(best, N_("against misère: lead low in a suit the contractor holds"))
+
+
+_SIDE_SEATS: dict[int, tuple[Rules, tuple[int, ...]]] = {}
+
+
+def _side_seats(r: Rules) -> tuple[int, ...]:
+    """By side: its seats as a bitmask (remembered per rules object)."""
+    hit = _SIDE_SEATS.get(id(r))
+    if hit is None or hit[0] is not r:
+        if len(_SIDE_SEATS) > 64:
+            _SIDE_SEATS.clear()
+        masks = [0] * r.n_sides
+        for s in range(r.players):
+            masks[r.side_of_seat[s]] |= 1 << s
+        hit = _SIDE_SEATS[id(r)] = (r, tuple(masks))
+    return hit[1]
 
 
 def _seat_index(view: SeatView, seat: int) -> int:

@@ -611,6 +611,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         seat=args.seat,
         bots=bots,
         translations=translations,
+        autoplay=not args.no_autoplay,
     )
     return 0
 
@@ -954,6 +955,12 @@ def _parser() -> argparse.ArgumentParser:
         default="en",
         help="language of the game: its messages, and cards and bids in its notation, which "
         "you may type besides the codes (nl: B♥, 7 SA); en, nl, nb, da, ar, pt (default en)",
+    )
+    p.add_argument(
+        "--no-autoplay",
+        action="store_true",
+        help="ask for every move, even the only legal one (by default it is played for you, "
+        "and a line says so)",
     )
     p.set_defaults(run=cmd_play)
 

@@ -63,6 +63,8 @@ class Playout(NamedTuple):
         )
 
 
+_new_tuple = tuple.__new__
+
 #: A generated module's ``playout(dealer, random, scores, contract)``.
 _Playout = Callable[
     [int, Callable[[], float], "list[int] | None", "tuple[int, int] | None"], tuple[Any, ...]
@@ -96,8 +98,9 @@ class FastEngine:
         with that contract (:meth:`HandState.end_auction_with`).
         """
         if self._playout is not None:
-            # A redeal's tuple has one more field, the redeal flag (no ace, no face).
-            return Playout(*self._playout(dealer, rng.random, scores, contract))
+            # The module returns every field of a Playout, in order: tuple.__new__ makes the
+            # Playout without the Python frame of the NamedTuple's own __new__.
+            return _new_tuple(Playout, self._playout(dealer, rng.random, scores, contract))
         state = HandState.new(self.rules, dealer, rng, scores)
         if contract is not None:
             state.end_auction_with(*contract)

@@ -624,7 +624,7 @@ class HandState:
         hand = self.hands[seat]
         nominates = r.joker_nominate == "contractor"
         # play.opening-lead, play.next-lead, play.follow-suit: in the play one plays a card
-        if probe & ~(_span(0, r.PASS) | (_span(r.NOMINATE, 4) if nominates else 0)):
+        if probe and probe & ~(_span(0, r.PASS) | (_span(r.NOMINATE, 4) if nominates else 0)):
             if self.trick:
                 return Explanation("play.follow-suit", N_("the hand is being played: play a card"))
             return Explanation(
@@ -1499,16 +1499,35 @@ def _codes(rules: Rules, mask: int) -> list[str]:
     return [rules.deck[c] for c in bits(mask)]
 
 
+#: By byte ``k`` of a mask (``k`` < 32) and that byte's value: the ints of its set bits; each
+#: byte's table built when first needed (an index set whole, so threads may race harmlessly).
+_BYTE_INTS: list[tuple[tuple[int, ...], ...] | None] = [None] * 32
+
+
+def _byte_ints(k: int) -> tuple[tuple[int, ...], ...]:
+    table = tuple(tuple(8 * k + j for j in range(8) if b >> j & 1) for b in range(256))
+    _BYTE_INTS[k] = table
+    return table
+
+
 def _ints(mask: int) -> list[int]:
-    """The set bits of ``mask``, lowest first, taken a run of consecutive bits at a time (the
-    bids above the high bid are one run or a few)."""
+    """The set bits of ``mask``, lowest first, read a byte at a time from tables (a hand's
+    legal cards are a few scattered bits, the bids above the high bid one run or a few)."""
     out: list[int] = []
+    tables = _BYTE_INTS
+    k = 0
     while mask:
-        start = (mask & -mask).bit_length() - 1
-        m = mask >> start
-        n = (~m & (m + 1)).bit_length() - 1
-        out.extend(range(start, start + n))
-        mask ^= ((1 << n) - 1) << start
+        if k == 32:
+            out.extend(256 + i for i in bits(mask))
+            break
+        b = mask & 255
+        if b:
+            table = tables[k]
+            if table is None:
+                table = _byte_ints(k)
+            out += table[b]
+        mask >>= 8
+        k += 1
     return out
 
 

@@ -30,6 +30,7 @@ __all__ = [
     "Explanation",
     "Translator",
     "illegal",
+    "illegal_action",
     "render",
 ]
 
@@ -155,13 +156,18 @@ def illegal(
     otherwise, and for a word of the grammar (``take``), the action is quoted as given.
     """
     template = ILLEGAL_BY_KIND.get(kind, ILLEGAL_BY_KIND[None])
-    if notation is not None and kind in _NOTED_KINDS:
-        shown = action.split(None, 1)[1] if kind == "discard" and " " in action else action
-        if kind == "discard":  # the text as typed: 5c is 5♣ too
-            codes = [normalise_card(word) or word for word in shown.split()]
-            shown = notation.isolate(notation.cards(codes))
-        else:
-            shown = notation.action(shown, kind)
-    else:
-        shown = repr(action)
+    shown = illegal_action(action, kind, notation)
     return render(template, {"seat": seat, "action": shown, "reason": reason}, translator)
+
+
+def illegal_action(action: str, kind: ActionKind | None, notation: Notation | None = None) -> str:
+    """An illegal move as :func:`illegal` names it: with ``notation`` a card, bid or discard
+    in it (``B♥``; a discard by its cards alone, ``4♦ 5♣``), otherwise, and for a word of the
+    grammar (``take``), quoted as given."""
+    if notation is None or kind not in _NOTED_KINDS:
+        return repr(action)
+    shown = action.split(None, 1)[1] if kind == "discard" and " " in action else action
+    if kind == "discard":  # the text as typed: 5c is 5♣ too
+        codes = [normalise_card(word) or word for word in shown.split()]
+        return notation.isolate(notation.cards(codes))
+    return notation.action(shown, kind)

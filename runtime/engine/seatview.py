@@ -16,11 +16,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from random import Random
 
-from .codes import bits
+from .codes import NT, bits
 from .hand import DISCARD, OVER, PARTNER, PLAY, HandState
 from .rules import Rules
 
-__all__ = ["SeatView", "played_by", "sample_world", "view_of"]
+__all__ = [
+    "SeatView",
+    "played_by",
+    "played_by_tables",
+    "sample_world",
+    "sorted_cards",
+    "view_of",
+]
 
 
 @dataclass(slots=True)
@@ -100,6 +107,38 @@ class SeatView:
         return r.joker_cards[(action - r.JOKER_LEAD) // 4]
 
 
+def played_by_tables(view: SeatView) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The effective suit and the power of every card as ``view``'s hand will be played: the
+    view's own once the play has begun (a nominated joker in its suit); between the auction and
+    the play (the kitty, the discard, the partner), when the hand still holds the no-trump
+    tables of the auction, those of the contract's strain."""
+    r = view.rules
+    if view.contract < 0 or view.phase in (PLAY, OVER):
+        return view.suit_of, view.power
+    strain = r.bid_strain[view.contract]
+    misere = r.bid_kind[view.contract] == "misere"
+    return r.suit_of[strain], r.misere_power if misere else r.power[strain]
+
+
+def sorted_cards(view: SeatView, mask: int) -> list[int]:
+    """The cards of ``mask`` as a player holds them: trumps first as one group (the jokers and
+    bowers in it, in their order), then the other suits alternating in colour where they can,
+    each high to low by the power of the contract's strain (:func:`played_by_tables`). Without
+    a trump suit (before the contract, at no trumps, in a misère) the jokers come first, unless
+    one was nominated to a suit, where it stands in that suit. The browser table and ``play``
+    show a hand this way."""
+    r = view.rules
+    strain = r.bid_strain[view.contract] if view.contract >= 0 else NT
+    trump = strain if strain < NT else -1
+    suit_of, power = played_by_tables(view)
+    order = [trump] if trump >= 0 else [4]
+    order += [s for s in (0, 3, 1, 2) if s != trump]  # spades, hearts, clubs, diamonds
+    if trump >= 0:
+        order.append(4)
+    rank = {s: i for i, s in enumerate(order)}
+    return sorted(bits(mask), key=lambda c: (rank[suit_of[c]], -power[c], c))
+
+
 def _partners_known(state: HandState, seat: int) -> int:
     """The contractor's side as ``seat`` knows it, as a seat bitmask: the engine's
     :meth:`HandState.known_partners` with the contractor; fixed partnerships are public."""
@@ -122,18 +161,55 @@ def _n_partners(state: HandState) -> int:
     return state.allies.bit_count() - 1
 
 
-def view_of(state: HandState, seat: int) -> SeatView:
-    """What ``seat`` knows of ``state`` now (see the module docstring)."""
+#: The finished tricks of the hand last viewed and what they showed: (rules, ``suit_of``,
+#: ``next_seat``, the trick tuples themselves (the engine never changes one), the cards played
+#: in them, the effective suits each seat showed out of). A bot asks for a view at every
+#: decision of a hand, a trick more each time, so only the tricks finished since are read: the
+#: earlier ones are checked to be equal (the same objects, as a rule), never assumed. Replaced
+#: whole, never changed, so threads sharing it read one hand's facts or another's, never a
+#: mixture.
+_Folded = tuple[
+    Rules | None,
+    tuple[int, ...],
+    tuple[int, ...],
+    list[tuple[int, tuple[int, ...], int]],
+    int,
+    tuple[int, ...],
+]
+_FOLDED: _Folded = (None, (), (), [], 0, ())
+
+
+def _fold_tricks(state: HandState) -> tuple[int, list[int]]:
+    """The cards played in the finished tricks of ``state`` and the effective suits each seat
+    showed out of in them (a new list), reading only the tricks finished since the last call
+    on the same hand (:data:`_FOLDED`)."""
+    global _FOLDED
     r = state.rules
-    n = r.players
-    played = 0
-    voids = [0] * n
+    tricks = state.tricks
     suit_of = state.suit_of
+    nxt = state.next_seat
+    f_rules, f_suit_of, f_next, f_tricks, f_played, f_voids = _FOLDED
+    done = len(f_tricks)
+    if (
+        f_rules is r
+        and f_suit_of is suit_of
+        and f_next == nxt
+        and done <= len(tricks)
+        and tricks[:done] == f_tricks
+    ):
+        played = f_played
+        voids = list(f_voids)
+    else:
+        done = 0
+        played = 0
+        voids = [0] * r.players
+    if done == len(tricks):
+        return played, voids
     jl = r.JOKER_LEAD
     jokers = r.joker_cards
-    nxt = state.next_seat
     # Only a lead can be a joker naming its suit; every other play is a card index.
-    for leader, actions, _ in state.tricks:
+    for k in range(done, len(tricks)):
+        leader, actions, _ = tricks[k]
         a = actions[0]
         if a < jl:
             played |= 1 << a
@@ -147,9 +223,21 @@ def view_of(state: HandState, seat: int) -> SeatView:
             played |= 1 << c
             if suit_of[c] != led:
                 voids[s] |= 1 << led
+    _FOLDED = (r, suit_of, nxt, tricks[:], played, tuple(voids))
+    return played, voids
+
+
+def view_of(state: HandState, seat: int) -> SeatView:
+    """What ``seat`` knows of ``state`` now (see the module docstring)."""
+    r = state.rules
+    n = r.players
+    played, voids = _fold_tricks(state)
     if state.trick:
+        suit_of = state.suit_of
+        jl = r.JOKER_LEAD
+        nxt = state.next_seat
         a = state.trick[0]
-        played |= 1 << (a if a < jl else jokers[(a - jl) // 4])
+        played |= 1 << (a if a < jl else r.joker_cards[(a - jl) // 4])
         led = state.led
         s = state.trick_leader
         for c in state.trick[1:]:
@@ -157,17 +245,22 @@ def view_of(state: HandState, seat: int) -> SeatView:
             played |= 1 << c
             if suit_of[c] != led:
                 voids[s] |= 1 << led
-    held_count = [h.bit_count() for h in state.hands]  # how many, never which: public
-    faced = [0] * n
+    held_count = tuple(map(int.bit_count, state.hands))  # how many, never which: public
+    faced: tuple[int, ...] = (0,) * n
     if state.contract >= 0 and state.phase in (PLAY, OVER):
         bid_open = r.bid_open[state.contract]
-        if bid_open == "from-start" or (bid_open == "after-first-trick" and state.n_tricks):
-            faced[state.contractor] = state.hands[state.contractor]
-        if r.bid_partner[state.contract] == "both-hands":
-            for t in bits(state.allies):
-                if t != state.contractor:
-                    faced[t] = state.hands[t]
-    faced[seat] = 0
+        opened = bid_open == "from-start" or (bid_open == "after-first-trick" and state.n_tricks)
+        both = r.bid_partner[state.contract] == "both-hands"
+        if opened or both:
+            laid = [0] * n
+            if opened:
+                laid[state.contractor] = state.hands[state.contractor]
+            if both:
+                for t in bits(state.allies):
+                    if t != state.contractor:
+                        laid[t] = state.hands[t]
+            laid[seat] = 0
+            faced = tuple(laid)
     contractor_saw = (
         seat == state.contractor
         and state.phase in (DISCARD, PLAY, OVER, PARTNER)
@@ -176,48 +269,50 @@ def view_of(state: HandState, seat: int) -> SeatView:
         and not state.sans
     )
     hand = state.hands[seat]
+    # Positional, in the order of the fields (named in the comments): a call of 41 keywords
+    # costs four times as long, and search builds a view at every decision of a playout.
     return SeatView(
-        rules=r,
-        seat=seat,
-        phase=state.phase,
-        dealer=state.dealer,
-        scores=tuple(state.scores),
-        hand=hand,
-        calls=tuple(state.calls),
-        inkles=tuple(state.inkles),
-        high=state.high,
-        high_seat=state.high_seat,
-        contract=state.contract,
-        contractor=state.contractor,
-        strain=state.strain,
-        misere=state.misere,
-        sans=state.sans,
-        nominated=state.nominated,
-        allies=_partners_known(state, seat),
-        n_partners=_n_partners(state),
-        called_cards=state.called_cards,
-        played=played,
-        trick=tuple(state.trick),
-        trick_leader=state.trick_leader,
-        led=state.led,
-        best_key=state.best_key,
-        best_seat=state.best_seat,
-        tricks=tuple(state.tricks),
-        n_tricks=state.n_tricks,
-        suits_led=state.suits_led,
-        tricks_won=tuple(state.tricks_won),
-        suit_of=state.suit_of,
-        power=state.power,
-        masks=state.masks,
-        trumpish=state.trumpish,
-        sitting_out=state.sitting_out,
-        next_seat=state.next_seat,
-        n_active=state.n_active,
-        faced=tuple(faced),
-        voids=tuple(voids),
-        held=tuple(held_count),
-        discarded=state.discarded if seat == state.contractor else 0,
-        kitty_seen=state.kitty if contractor_saw else 0,
+        r,  # rules
+        seat,  # seat
+        state.phase,  # phase
+        state.dealer,  # dealer
+        tuple(state.scores),  # scores
+        hand,  # hand
+        tuple(state.calls),  # calls
+        tuple(state.inkles),  # inkles
+        state.high,  # high
+        state.high_seat,  # high_seat
+        state.contract,  # contract
+        state.contractor,  # contractor
+        state.strain,  # strain
+        state.misere,  # misere
+        state.sans,  # sans
+        state.nominated,  # nominated
+        _partners_known(state, seat),  # allies
+        _n_partners(state),  # n_partners
+        state.called_cards,  # called_cards
+        played,  # played
+        tuple(state.trick),  # trick
+        state.trick_leader,  # trick_leader
+        state.led,  # led
+        state.best_key,  # best_key
+        state.best_seat,  # best_seat
+        tuple(state.tricks),  # tricks
+        state.n_tricks,  # n_tricks
+        state.suits_led,  # suits_led
+        tuple(state.tricks_won),  # tricks_won
+        state.suit_of,  # suit_of
+        state.power,  # power
+        state.masks,  # masks
+        state.trumpish,  # trumpish
+        state.sitting_out,  # sitting_out
+        state.next_seat,  # next_seat
+        state.n_active,  # n_active
+        faced,  # faced
+        tuple(voids),  # voids
+        held_count,  # held
+        state.discarded if seat == state.contractor else 0,  # discarded
+        state.kitty if contractor_saw else 0,  # kitty_seen
     )
 
 

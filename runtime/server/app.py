@@ -466,13 +466,15 @@ def make_app(
     async def variants(request: Request) -> Response:
         from ...generator.pipeline import builtin_ids
 
+        lang = request.query_params.get("lang", "en")
+        tr = translations(lang if lang in LANGUAGES else "en")
         out = []
         for variant in builtin_ids():
             rules = load_builtin(variant)
             out.append(
                 {
                     "id": variant,
-                    "name": rules.name,
+                    "name": tr.gettext(rules.name) if tr is not None else rules.name,
                     "players": rules.players,
                     "extends": rules.extends,
                 }

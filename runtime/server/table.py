@@ -361,9 +361,12 @@ class Table:
             type="state",
             table=self.id,
             variant=r.variant,
-            name=r.name,
+            # the variant's name in the reader's language (the books translate it alike)
+            name=translations.gettext(r.name) if translations is not None and r.name else r.name,
             players=r.players,
             sides=list(r.side_of_seat),
+            # "kitty" or "widow": the word the variant's book uses, which the page uses too
+            kitty_word=r.terms["kitty"],
             n_sides=r.n_sides,
             target=r.target,
             seats=[{"name": s.name, "bot": s.bot} for s in self.seats],

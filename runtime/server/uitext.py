@@ -59,6 +59,8 @@ UI: dict[str, str] = {
     "no-contract": N_("no contract yet"),
     "joker-suit": N_("Joker's suit: %(suit)s"),
     "kitty-card": N_("from the kitty"),
+    # Translators: the same three words where the variant calls the kitty the widow (American).
+    "widow-card": N_("from the widow"),
     "trick": N_("Trick"),
     "last-trick": N_("Last trick"),
     "show-last-trick": N_("Show the last trick"),
@@ -73,6 +75,8 @@ UI: dict[str, str] = {
     "pass": N_("Pass"),
     "take": N_("Take the kitty"),
     "sans": N_("Play without the kitty"),
+    "take-widow": N_("Take the widow"),
+    "sans-widow": N_("Play without the widow"),
     "discard-n": N_("Discard %(n)s more"),
     "nominate": N_("Name the joker's suit"),
     "choose-partner": N_("Choose a partner"),

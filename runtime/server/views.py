@@ -3,8 +3,9 @@
 The server never builds a client message from the hand itself: every card a message names comes
 from :func:`~fivehundred.runtime.engine.seatview.view_of` for that seat, or from
 :func:`public_view` for a watcher (the facts every seat knows). The hand is sorted the way
-players hold it: trumps first as one group (bowers and jokers in it), then the other suits, each
-from high to low.
+players hold it (:func:`~fivehundred.runtime.engine.seatview.sorted_cards`, which ``play`` uses
+too): trumps first as one group (bowers and jokers in it), then the other suits, each from high
+to low.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ..engine.codes import NT, SUITS, bits
+from ..engine.codes import SUITS, bits
 from ..engine.hand import PHASES, HandState
-from ..engine.seatview import SeatView, view_of
+from ..engine.seatview import SeatView, sorted_cards, view_of
 
 __all__ = ["public_view", "sorted_cards", "view_message"]
 
@@ -39,18 +40,6 @@ def public_view(state: HandState) -> SeatView:
         allies &= v.allies
     faced = tuple(views[1 if t == 0 else 0].faced[t] for t in range(n))
     return replace(views[0], seat=-1, hand=0, discarded=0, kitty_seen=0, allies=allies, faced=faced)
-
-
-def sorted_cards(view: SeatView, mask: int) -> list[int]:
-    """The cards of ``mask`` as a player holds them: trumps first, then suits alternating in
-    colour, each high to low by the power of the current strain."""
-    trump = view.strain if view.strain < NT and view.contract >= 0 else -1
-    order = [trump] if trump >= 0 else [4]
-    order += [s for s in (0, 3, 1, 2) if s != trump]  # spades, hearts, clubs, diamonds
-    if trump >= 0:
-        order.append(4)
-    rank = {s: i for i, s in enumerate(order)}
-    return sorted(bits(mask), key=lambda c: (rank[view.suit_of[c]], -view.power[c], c))
 
 
 def _codes(view: SeatView, mask: int) -> list[str]:

@@ -20,6 +20,8 @@ function seatRows() {
 
 async function render() {
   await loadStrings(lang);
+  // the variants' names in the page's language
+  variants = await (await fetch(`/api/variants?lang=${lang}`)).json();
   fill(document.getElementById("nav"), 
     langSwitch(lang, (code) => { lang = code; history.replaceState(null, "", `?lang=${code}`); render(); }),
     " · ", el("a", { href: `/books/${lang}/index.html` }, t("books")),
@@ -71,7 +73,6 @@ async function openTable(event) {
 }
 
 (async () => {
-  variants = await (await fetch("/api/variants")).json();
   await render();
   document.getElementById("variant").addEventListener("change", seatRows);
   document.getElementById("new").addEventListener("submit", openTable);

@@ -11,6 +11,10 @@ let chatLines = [];
 let clockTimer = null;
 
 function me() { return state.seat; }
+// The id of a string about the kitty, or of its twin about the widow where the variant says widow.
+function kittyWord(id) {
+  return state.kitty_word === "widow" ? { "kitty-card": "widow-card", take: "take-widow", sans: "sans-widow" }[id] : id;
+}
 function viewer() { return state.seat === null ? 0 : state.seat; }
 
 // Who a seat is, as the viewer sees it: "You", "Partner (across)", "Opponent (on your left)".
@@ -67,11 +71,13 @@ function hideError() { document.getElementById("error").hidden = true; }
 
 function sideScore() {
   const box = el("div", { class: "scores" }, el("h3", {}, t("score"), " ", el("small", {}, t("target", { target: state.target }))));
+  // between hands the hand just over has scored: show the scores after it, as its summary does
+  const scores = state.between_hands && state.summary ? state.summary.scores : state.scores;
   for (let side = 0; side < state.n_sides; side++) {
     const members = state.sides.map((s, seat) => (s === side ? seat : -1)).filter((s) => s >= 0);
     const label = state.n_sides === state.players ? who(members[0]) : t("side-n", { side }) + " · " + members.map(who).join(", ");
     const mine = state.seat !== null && state.sides[state.seat] === side;
-    box.append(el("div", { class: "side" + (mine ? " mine" : "") }, el("span", {}, label), el("b", {}, state.scores[side])));
+    box.append(el("div", { class: "side" + (mine ? " mine" : "") }, el("span", {}, label), el("b", {}, scores[side])));
   }
   return box;
 }
@@ -100,7 +106,7 @@ function drawHand() {
     if (state.phase === "discard") action = "discard " + code;
     const legal = action !== null && isLegal(action);
     const card = codeEl(code, (legal ? "legal" : "dim") + (kitty.has(code) ? " from-kitty" : "") + (suggested(action) ? " suggested" : ""));
-    if (kitty.has(code)) card.title = t("kitty-card");
+    if (kitty.has(code)) card.title = t(kittyWord("kitty-card"));
     if (legal) { card.tabIndex = 0; card.setAttribute("role", "button"); card.addEventListener("click", () => act(action)); }
     box.append(card);
   }
@@ -127,7 +133,7 @@ function drawActions() {
     for (const bid of state.ladder) ladder.append(button(bid, codeEl(bid, "", true), "bid"));
     box.append(ladder, button("pass", t("pass"), "pass"));
   } else if (state.phase === "kitty") {
-    box.append(button("take", t("take")), button("sans", t("sans")));
+    box.append(button("take", t(kittyWord("take"))), button("sans", t(kittyWord("sans"))));
   } else if (state.phase === "discard") {
     box.append(el("p", {}, t("discard-n", { n: state.discard_left })));
   } else if (state.phase === "partner") {
@@ -199,7 +205,7 @@ function drawSide() {
   fill(document.getElementById("score"), sideScore());
   const c = state.contract;
   fill(document.getElementById("contract"), el("h3", {}, t("contract")),
-    c ? el("p", {}, codeEl(c.bid, "", true), " ", t("by", { who: who(c.seat) }), c.sans ? " · " + t("sans") : "") : el("p", {}, t("no-contract")),
+    c ? el("p", {}, codeEl(c.bid, "", true), " ", t("by", { who: who(c.seat) }), c.sans ? " · " + t(kittyWord("sans")) : "") : el("p", {}, t("no-contract")),
     state.nominated ? el("p", { class: "nominated" }, t("joker-suit", { suit: suitWord(state.nominated) }), " ", codeEl("JK:" + state.nominated)) : null);
   fill(document.getElementById("auction"), el("h3", {}, t("auction")),
     el("ol", { class: "calls" }, state.auction.map((call) => el("li", {}, el("small", {}, who(call.seat)), " ", call.call === "pass" ? t("pass") : codeEl(call.call, "", true)))));
