@@ -488,3 +488,20 @@ def test_a_kept_hand_model_is_keyed_by_the_rules_and_the_code(tmp_path, monkeypa
     code = handmodel._code_key()
     monkeypatch.setattr(handmodel, "_CODE_KEY", [code[::-1]])
     assert handmodel._cache_path(australian, "heuristic") != key
+
+
+def test_whole_auctions_pull_back_a_model_that_overstates_every_contract(monkeypatch):
+    """The second stage of the hand model measures the contracts won in whole auctions against
+    the means their bids stated: a model told that every contract takes a trick and a half more
+    than the fit says bids contracts that fall short, and the stage takes most of it back."""
+    monkeypatch.setenv("FIVEHUNDRED_CACHE", "off")
+    rules = load_rules("two-handed")
+    model = heuristic.bid_model(rules)
+    assert model.won > 100 and abs(model.offset) < 0.5
+    high = handmodel.shifted(model, model.offset + 1.5)
+    assert high.suit.a == pytest.approx(model.suit.a + 1.5)
+    assert high.nt.a == pytest.approx(model.nt.a + 1.5)
+    player = heuristic._fitting_player(rules)
+    again = handmodel.calibrate(rules, high, heuristic._fitting_bidder, player)
+    assert again.offset < high.offset - 1.0
+    assert abs(again.offset - model.offset) < 0.5
