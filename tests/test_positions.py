@@ -297,11 +297,11 @@ def test_partners_bid_that_wins_the_game_is_not_raised():
 
 def test_only_a_contract_wins_where_one_must_bid_to_win():
     """G: only the contractor's side wins the game, by its own contract. At 460 any contract
-    made wins, and defending never does: a hand passed at 0 all bids 6C at about even odds."""
-    hand = ["4H", "5C", "5D", "6H", "9C", "9D", "AH", "JD", "JS", "7S"]
+    made wins, and defending never does: a hand passed at 0 all bids 6H at about even odds."""
+    hand = ["10C", "QC", "QH", "6H", "KH", "JD", "8S", "AD", "4D", "5S"]
     assert hints(AUS, 1, hand, [], scores=[0, 0])[0] == "pass"
     action, why = hints(AUS, 1, hand, [], scores=[0, 460])
-    assert action == "6C"
+    assert action == "6H"
     assert "only a contract wins the game" in why
 
 

@@ -464,7 +464,9 @@ def calibrate(rules: Rules, model: HandModel, bidder: Bidder, player: Player) ->
         if not rows:
             break
         short = sum(rows) / (len(rows) + OFFSET_PRIOR)
-        model = shifted(model, model.offset + short, len(rows))
+        # The winner's curse only overstates: contracts that make more than they stated leave
+        # the first fit as it is (a bolder model fills the auctions with marginal bids).
+        model = shifted(model, min(0.0, model.offset + short), len(rows))
     return model
 
 
