@@ -22,7 +22,7 @@ seeds) and made once per rules.
 
 Only the rules tables drive it, so a house rule file gets a model of its own.
 
-A fit costs some 0.2 to 0.5 s of processor time, in every process that plays (each worker of a
+A fit costs some 0.3 to 1.1 s of processor time, in every process that plays (each worker of a
 study, each run of the command line), so a caller that names its bot (``cache_as``, the
 heuristic does) has it kept on disk as well (:func:`model_cache_dir`): under a key of the
 whole rules tables, the source of the bots and the engine that play the fitting deals, and
