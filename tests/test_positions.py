@@ -298,7 +298,7 @@ def test_partners_bid_that_wins_the_game_is_not_raised():
 def test_only_a_contract_wins_where_one_must_bid_to_win():
     """G: only the contractor's side wins the game, by its own contract. At 460 any contract
     made wins, and defending never does: a hand passed at 0 all bids 6H at about even odds."""
-    hand = ["4H", "5C", "5D", "5H", "9C", "9D", "AH", "JD", "JS", "QH"]
+    hand = ["10C", "QC", "QH", "6H", "KH", "JD", "8S", "AD", "4D", "5S"]
     assert hints(AUS, 1, hand, [], scores=[0, 0])[0] == "pass"
     action, why = hints(AUS, 1, hand, [], scores=[0, 460])
     assert action == "6H"
@@ -350,3 +350,29 @@ def test_one_call_bids_the_highest_level_the_hand_reaches():
     action, why = hints(THREE, 1, hand, [])
     assert action == "7H"
     assert "highest the hand reaches" in why
+
+
+def test_outbid_the_opponents_bid_that_would_win_them_the_game():
+    """Seat 1 (400) bids 7S (140), which takes his side to 540 and the game if he makes it.
+    Seat 2's clubs make 7C about one time in four: not a bid at ordinary scores, but letting
+    the opponents play loses the game as often as they make it, so he takes the contract from
+    them (the likeliest outbid, not the cheapest: a misère or a higher level would fail more)."""
+    hand = ["7D", "AD", "10C", "8D", "7H", "JS", "9H", "KH", "5S", "8C"]
+    assert hints(AUS, 2, hand, ["7S"], scores=[0, 0])[0] == "pass"
+    action, why = hints(AUS, 2, hand, ["7S"], scores=[0, 400])
+    assert action == "7C"
+    assert "would win them the game" in why
+
+
+def test_bid_to_keep_out_only_an_opponent_who_may_still_win_the_auction():
+    """Three-handed, one call each: seat 1 has passed and seat 0 calls after seat 2. With seat 0
+    at 420 and free to bid, seat 2 bids its 48% diamonds to keep him from the contract; with
+    seat 1 at 420 instead, who has had his one call, seat 2 passes: if seat 0 passes too the hand
+    is thrown in, which keeps the leader out better than a contract more likely lost than
+    made."""
+    hand = ["10D", "10C", "8H", "9S", "JD", "JS", "AD", "KD", "8C", "AC"]
+    action, why = hints(THREE, 2, hand, ["pass"], scores=[420, 0, 0])
+    assert action == "6D"
+    assert "bid to keep them out" in why
+    assert hints(THREE, 2, hand, ["pass"], scores=[0, 420, 0])[0] == "pass"
+    assert hints(THREE, 2, hand, ["pass"], scores=[0, 0, 0])[0] == "pass"

@@ -48,7 +48,7 @@ from typing import overload
 
 from ..engine.codes import NT, SUITLESS, SUITS, bits
 from ..engine.game import reaches
-from ..engine.hand import AUCTION, DISCARD, KITTY, PARTNER, PLAY, HandState
+from ..engine.hand import AUCTION, DISCARD, KITTY, PARTNER, PLAY, HandState, passes_reopen
 from ..engine.messages import N_, SUIT_WORDS
 from ..engine.rules import Rules
 from ..engine.scoring import score_hand
@@ -512,6 +512,10 @@ BidJudge = Callable[[int, bool], "str | None"]
 #: The chance of making a contract the bot asks before it bids it, before the score moves it.
 NEED = 0.55
 
+#: The chance asked of a bid that takes the contract from opponents whose bid would win them the
+#: game (:func:`_stop`): losing it costs its value, letting them play likely costs the game.
+STOP = 0.2
+
 #: The chance given to a contract the hand's sure tricks make alone (:func:`sure_tricks`).
 SURE = 0.99
 
@@ -535,10 +539,27 @@ def _fitting_player(rules: Rules) -> Callable[[HandState], int]:
     return play
 
 
+def _fitting_bidder(state: HandState, model: HandModel) -> tuple[int, float | None]:
+    """The heuristic's call for the seat to bid, judged with ``model``, and the mean tricks the
+    model gave the contract it bids (see :func:`.handmodel.hand_model`)."""
+    r = state.rules
+    legal = state.legal_actions()
+    view = view_of(state, state.controller(state.to_move))
+    odds = bid_odds(view, model=model)
+    action = choose_bid(view, legal, _judge_of(odds, r), odds).action
+    i = action - r.BID
+    if 0 <= i < r.n_bids and odds.mean and not odds.laid[i]:
+        return action, odds.mean[i]
+    return action, None
+
+
 def bid_model(rules: Rules) -> HandModel:
-    """The heuristic's model of what contracts make in ``rules`` (fitted once, by self-play)."""
+    """The heuristic's model of what contracts make in ``rules`` (fitted once, by self-play of
+    the deals and then of whole auctions)."""
     player = _fitting_player(rules)
-    return hand_model(rules, hand_tricks, misere_score, player, cache_as="heuristic")
+    return hand_model(
+        rules, hand_tricks, misere_score, player, cache_as="heuristic", bidder=_fitting_bidder
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -561,6 +582,9 @@ class BidOdds:
 
     #: By ladder index: whether the hand's sure tricks make it alone (:func:`sure_tricks`).
     laid: tuple[bool, ...] = ()
+    #: By ladder index: the mean tricks the model gives a suit or no-trump entry (None for the
+    #: others).
+    mean: tuple[float | None, ...] = ()
 
     def need_of(self, i: int) -> float:
         """The chance asked of ladder entry ``i``."""
@@ -590,14 +614,60 @@ def _cheapest_value(r: Rules) -> int:
     return value
 
 
+def _in_auction(view: SeatView, side: int) -> bool:
+    """Whether ``side`` may still win this auction: it holds the bid, or one of its seats may
+    still call (not after its one call, nor after a pass that no later bid can reopen)."""
+    r = view.rules
+    if view.high >= 0 and r.side_of_seat[view.high_seat] == side:
+        return True
+    done = _out_of_auction(view)
+    return any(not done >> s & 1 for s in r.teams[side])
+
+
+def _out_of_auction(view: SeatView) -> int:
+    """The seats (a bitmask) that may call no more in this auction: after their one call, or
+    after a pass that no later bid can reopen."""
+    r = view.rules
+    called = passed = 0
+    for s, a in view.calls:
+        called |= 1 << s
+        if a == r.PASS:
+            passed |= 1 << s
+    if r.procedure == "single-round":
+        return called
+    return 0 if passes_reopen(r) else passed
+
+
+def _stop(view: SeatView) -> bool:
+    """Whether the opponents hold a bid that wins them the game if they make it, and their
+    tricks in defence would not win it them anyway (partners fixed at the deal: a partner yet
+    to be chosen might be us)."""
+    r = view.rules
+    if view.high < 0 or r.partner_call != "none":
+        return False
+    side = r.side_of_seat[view.high_seat]
+    if side == r.side_of_seat[view.seat]:
+        return False
+    return reaches(r, view.scores[side] + r.bid_value[view.high]) and not _defence_reaches(
+        r, view.scores, side, _defence_tricks(r)
+    )
+
+
 def _need(view: SeatView) -> tuple[float, str]:
-    """The chance to ask for: lower when the opponents are about to go out (defend by bidding),
-    higher when failing would put us out backwards."""
+    """The chance to ask for: lower when opponents about to go out may still win the auction
+    (defend by bidding: once they are out of it, the hand thrown in keeps them out better than
+    a risky contract), higher when failing would put us out backwards."""
     r = view.rules
     mine = r.side_of_seat[view.seat]
-    others = [sc for side, sc in enumerate(view.scores) if side != mine]
     cheapest = _cheapest_value(r)
-    if others and _near_target(r, max(others)):
+    if _stop(view):
+        return STOP, N_(
+            "the opponents' bid would win them the game: outbid it even on a slim chance"
+        )
+    if any(
+        side != mine and _near_target(r, sc) and _in_auction(view, side)
+        for side, sc in enumerate(view.scores)
+    ):
         return NEED - 0.12, N_("the opponents are near the target: bid to keep them out")
     if r.lose_at is not None and view.scores[mine] - 2 * cheapest <= r.lose_at:
         return NEED + 0.1, N_("near the losing score: bid only a safe contract")
@@ -682,20 +752,22 @@ def _game_needs(view: SeatView, need: float, why: str) -> tuple[tuple[float, ...
 _SQRT2 = sqrt(2.0)
 
 
-def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
+def bid_odds(view: SeatView, boldness: float = 0.0, model: HandModel | None = None) -> BidOdds:
     """The chance of making every ladder entry from this seat's hand and the calls so far.
 
     Suit and no-trump bids: the fitted model (:func:`bid_model`) of the hand's count plus the
     partners' (the count a partner's bid in the strain shows, else an average partner's), less
     what the opponents' bids show; no trumps only with every suit stopped, or one open and the
     joker held. Misère bids: the model's chance for the hand's danger score, a partner who plays
-    along counting against it when he has bid.
+    along counting against it when he has bid. ``model``: the rules' own (:func:`bid_model`)
+    unless given.
 
     Each strain's expected tricks are worked out once; the reasons (``basis``) are put in words
     only when read (:class:`_Reasons`).
     """
     r = view.rules
-    model = bid_model(r)
+    if model is None:
+        model = bid_model(r)
     facts = _hand_facts(r, view.hand)
     sure = facts.sure
     team = _team_of(r, view.seat)
@@ -720,6 +792,8 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
     chance: list[float | None] = [None] * n_bids
     # By strain: the expected tricks and who they count on (what a reason says).
     means: dict[int, tuple[float, str]] = {}
+    # By ladder index: the expected tricks of the entries the model judges.
+    entry_means: list[float | None] = [None] * n_bids
     for i in _misere_entries(r):
         mfit = model.misere.get(i)
         if mfit is None:
@@ -754,6 +828,7 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
                 mean = got[0]
             # normal_at_least(mean, sd, level), written out: some 25 entries at every call
             chance[i] = 0.5 * (1.0 + erf((mean - level + 0.5) / sd / _SQRT2))
+            entry_means[i] = mean
 
     def reason(i: int) -> str:
         p = chance[i]
@@ -784,7 +859,16 @@ def bid_odds(view: SeatView, boldness: float = 0.0) -> BidOdds:
             level=level,
         )
 
-    return BidOdds(tuple(chance), _Reasons(n_bids, reason), need, need_why, needs, whys, facts.laid)
+    return BidOdds(
+        tuple(chance),
+        _Reasons(n_bids, reason),
+        need,
+        need_why,
+        needs,
+        whys,
+        facts.laid,
+        tuple(entry_means),
+    )
 
 
 #: The ladder's suit and no-trump bids by strain: (strain, ((index, level), ...)).
@@ -950,16 +1034,26 @@ def _hand_facts(rules: Rules, hand: int) -> _HandFacts:
 
 
 _NEEDS: dict[
-    tuple[int, tuple[int, ...], int],
+    tuple[int, tuple[int, ...], int, int, int, int],
     tuple[Rules, tuple[float, str, tuple[float, ...], tuple[str, ...]]],
 ] = {}
 
 
 def _needs(view: SeatView) -> tuple[float, str, tuple[float, ...], tuple[str, ...]]:
     """:func:`_need` and :func:`_game_needs` of the seat's side at these scores (remembered:
-    they change only with the scores, between hands)."""
+    they change only with the scores, between hands, and with the bid held and the seats out of
+    the auction)."""
     r = view.rules
-    key = (id(r), view.scores, r.side_of_seat[view.seat])
+    # The scores, and what _stop and _in_auction read of the auction.
+    high_side = r.side_of_seat[view.high_seat] if view.high >= 0 else -1
+    key = (
+        id(r),
+        view.scores,
+        r.side_of_seat[view.seat],
+        view.high,
+        high_side,
+        _out_of_auction(view),
+    )
     hit = _NEEDS.get(key)
     if hit is not None and hit[0] is r:
         return hit[1]
@@ -1210,6 +1304,10 @@ def _choose_by_gain(
                 note = note_of(i)  # a bid the score alone turned down
                 break
         return Decision(r.PASS, noted(N_("the hand is not worth a higher bid"), note))
+    if _stop(view) and not any((chance[a - r.BID] or 0.0) >= NEED for a, _ in candidates):
+        # Only to take the contract from them: the bid likeliest to make, the cheapest of those.
+        pick = max(candidates, key=lambda c: (chance[c[0] - r.BID] or 0.0, -c[0]))
+        return Decision(pick[0], noted(pick[1], note_of(pick[0] - r.BID)))
 
     def gain(c: tuple[int, str]) -> float:
         i = c[0] - r.BID

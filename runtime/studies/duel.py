@@ -1,10 +1,20 @@
 """``fivehundred duel``: two bots play whole games against each other, seats and deals balanced.
 
-Bot A plays every seat of one side and bot B every other seat. The side A sits on rotates from
-game to game (side 0, side 1, ... side 0 again), and the games of one rotation are dealt the
+The games come in pairs. In the first game of pair ``k`` bot A plays every seat of a set of
+sides S and bot B every seat of the other sides (the complement); the second game is dealt the
 same cards hand after hand (the deals come from their own random stream, never touched by the
-bots), so neither the seats nor the luck of the deal favours a bot. The report is A's share of
-the games won, with its 95% Wilson score interval.
+bots) and seats them the other way round, B on S and A on the complement. A game is A's when
+the side that wins it is one of A's. S is one side, rotating from pair to pair through the
+sides (side 0, side 1, ... side 0 again); with two sides S is always side 0, so the pairs play A
+on side 0 and then on side 1, as this format always has.
+
+Two equal bots therefore win exactly half the games with a winner in expectation, whatever the
+number of sides: in each pair the two games deal the same cards to the same seats, and A's
+seats in one are B's in the other, so what the seat set S is worth counts once for each bot. (A
+bot that ignores its random stream plays the same game twice against itself, and wins exactly
+one of each pair.) With three sides A holds one side in one game and two in the other: a share
+of A's wins above 50% says A is the better bot, not the better seated. The report is A's share
+of the games won, with its 95% Wilson score interval.
 """
 
 from __future__ import annotations
@@ -21,7 +31,7 @@ from ..engine.hand import HandState
 from ..engine.rules import Rules
 from .stats import Proportion
 
-__all__ = ["DuelResult", "duel", "wilson"]
+__all__ = ["DuelResult", "a_sides", "duel", "wilson"]
 
 
 def wilson(wins: int, n: int) -> tuple[float, float]:
@@ -53,6 +63,8 @@ class DuelResult:
     b_decisions: int = 0
     a_cpu: float = 0.0
     b_cpu: float = 0.0
+    #: By game: the sides bot A held (a bitmask of side numbers; B held the others).
+    sides: list[int] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         """The ``--json`` object."""
@@ -68,6 +80,7 @@ class DuelResult:
             "games_cut_off": self.cut_off,
             "a_win_rate": round(self.a_wins / self.games, 4) if self.games else None,
             "a_win_rate_95": [round(low, 4), round(high, 4)],
+            "even_match": 0.5,
             "hands": self.hands,
             "hands_per_game": round(self.hands / self.games, 2) if self.games else None,
             "a_points_per_hand": round(self.a_points / self.hands, 2) if self.hands else None,
@@ -80,6 +93,14 @@ class DuelResult:
 
 def _per(cpu: float, decisions: int) -> float | None:
     return round(1000 * cpu / decisions, 3) if decisions else None
+
+
+def a_sides(n_sides: int, game: int) -> int:
+    """The sides bot A holds in ``game`` (a bitmask): side ``k mod n_sides`` in the first game of
+    pair ``k`` (side 0 in every pair when there are two sides), the other sides in the second."""
+    splits = n_sides if n_sides > 2 else 1
+    first = 1 << (game // 2 % splits)
+    return first if game % 2 == 0 else ((1 << n_sides) - 1) & ~first
 
 
 def duel(
@@ -100,10 +121,10 @@ def duel(
     n_sides = rules.n_sides
     start = time.perf_counter()
     for g in range(games):
-        a_side = g % n_sides
-        names = [a if rules.side_of_seat[s] == a_side else b for s in range(rules.players)]
-        bots = [make_bot(name) for name in names]
-        deals = Random(f"{seed}/deals/{g // n_sides}")
+        held = a_sides(n_sides, g)
+        mine = [bool(held >> rules.side_of_seat[s] & 1) for s in range(rules.players)]
+        bots = [make_bot(a if mine[s] else b) for s in range(rules.players)]
+        deals = Random(f"{seed}/deals/{g // 2}")
         choices = Random(f"{seed}/choices/{g}")
         match = Match(rules, deals)
         while match.winner is None and match.hands_played < max_hands:
@@ -113,7 +134,7 @@ def duel(
                 t0 = time.process_time()
                 action = bots[seat].choose(hand, choices)
                 spent = time.process_time() - t0
-                if rules.side_of_seat[seat] == a_side:
+                if mine[seat]:
                     result.a_decisions += 1
                     result.a_cpu += spent
                 else:
@@ -124,16 +145,17 @@ def duel(
                 on_hand(g, hand)
             res = match.finish_hand()
             result.hands += 1
-            result.a_points += res.points[a_side]
-            result.b_points += sum(p for s, p in enumerate(res.points) if s != a_side)
+            result.a_points += sum(p for s, p in enumerate(res.points) if held >> s & 1)
+            result.b_points += sum(p for s, p in enumerate(res.points) if not held >> s & 1)
         result.games += 1
+        result.sides.append(held)
         if match.winner is None:
             result.cut_off += 1
             result.per_game.append(-1)
         elif match.winner < 0:
             result.no_winner += 1
             result.per_game.append(-1)
-        elif match.winner == a_side:
+        elif held >> match.winner & 1:
             result.a_wins += 1
             result.per_game.append(1)
         else:
