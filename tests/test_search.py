@@ -170,6 +170,7 @@ def test_deals_fit_what_the_bids_showed():
         ("search:prior=0,settle=0", SearchSettings(prior=0.0, settle=0)),
         ("search:model=0,discards=0", SearchSettings(model=0.0, discards=0)),
         ("search:slip=0.2,tries=16", SearchSettings(slip=0.2, tries=16)),
+        ("search:compete=0", SearchSettings(compete=0.0)),
     ],
 )
 def test_search_specs_set_the_budget(spec, settings):
@@ -188,6 +189,7 @@ def test_search_specs_set_the_budget(spec, settings):
         ("search:horizon=-1", "horizon=-1: it cannot be negative"),
         ("search:3:0", "search:SAMPLES or search:SAMPLES:SECONDS"),
         ("search:model=-1", "model=-1: it cannot be negative"),
+        ("search:compete=-5", "compete=-5: it cannot be negative"),
         ("search:slip=1", "slip=1: a chance from 0"),
         ("search:tries=0", "tries=0: at least 1"),
         ("search-1:x", "search-1:SAMPLES"),
@@ -278,3 +280,37 @@ def test_search_bids_as_the_heuristic_when_its_model_outweighs_the_deals():
         differed += alone.choose(state, Random(1)) != want
         checked += 1
     assert checked >= 5 and differed
+
+
+def test_search_competes_only_when_no_partner_can_call():
+    """compete= changes a call only against the opponents' contract with every partner of the
+    seat passed (its pass would leave them the contract): an outbid or a pass, each with the
+    deals' margin as its reason; elsewhere the call is the odds' own."""
+    rules = load_rules("australian")
+    heuristic = HeuristicBot()
+    changed = 0
+    rng = Random(31)
+    for k in range(160):
+        state = HandState.new(rules, k % rules.players, rng)
+        while state.phase == AUCTION and changed < 3:
+            if state.high >= 0:
+                plain = make_bot("search:bids=6,compete=0").choose(state, Random(k))
+                decision = make_bot("search:bids=6,compete=20")
+                assert isinstance(decision, SearchBot)
+                d = decision.decide(state, Random(k))
+                if d.action != plain:
+                    seat = state.to_move
+                    team = rules.teams[rules.side_of_seat[seat]]
+                    passed = {t for t, a in state.calls if a == rules.PASS}
+                    assert state.high_seat not in team
+                    assert all(t in passed for t in team if t != seat)
+                    if d.action == rules.PASS:
+                        assert d.reason.startswith("let ")
+                    else:
+                        assert plain == rules.PASS and d.reason.startswith("outbid: ")
+                        assert state.is_legal(d.action)
+                    changed += 1
+            state.apply_fast(heuristic.decide(state).action)
+        if changed >= 3:
+            break
+    assert changed

@@ -12,6 +12,10 @@ Bidding
     towards the share of deals that made it (the heuristic's model counting as ``model`` (8)
     deals). The heuristic's auction rules then choose the call from those chances
     (:func:`~.heuristic.choose_bid`: the strain that gains most, the score's needs, raises).
+    Against the opponents' contract, when no partner of its own can call after it, it also
+    plays their contract out in the same deals (heuristic play) and outbids it when its
+    cheapest bid of a strain studied loses ``compete`` (20) points a deal less than letting
+    it stand, or lets it stand when the bid chosen would lose that much more.
 Kitty
     It discards at the contract's strain (the heuristic's options read with the trumps that
     the play will have) and plays each option out in ``discards`` (16) deals, keeping the
@@ -40,7 +44,8 @@ from dataclasses import dataclass, replace
 from random import Random
 
 from ..engine.codes import bits
-from ..engine.hand import AUCTION, DISCARD, OVER, PLAY, HandState
+from ..engine.hand import AUCTION, DISCARD, OVER, PLAY, HandState, passes_reopen
+from ..engine.scoring import score_hand
 from ..engine.seatview import SeatView, view_of
 from .heuristic import (
     BidOdds,
@@ -88,6 +93,10 @@ class SearchSettings:
     slip: float = 0.0
     #: Deals drawn at most for each deal kept.
     tries: int = 8
+    #: Against the opponents' contract, with no partner left to call: points a deal by which
+    #: outbidding it must beat letting it stand, or letting it stand must beat the bid the
+    #: odds chose (0: the heuristic's auction rules alone).
+    compete: float = 20.0
 
 
 #: Spec flags and how each is read.
@@ -103,6 +112,7 @@ _FLAGS = {
     "discards": int,
     "slip": float,
     "tries": int,
+    "compete": float,
 }
 
 
@@ -143,7 +153,7 @@ def _checked(s: SearchSettings) -> SearchSettings:
         raise ValueError(f"search needs at least 1 sample per decision, not {s.samples}")
     if s.ms is not None and not s.ms > 0:
         raise ValueError(f"ms={s.ms:g}: a time budget is more than 0 ms")
-    for name in ("bids", "horizon", "endgame", "settle", "model", "discards"):
+    for name in ("bids", "horizon", "endgame", "settle", "model", "discards", "compete"):
         value = getattr(s, name)
         if value < 0:
             raise ValueError(f"{name}={value:g}: it cannot be negative")
@@ -192,7 +202,10 @@ class SearchBot:
                 return Decision(legal[0], "the only legal call")
             view = view_of(state, state.to_move)
             odds = self._odds(state, view, rng)
-            return choose_bid(view, legal, _judge_of(odds, state.rules), odds)
+            call = choose_bid(view, legal, _judge_of(odds, state.rules), odds)
+            if s.compete > 0 and self._study is not None:
+                return self._compete(view, legal, call, self._study)
+            return call
         if state.phase == DISCARD:
             return self._discard(state, rng)
         if state.phase != PLAY or state.rules.hand_size - state.n_tricks > s.horizon:
@@ -328,6 +341,56 @@ class SearchBot:
 
     # -- bidding ------------------------------------------------------------------------------
 
+    def _compete(
+        self, view: SeatView, legal: list[int], call: Decision, study: _BidStudy
+    ) -> Decision:
+        """Against the opponents' contract, when no partner can call after this seat: outbid
+        it when that loses less than letting it stand, and let it stand when outbidding it
+        would lose more (by the deals played out both ways)."""
+        r = view.rules
+        team = sum(1 << t for t in r.teams[r.side_of_seat[view.seat]])
+        if view.high < 0 or team >> view.high_seat & 1:
+            return call
+        if r.partner_call != "none" or passes_reopen(r) or r.procedure != "rounds":
+            return call
+        passed = {t for t, a in view.calls if a == r.PASS}
+        if any(team >> t & 1 and t != view.seat and t not in passed for t in range(r.players)):
+            return call  # a partner may still outbid them
+        s = self.settings
+        if call.action != r.PASS:
+            if call.action == r.REDEAL or study.key_of(call.action - r.BID) is None:
+                return call
+            passing = study.rival_margin(view.high, view.high_seat, self.heuristic)
+            loss = passing - study.bid_margin(call.action - r.BID)
+            if loss <= s.compete:
+                return call
+            return Decision(
+                r.PASS,
+                f"let {r.bid_codes[view.high]} stand: {loss:+.0f} a deal against outbidding it, "
+                f"over {len(study.deals)} sampled deals played out",
+            )
+        cheapest: dict[int, int] = {}
+        for a in legal:
+            if a <= r.PASS or a == r.REDEAL:
+                continue
+            i = a - r.BID
+            key = study.key_of(i)
+            if key is None or key in cheapest:
+                continue
+            cheapest[key] = a
+        if not cheapest:
+            return call
+        passing = study.rival_margin(view.high, view.high_seat, self.heuristic)
+        best = max(cheapest.values(), key=lambda a: study.bid_margin(a - r.BID))
+        gain = study.bid_margin(best - r.BID) - passing
+        if gain <= s.compete:
+            return call
+        return Decision(
+            best,
+            f"outbid: {gain:+.0f} a deal against letting {r.bid_codes[view.high]} stand, "
+            f"over {len(study.deals)} sampled deals played out",
+        )
+
     def _odds(self, state: HandState, view: SeatView, rng: Random) -> BidOdds:
         """The heuristic's odds of every bid, those of the strains studied drawn towards the
         share of sampled deals that made them. The deals are kept for the hand and re-weighed
@@ -360,6 +423,11 @@ class _Deal:
     weight: float
     tricks: dict[int, int]
     misere_made: bool | None
+    #: The deal as drawn, and by strain studied (-1: misère) the tricks each seat took.
+    world: HandState
+    won: dict[int, tuple[int, ...]]
+    #: By (bid, seat) of an opponents' contract played out: our side's margin.
+    rival: dict[tuple[int, int], float]
 
 
 class _BidStudy:
@@ -381,6 +449,8 @@ class _BidStudy:
             lv for lv, kind in zip(r.bid_level, r.bid_kind, strict=True) if kind == "suit"
         )
         self.deals: list[_Deal] = []
+        #: The contractor's side when this seat plays (its partners fixed by the rules).
+        self.allies = 1 << view.seat
         own = [hand_tricks(r, view.hand, s) for s in range(5)]
         top = max(own)
         self.lowest: dict[int, int] = {}
@@ -419,17 +489,60 @@ class _BidStudy:
         r = sampler.view.rules
         world = sampler.draw(rng)
         tricks = {}
+        won = {}
         made: bool | None = None
         for st in (*self.strains, -1) if self.misere >= 0 else self.strains:
             w = world.copy()
             w.end_auction_with(self.seat, self.misere if st < 0 else self.lowest[st])
-            _finish(w, self.bot, 0 if st < 0 else self.low)
+            _finish(w, self.bot)
+            won[st] = tuple(w.tricks_won)
+            self.allies = w.allies
             if st < 0:
                 made = bool(w.result and w.result.made)
             else:
                 tricks[st] = sum(w.tricks_won[s] for s in range(r.players) if w.allies >> s & 1)
         hands = tuple(world.hands)
-        self.deals.append(_Deal(hands, sampler.misfit_of(hands), 1.0, tricks, made))
+        misfit = sampler.misfit_of(hands)
+        self.deals.append(_Deal(hands, misfit, 1.0, tricks, made, world, won, {}))
+
+    def key_of(self, i: int) -> int | None:
+        """The strain studied (-1: misère) that ladder entry ``i`` is judged by, or None."""
+        r = self.rules
+        if r.bid_kind[i] == "suit" and r.bid_strain[i] in self.strains:
+            return r.bid_strain[i]
+        if i == self.misere:
+            return -1
+        return None
+
+    def bid_margin(self, i: int) -> float:
+        """Our side's mean score margin in the deals if this seat plays ladder entry ``i``."""
+        r = self.rules
+        key = self.key_of(i)
+        assert key is not None
+        side = r.side_of_seat[self.seat]
+        total = margin = 0.0
+        for d in self.deals:
+            points = score_hand(r, i, self.allies, d.won[key], d.world.scores).points
+            others = [p for t, p in enumerate(points) if t != side]
+            margin += d.weight * (points[side] - max(others) if others else points[side])
+            total += d.weight
+        return margin / total if total else 0.0
+
+    def rival_margin(self, bid: int, seat: int, bot: HeuristicBot) -> float:
+        """Our side's mean score margin in the deals if ``seat`` plays ladder entry ``bid``
+        (played out by the heuristic at every seat)."""
+        side = self.rules.side_of_seat[self.seat]
+        total = margin = 0.0
+        for d in self.deals:
+            got = d.rival.get((bid, seat))
+            if got is None:
+                w = d.world.copy()
+                w.end_auction_with(seat, bid)
+                _finish(w, bot)
+                got = d.rival[(bid, seat)] = _outcome(w, side)
+            margin += d.weight * got
+            total += d.weight
+        return margin / total if total else 0.0
 
     def odds(self, base: BidOdds, prior: float) -> BidOdds:
         """``base`` (the heuristic's odds) with the chance of every bid studied drawn towards
@@ -481,7 +594,7 @@ class _Player:
         return self.heuristic.decide(state)
 
 
-def _finish(state: HandState, bot: _Player, short: int = 0) -> None:
+def _finish(state: HandState, bot: _Player | HeuristicBot, short: int = 0) -> None:
     """Play the hand out with ``bot`` at every seat; stop early once the contractor's side
     can no longer take ``short`` tricks (every level it is judged at is lost by then)."""
     r = state.rules
