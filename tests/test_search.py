@@ -314,3 +314,28 @@ def test_search_competes_only_when_no_partner_can_call():
         if changed >= 3:
             break
     assert changed
+
+
+def test_search_never_lets_stand_a_contract_that_wins_the_opponents_the_game():
+    """With the opponents at 480 any contract of theirs wins them the game: compete= may still
+    outbid it, but never passes where the odds chose a bid."""
+    rules = load_rules("australian")
+    heuristic = HeuristicBot()
+    rng = Random(41)
+    checked = 0
+    for k in range(120):
+        dealer = k % rules.players
+        scores = [480, 0] if k % 2 else [0, 480]
+        state = HandState.new(rules, dealer, rng, scores)
+        while state.phase == AUCTION:
+            seat = state.to_move
+            theirs = scores[1 - rules.side_of_seat[seat]]
+            if state.high >= 0 and theirs == 480 and state.high_seat % 2 != seat % 2:
+                plain = make_bot("search:bids=6,compete=0").choose(state, Random(k))
+                if plain != rules.PASS:
+                    bot = make_bot("search:bids=6,compete=1")
+                    assert isinstance(bot, SearchBot)
+                    assert bot.decide(state, Random(k)).action != rules.PASS
+                    checked += 1
+            state.apply_fast(heuristic.decide(state).action)
+    assert checked >= 5

@@ -44,6 +44,7 @@ from dataclasses import dataclass, replace
 from random import Random
 
 from ..engine.codes import bits
+from ..engine.game import gone_out, reaches
 from ..engine.hand import AUCTION, DISCARD, OVER, PLAY, HandState, passes_reopen
 from ..engine.scoring import score_hand
 from ..engine.seatview import SeatView, view_of
@@ -360,6 +361,12 @@ class SearchBot:
         if call.action != r.PASS:
             if call.action == r.REDEAL or study.key_of(call.action - r.BID) is None:
                 return call
+            mine = view.scores[r.side_of_seat[view.seat]]
+            theirs = view.scores[r.side_of_seat[view.high_seat]]
+            if reaches(r, theirs + r.bid_value[view.high]) or reaches(
+                r, mine + r.bid_value[call.action - r.BID]
+            ):
+                return call  # a contract that ends the game is the score's to weigh
             passing = study.rival_margin(view.high, view.high_seat, self.heuristic)
             loss = passing - study.bid_margin(call.action - r.BID)
             if loss <= s.compete:
@@ -383,7 +390,9 @@ class SearchBot:
         passing = study.rival_margin(view.high, view.high_seat, self.heuristic)
         best = max(cheapest.values(), key=lambda a: study.bid_margin(a - r.BID))
         gain = study.bid_margin(best - r.BID) - passing
-        if gain <= s.compete:
+        if gain <= s.compete or gone_out(
+            r, view.scores[r.side_of_seat[view.seat]] - r.bid_value[best - r.BID]
+        ):
             return call
         return Decision(
             best,
