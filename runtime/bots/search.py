@@ -352,7 +352,7 @@ class SearchBot:
         team = sum(1 << t for t in r.teams[r.side_of_seat[view.seat]])
         if view.high < 0 or team >> view.high_seat & 1:
             return call
-        if r.partner_call != "none" or passes_reopen(r) or r.procedure != "rounds":
+        if passes_reopen(r) or r.procedure != "rounds":
             return call
         passed = {t for t, a in view.calls if a == r.PASS}
         if any(team >> t & 1 and t != view.seat and t not in passed for t in range(r.players)):
@@ -432,9 +432,10 @@ class _Deal:
     weight: float
     tricks: dict[int, int]
     misere_made: bool | None
-    #: The deal as drawn, and by strain studied (-1: misère) the tricks each seat took.
+    #: The deal as drawn, and by strain studied (-1: misère) the tricks each seat took and the
+    #: contractor's side.
     world: HandState
-    won: dict[int, tuple[int, ...]]
+    won: dict[int, tuple[tuple[int, ...], int]]
     #: By (bid, seat) of an opponents' contract played out: our side's margin.
     rival: dict[tuple[int, int], float]
 
@@ -458,8 +459,6 @@ class _BidStudy:
             lv for lv, kind in zip(r.bid_level, r.bid_kind, strict=True) if kind == "suit"
         )
         self.deals: list[_Deal] = []
-        #: The contractor's side when this seat plays (its partners fixed by the rules).
-        self.allies = 1 << view.seat
         own = [hand_tricks(r, view.hand, s) for s in range(5)]
         top = max(own)
         self.lowest: dict[int, int] = {}
@@ -504,8 +503,7 @@ class _BidStudy:
             w = world.copy()
             w.end_auction_with(self.seat, self.misere if st < 0 else self.lowest[st])
             _finish(w, self.bot)
-            won[st] = tuple(w.tricks_won)
-            self.allies = w.allies
+            won[st] = (tuple(w.tricks_won), w.allies)
             if st < 0:
                 made = bool(w.result and w.result.made)
             else:
@@ -531,7 +529,8 @@ class _BidStudy:
         side = r.side_of_seat[self.seat]
         total = margin = 0.0
         for d in self.deals:
-            points = score_hand(r, i, self.allies, d.won[key], d.world.scores).points
+            tricks_won, allies = d.won[key]
+            points = score_hand(r, i, allies, tricks_won, d.world.scores).points
             others = [p for t, p in enumerate(points) if t != side]
             margin += d.weight * (points[side] - max(others) if others else points[side])
             total += d.weight
