@@ -6,6 +6,7 @@ from __future__ import annotations
 from random import Random
 
 import pytest
+from variant_helpers import act, deal_with
 
 from fivehundred.runtime.bots.heuristic import HeuristicBot, hand_tricks
 from fivehundred.runtime.bots.registry import BotSpecError, make_bot
@@ -34,14 +35,21 @@ def _positions(variant: str, count: int, seed: int) -> list[HandState]:
     return out
 
 
+def _heuristic_play(state: HandState) -> int:
+    return HeuristicBot().decide(state).action
+
+
+@pytest.mark.parametrize("plays", [False, True])
 @pytest.mark.parametrize("variant", ["australian", "three-handed", "six-handed", "american"])
-def test_sampled_deals_keep_everything_the_seat_saw(variant):
+def test_sampled_deals_keep_everything_the_seat_saw(variant, plays):
     """Own cards, cards played, face-up hands, the kitty seen, hand sizes, and the suits a
-    seat failed to follow (it is dealt none of them) hold in every deal."""
+    seat failed to follow (it is dealt none of them) hold in every deal, whether the plays
+    are read or not."""
+    policy = _heuristic_play if plays else None
     for state in _positions(variant, 25, seed=1):
         seat = state.controller(state.to_move)
         view = view_of(state, seat)
-        sampler = Sampler(state, view)
+        sampler = Sampler(state, view, policy=policy)
         rng = Random(2)
         for _ in range(4):
             world = sampler.draw(rng)
@@ -77,6 +85,45 @@ def test_sampled_deals_do_not_depend_on_the_hidden_cards():
         a = Sampler(state, view).draw(Random(4))
         b = Sampler(other, view_of(other, seat)).draw(Random(4))
         assert a.hands == b.hands and a.kitty == b.kitty
+
+
+@pytest.mark.parametrize("variant", ["australian", "three-handed", "six-handed", "american"])
+def test_the_real_deal_shows_no_slip_of_the_heuristic(variant):
+    """In a hand every seat played as the heuristic, replaying the plays in the real deal
+    finds each one the heuristic's choice (or a card equivalent to it) for every seat."""
+    checked = 0
+    for state in _positions(variant, 40, seed=4):
+        if state.phase != PLAY or not state.n_tricks:
+            continue
+        seat = state.controller(state.to_move)
+        sampler = Sampler(state, view_of(state, seat), policy=_heuristic_play)
+        assert sampler.slips(state) == 0
+        checked += 1
+    assert checked >= 5
+
+
+def test_deals_read_from_the_plays_place_more_cards_right():
+    """Late in heuristic hands, deals weighed by the plays (how likely the heuristic would
+    have made them) give more hidden cards to the seat that holds them than deals that only
+    keep the voids."""
+    right = {False: 0, True: 0}
+    total = 0
+    for state in _positions("australian", 120, seed=7):
+        if state.phase != PLAY or state.n_tricks < 5 or state.contract < 0:
+            continue
+        seat = state.controller(state.to_move)
+        view = view_of(state, seat)
+        for plays in (False, True):
+            sampler = Sampler(state, view, policy=_heuristic_play if plays else None)
+            rng = Random(5)
+            for _ in range(4):
+                world = sampler.draw(rng)
+                for t in range(state.rules.players):
+                    if t != seat:
+                        right[plays] += (world.hands[t] & state.hands[t]).bit_count()
+                        total += plays * state.hands[t].bit_count()
+    assert total >= 200
+    assert right[True] / total > right[False] / total + 0.03, (right, total)
 
 
 def _bid_hearts(rules, seat_bids: bool) -> HandState:
@@ -121,6 +168,9 @@ def test_deals_fit_what_the_bids_showed():
         ("search:samples=16,ms=50", SearchSettings(samples=16, ms=50.0)),
         ("search:horizon=3,endgame=2,bids=0", SearchSettings(horizon=3, endgame=2, bids=0)),
         ("search:prior=0,settle=0", SearchSettings(prior=0.0, settle=0)),
+        ("search:model=0,discards=0", SearchSettings(model=0.0, discards=0)),
+        ("search:slip=0.2,tries=16", SearchSettings(slip=0.2, tries=16)),
+        ("search:compete=0", SearchSettings(compete=0.0)),
     ],
 )
 def test_search_specs_set_the_budget(spec, settings):
@@ -138,6 +188,10 @@ def test_search_specs_set_the_budget(spec, settings):
         ("search:ms=0", "more than 0 ms"),
         ("search:horizon=-1", "horizon=-1: it cannot be negative"),
         ("search:3:0", "search:SAMPLES or search:SAMPLES:SECONDS"),
+        ("search:model=-1", "model=-1: it cannot be negative"),
+        ("search:compete=-5", "compete=-5: it cannot be negative"),
+        ("search:slip=1", "slip=1: a chance from 0"),
+        ("search:tries=0", "tries=0: at least 1"),
         ("search-1:x", "search-1:SAMPLES"),
     ],
 )
@@ -191,3 +245,97 @@ def test_bot_lists_keep_the_commas_of_search_settings(capsys):
     argv = ["simulate", "australian", "--hands", "1", "--seed", "1",
             "--bots", "search:samples=2,horizon=2,heuristic,search:2,random"]  # fmt: skip
     assert main(argv) == 0
+
+
+def test_search_discards_at_the_contract_strain():
+    """At 7S the left bower (JC) is a spade and the joker a trump: the search bot's discard
+    keeps every trump and drops side cards (the heuristic's options read at spades, not at the
+    no-trump tables the engine keeps until the play starts)."""
+    rules = load_rules("australian")
+    state = deal_with(rules, 0, {1: "5S 7S 8S 9S JS JC 10D JD KD AH", "kitty": "8C 10C 8D"})
+    act(state, "7S, pass, pass, pass")
+    for spec in ("search:discards=0", "search:discards=4"):
+        s = state.copy()
+        bot = make_bot(spec)
+        while s.phase_name == "discard":
+            s.apply(bot.choose(s, Random(3)))
+        assert s.phase_name == "play" and not s.discarded & s.masks[3], spec
+        kept = {rules.deck[c] for c in range(rules.n_cards) if s.hands[1] >> c & 1}
+        assert {"JC", "JS", "5S", "7S", "8S", "9S"} <= kept, (spec, kept)
+
+
+def test_search_bids_as_the_heuristic_when_its_model_outweighs_the_deals():
+    """The bid study only moves the heuristic's chances: with the model worth a million deals
+    the search bot makes the heuristic's calls; with the deals alone it sometimes differs."""
+    heuristic = HeuristicBot()
+    same = make_bot("search:bids=4,model=1000000")
+    alone = make_bot("search:bids=4,model=0")
+    differed = 0
+    checked = 0
+    for state in _positions("australian", 40, seed=21):
+        if state.phase != AUCTION:
+            continue
+        want = heuristic.decide(state).action
+        assert same.choose(state, Random(1)) == want
+        differed += alone.choose(state, Random(1)) != want
+        checked += 1
+    assert checked >= 5 and differed
+
+
+def test_search_competes_only_when_no_partner_can_call():
+    """compete= changes a call only against the opponents' contract with every partner of the
+    seat passed (its pass would leave them the contract): an outbid or a pass, each with the
+    deals' margin as its reason; elsewhere the call is the odds' own."""
+    rules = load_rules("australian")
+    heuristic = HeuristicBot()
+    changed = 0
+    rng = Random(31)
+    for k in range(160):
+        state = HandState.new(rules, k % rules.players, rng)
+        while state.phase == AUCTION and changed < 3:
+            if state.high >= 0:
+                plain = make_bot("search:bids=6,compete=0").choose(state, Random(k))
+                decision = make_bot("search:bids=6,compete=20")
+                assert isinstance(decision, SearchBot)
+                d = decision.decide(state, Random(k))
+                if d.action != plain:
+                    seat = state.to_move
+                    team = rules.teams[rules.side_of_seat[seat]]
+                    passed = {t for t, a in state.calls if a == rules.PASS}
+                    assert state.high_seat not in team
+                    assert all(t in passed for t in team if t != seat)
+                    if d.action == rules.PASS:
+                        assert d.reason.startswith("let ")
+                    else:
+                        assert plain == rules.PASS and d.reason.startswith("outbid: ")
+                        assert state.is_legal(d.action)
+                    changed += 1
+            state.apply_fast(heuristic.decide(state).action)
+        if changed >= 3:
+            break
+    assert changed
+
+
+def test_search_never_lets_stand_a_contract_that_wins_the_opponents_the_game():
+    """With the opponents at 480 any contract of theirs wins them the game: compete= may still
+    outbid it, but never passes where the odds chose a bid."""
+    rules = load_rules("australian")
+    heuristic = HeuristicBot()
+    rng = Random(41)
+    checked = 0
+    for k in range(120):
+        dealer = k % rules.players
+        scores = [480, 0] if k % 2 else [0, 480]
+        state = HandState.new(rules, dealer, rng, scores)
+        while state.phase == AUCTION:
+            seat = state.to_move
+            theirs = scores[1 - rules.side_of_seat[seat]]
+            if state.high >= 0 and theirs == 480 and state.high_seat % 2 != seat % 2:
+                plain = make_bot("search:bids=6,compete=0").choose(state, Random(k))
+                if plain != rules.PASS:
+                    bot = make_bot("search:bids=6,compete=1")
+                    assert isinstance(bot, SearchBot)
+                    assert bot.decide(state, Random(k)).action != rules.PASS
+                    checked += 1
+            state.apply_fast(heuristic.decide(state).action)
+    assert checked >= 5

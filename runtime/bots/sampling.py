@@ -20,9 +20,10 @@ deals the one that fitted best is kept, so a draw never fails.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from random import Random
 
-from ..engine.codes import bits
+from ..engine.codes import SUITLESS, bits
 from ..engine.hand import OVER, PARTNER, PLAY, HandState
 from ..engine.seatview import SeatView, played_by
 from .heuristic import allowance, hand_tricks
@@ -47,6 +48,9 @@ class Sampler:
         "_need",
         "_passes",
         "_played",
+        "_plays",
+        "_policy",
+        "_slip",
         "_state",
         "_tries",
         "_unseen",
@@ -63,6 +67,8 @@ class Sampler:
         bids: bool = True,
         weight: float = WEIGHT,
         tries: int = TRIES,
+        policy: Callable[[HandState], int] | None = None,
+        slip: float = 0.2,
     ) -> None:
         r = view.rules
         self._state = state
@@ -91,6 +97,11 @@ class Sampler:
             and not state.sans
         )
         self._bids, self._passes = _auction_shows(view) if bids else ([], [])
+        self._policy = policy
+        self._slip = -math.log(slip)
+        self._plays: list[tuple[int, int, bool]] = []
+        if policy is not None and state.phase == PLAY and (state.n_tricks or state.trick):
+            self._plays = _plays_of(state, view)
 
     @property
     def weight(self) -> float:
@@ -119,8 +130,28 @@ class Sampler:
                 gap += got - most
         return gap
 
+    def slips(self, world: HandState, limit: float = math.inf) -> int:
+        """How many of the other seats' plays so far the policy would not have made in
+        ``world`` (an equivalent card counts as the same play); stops counting past ``limit``."""
+        w = _start_of_play(world, self._state, self._played)
+        policy = self._policy
+        assert policy is not None
+        out = 0
+        for seat, action, check in self._plays:
+            if check:
+                chosen = policy(w)
+                if chosen != action and not _equivalent(w, seat, chosen, action):
+                    out += 1
+                    if out > limit:
+                        return out
+            w.apply_fast(action)
+        return out
+
     def draw(self, rng: Random) -> HandState:
-        """One deal: consistent with the view, kept by how well it fits the auction."""
+        """One deal: consistent with the view, kept by how well it fits the auction (and, with
+        a policy, the plays so far)."""
+        if self._plays:
+            return self._draw_by_plays(rng)
         if not self._bids and not self._passes:
             return self._deal(rng)
         best: HandState | None = None
@@ -133,6 +164,30 @@ class Sampler:
             if gap < best_gap:
                 best, best_gap = world, gap
         assert best is not None
+        return best
+
+    def _draw_by_plays(self, rng: Random) -> HandState:
+        """:meth:`draw` weighing the plays too: a deal is kept with probability
+        ``exp(-weight * misfit) * slip ** slips``."""
+        best: HandState | None = None
+        best_gap = math.inf
+        for _ in range(self._tries):
+            world = self._deal(rng)
+            gap = self._weight * self.misfit(world)
+            u = -math.log(1.0 - rng.random())  # kept when the penalty is at most u
+            bound = max(u, best_gap)
+            if gap > bound:
+                continue
+            if bound < math.inf:
+                gap += self._slip * self.slips(world, (bound - gap) / self._slip)
+            else:
+                gap += self._slip * self.slips(world)
+            if gap <= u:
+                return world
+            if gap < best_gap:
+                best, best_gap = world, gap
+        if best is None:
+            return self._deal(rng)
         return best
 
     def _deal(self, rng: Random) -> HandState:
@@ -237,3 +292,63 @@ def _auction_shows(
             continue  # only a pass over no bid at all says the hand was weak
         passes.append((seat, low - allowance(r, low) + PASS_SLACK))
     return bids, passes
+
+
+def _plays_of(state: HandState, view: SeatView) -> list[tuple[int, int, bool]]:
+    """The plays of the hand so far as ``(seat, action, check)``, ``check`` for the plays of a
+    seat whose hand ``view.seat`` cannot see (a nomination of the joker's suit first)."""
+    r = state.rules
+    out: list[tuple[int, int, bool]] = []
+    tricks = [*state.tricks, (state.trick_leader, tuple(state.trick), -1)]
+    if state.nominated >= 0:
+        out.append((state.contractor, r.NOMINATE + state.nominated, False))
+    for leader, actions, _ in tricks:
+        s = leader
+        for a in actions:
+            out.append((s, a, s != view.seat and not view.faced[s]))
+            s = state.next_seat[s]
+    return out
+
+
+def _start_of_play(world: HandState, state: HandState, played: list[int]) -> HandState:
+    """``world`` taken back to the opening lead: every card played returned to its hand."""
+    r = state.rules
+    w = world.copy()
+    for t in range(r.players):
+        w.hands[t] |= played[t]
+    strain = state.strain
+    w.trick = []
+    w.tricks = []
+    w.tricks_won = [0] * r.players
+    w.n_tricks = 0
+    w.suits_led = 0
+    w.led = -1
+    w.best_key = -1
+    w.best_seat = -1
+    w.nominated = -1
+    w.suit_of = r.suit_of[strain]
+    w.power = r.misere_power if state.misere else r.power[strain]
+    w.masks = r.masks[strain]
+    w.phase = PLAY
+    w.result = None
+    leader = state.tricks[0][0] if state.tricks else state.trick_leader
+    w.to_move = w.trick_leader = leader
+    return w
+
+
+def _equivalent(w: HandState, seat: int, a: int, b: int) -> bool:
+    """Whether cards ``a`` and ``b`` are the same play for ``seat`` in ``w``: of one effective
+    suit, with no card of another seat between them."""
+    r = w.rules
+    if a >= r.JOKER_LEAD or b >= r.JOKER_LEAD:
+        return False
+    suit = w.suit_of[a]
+    if suit != w.suit_of[b] or suit == SUITLESS:
+        return False
+    lo, hi = sorted((w.power[a], w.power[b]))
+    others = 0
+    for t, h in enumerate(w.hands):
+        if t != seat:
+            others |= h
+    power = w.power
+    return not any(lo < power[c] < hi for c in bits(others & w.masks[suit]))

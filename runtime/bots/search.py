@@ -2,13 +2,24 @@
 
 Every decision it searches starts from deals of the cards its seat has not seen, drawn by a
 :class:`~.sampling.Sampler` (consistent with the cards played and by whom, the suits each seat
-failed to follow, the face-up hands, the kitty it took; weighted by what the bids showed).
+failed to follow, the face-up hands, the kitty it took; weighted by what the bids showed, and
+with ``slip`` by how likely the heuristic would have made the plays seen).
 
 Bidding
     For the strains its hand is best at (and misère, with few dangerous cards) it plays the hand
-    out with heuristic bots as contractor in ``bids`` deals and bids a contract it made in at
-    least half of them (5% more per level above the lowest; 75% for a misère, 90% for an open
-    one), with the heuristic bot's auction rules (:func:`~.heuristic.choose_bid`).
+    out as contractor in ``bids`` (16) deals, as it expects the hand to go (:class:`_Player`:
+    heuristic play, its own discard), and draws the heuristic's chance of every such bid
+    towards the share of deals that made it (the heuristic's model counting as ``model`` (8)
+    deals). The heuristic's auction rules then choose the call from those chances
+    (:func:`~.heuristic.choose_bid`: the strain that gains most, the score's needs, raises).
+    Against the opponents' contract, when no partner of its own can call after it, it also
+    plays their contract out in the same deals (heuristic play) and outbids it when its
+    cheapest bid of a strain studied loses ``compete`` (20) points a deal less than letting
+    it stand, or lets it stand when the bid chosen would lose that much more.
+Kitty
+    It discards at the contract's strain (the heuristic's options read with the trumps that
+    the play will have) and plays each option out in ``discards`` (16) deals, keeping the
+    first unless another is clearly better.
 Play
     When at most ``horizon`` (4) tricks are left, it tries every distinct legal card (cards
     adjacent in rank with nothing unseen between them count once) in every deal and plays the
@@ -29,19 +40,24 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from random import Random
 
 from ..engine.codes import bits
-from ..engine.hand import AUCTION, OVER, PLAY, HandState
+from ..engine.game import gone_out, reaches
+from ..engine.hand import AUCTION, DISCARD, OVER, PLAY, HandState, passes_reopen
+from ..engine.scoring import score_hand
 from ..engine.seatview import SeatView, view_of
 from .heuristic import (
-    BidJudge,
+    BidOdds,
     Decision,
     HeuristicBot,
+    _judge_of,
+    bid_odds,
     choose_bid,
+    discard_choice,
+    discard_options,
     hand_tricks,
-    heuristic_judge,
     misere_danger,
 )
 from .sampling import Sampler
@@ -57,18 +73,31 @@ class SearchSettings:
 
     #: Deals per play decision.
     samples: int = 8
-    #: Deals per bid evaluation (None: as many as ``samples``; 0: bid as the heuristic).
-    bids: int | None = None
+    #: Deals per bid study (0: bid as the heuristic).
+    bids: int = 16
     #: A time budget per play decision in milliseconds (None: none).
     ms: float | None = None
     #: Search the play when at most this many tricks are left.
     horizon: int = 4
     #: Value the cards by the double-dummy solver when at most this many tricks are left.
     endgame: int = 3
-    #: Points per hand by which a card must beat the heuristic's choice in the deals.
+    #: Points per deal by which a card or a discard must beat the heuristic's choice.
     prior: float = 10.0
     #: Stop after this many deals in which every card scored the same (0: never).
     settle: int = 4
+    #: The heuristic's model of a bid's chance, worth this many deals of a bid study.
+    model: float = 8.0
+    #: Deals per discard, every option played out in each (0: the first option).
+    discards: int = 16
+    #: The chance a seat makes a play the heuristic would not have made in its place, by
+    #: which the play deals are weighed (0: the plays are not read).
+    slip: float = 0.0
+    #: Deals drawn at most for each deal kept.
+    tries: int = 8
+    #: Against the opponents' contract, with no partner left to call: points a deal by which
+    #: outbidding it must beat letting it stand, or letting it stand must beat the bid the
+    #: odds chose (0: the heuristic's auction rules alone).
+    compete: float = 20.0
 
 
 #: Spec flags and how each is read.
@@ -80,6 +109,11 @@ _FLAGS = {
     "endgame": int,
     "prior": float,
     "settle": int,
+    "model": float,
+    "discards": int,
+    "slip": float,
+    "tries": int,
+    "compete": float,
 }
 
 
@@ -120,10 +154,14 @@ def _checked(s: SearchSettings) -> SearchSettings:
         raise ValueError(f"search needs at least 1 sample per decision, not {s.samples}")
     if s.ms is not None and not s.ms > 0:
         raise ValueError(f"ms={s.ms:g}: a time budget is more than 0 ms")
-    for name in ("bids", "horizon", "endgame", "settle"):
+    for name in ("bids", "horizon", "endgame", "settle", "model", "discards", "compete"):
         value = getattr(s, name)
-        if value is not None and value < 0:
-            raise ValueError(f"{name}={value}: it cannot be negative")
+        if value < 0:
+            raise ValueError(f"{name}={value:g}: it cannot be negative")
+    if not 0 <= s.slip < 1:
+        raise ValueError(f"slip={s.slip:g}: a chance from 0 up to (not including) 1")
+    if s.tries < 1:
+        raise ValueError(f"tries={s.tries}: at least 1 deal is drawn")
     return s
 
 
@@ -145,7 +183,9 @@ class SearchBot:
             )
         self.settings = settings
         self.heuristic = HeuristicBot()
+        self.player = _Player(self.heuristic)
         self._study: _BidStudy | None = None
+        self._plan: tuple[tuple[int, int, int, tuple[int, ...]], int, str] | None = None
         #: Deals drawn and positions solved, for measuring.
         self.deals = 0
         self.nodes = 0
@@ -157,16 +197,62 @@ class SearchBot:
     def decide(self, state: HandState, rng: Random) -> Decision:
         """The action and its reason."""
         s = self.settings
-        bids = s.samples if s.bids is None else s.bids
-        if state.phase == AUCTION and bids:
+        if state.phase == AUCTION and s.bids:
             legal = state.legal_actions()
             if len(legal) == 1:
                 return Decision(legal[0], "the only legal call")
             view = view_of(state, state.to_move)
-            return choose_bid(view, legal, self._judge(state, view, rng, bids))
+            odds = self._odds(state, view, rng)
+            call = choose_bid(view, legal, _judge_of(odds, state.rules), odds)
+            if s.compete > 0 and self._study is not None:
+                return self._compete(view, legal, call, self._study)
+            return call
+        if state.phase == DISCARD:
+            return self._discard(state, rng)
         if state.phase != PLAY or state.rules.hand_size - state.n_tricks > s.horizon:
             return self.heuristic.decide(state)
         return self._play(state, rng)
+
+    # -- discard ------------------------------------------------------------------------------
+
+    def _discard(self, state: HandState, rng: Random) -> Decision:
+        """One card of the discard that played out best in ``discards`` sampled deals, among
+        the heuristic's options read at the contract's strain (the first ahead by ``prior``
+        points a deal)."""
+        s = self.settings
+        r = state.rules
+        view = _contract_view(view_of(state, state.contractor))
+        key = (view.hand | view.discarded, view.contract, view.dealer, view.scores)
+        if self._plan is None or self._plan[0] != key:
+            options = discard_options(view)
+            if len(options) == 1 or not s.discards:
+                mask, why = options[0]
+            else:
+                side = r.side_of_seat[view.seat]
+                totals = [0.0] * len(options)
+                sampler = Sampler(state, view)
+                bot = self.player
+                for _ in range(s.discards):
+                    world = sampler.draw(rng)
+                    for k, (drop, _) in enumerate(options):
+                        w = world.copy()
+                        for c in bits(drop):
+                            w.apply_fast(r.DISCARD + c)
+                        while w.phase != OVER:
+                            w.apply_fast(bot.decide(w).action)
+                        totals[k] += _outcome(w, side)
+                self.deals += sampler.drawn
+                totals[0] += s.prior * s.discards
+                k = max(range(len(options)), key=lambda k: (totals[k], -k))
+                mask = options[k][0]
+                avg = totals[k] / s.discards - (s.prior if k == 0 else 0.0)
+                why = f"{options[k][1]} (best of {len(options)} discards played out: {avg:+.0f})"
+            self._plan = (key, mask, why)
+        _, mask, why = self._plan
+        left = mask & view.hand
+        if not left:
+            return self.player.decide(state)
+        return Decision(r.DISCARD + (left & -left).bit_length() - 1, why)
 
     # -- play ---------------------------------------------------------------------------------
 
@@ -184,12 +270,18 @@ class SearchBot:
         solve = state.contract >= 0 and all(a < r.NOMINATE for a in candidates)
         totals = dict.fromkeys(candidates, 0.0)
         deadline = None if s.ms is None else time.perf_counter() + s.ms / 1000
-        sampler = Sampler(state, view)
+        if s.slip > 0:
+            bot = self.heuristic
+            sampler = Sampler(
+                state, view, policy=lambda w: bot.decide(w).action, slip=s.slip, tries=s.tries
+            )
+        else:
+            sampler = Sampler(state, view)
         done = 0
         differed = False
         for _ in range(s.samples):
             world = sampler.draw(rng)
-            values = [self._value(world, a, side, solve) for a in candidates]
+            values = self._values(world, candidates, side, solve)
             for a, v in zip(candidates, values, strict=True):
                 totals[a] += v
             done += 1
@@ -207,6 +299,19 @@ class SearchBot:
         avg = totals[best] / done - (s.prior if best == preferred else 0.0)
         how = "solved" if solve and r.hand_size - state.n_tricks <= s.endgame else "played out"
         return Decision(best, f"best average score ({avg:+.0f}) over {done} sampled deals {how}")
+
+    def _values(self, world: HandState, actions: list[int], side: int, solve: bool) -> list[float]:
+        """:meth:`_value` of every action in ``world`` (one solver for them all when the
+        position is solved now: its table serves every action)."""
+        r = world.rules
+        if solve and r.hand_size - world.n_tricks <= self.settings.endgame:
+            solver = Solver(world)
+            taken = _counted(world, solver.counted)
+            cap = _cap(world)
+            out = [_margin(world, taken + solver.after(a, cap), side) for a in actions]
+            self.nodes += solver.nodes
+            return out
+        return [self._value(world, a, side, solve) for a in actions]
 
     def _value(self, world: HandState, action: int, side: int, solve: bool) -> float:
         """The score margin of ``side`` after ``action`` in ``world``: solved double dummy once
@@ -237,26 +342,84 @@ class SearchBot:
 
     # -- bidding ------------------------------------------------------------------------------
 
-    def _judge(self, state: HandState, view: SeatView, rng: Random, samples: int) -> BidJudge:
-        """Bids judged by playing the hand out in sampled deals: the deals are kept for the
-        hand, and re-weighted by every call made since (topped up with fresh deals when the
-        calls leave too few that fit)."""
+    def _compete(
+        self, view: SeatView, legal: list[int], call: Decision, study: _BidStudy
+    ) -> Decision:
+        """Against the opponents' contract, when no partner can call after this seat: outbid
+        it when that loses less than letting it stand, and let it stand when outbidding it
+        would lose more (by the deals played out both ways)."""
+        r = view.rules
+        team = sum(1 << t for t in r.teams[r.side_of_seat[view.seat]])
+        if view.high < 0 or team >> view.high_seat & 1:
+            return call
+        if passes_reopen(r) or r.procedure != "rounds":
+            return call
+        passed = {t for t, a in view.calls if a == r.PASS}
+        if any(team >> t & 1 and t != view.seat and t not in passed for t in range(r.players)):
+            return call  # a partner may still outbid them
+        s = self.settings
+        if call.action != r.PASS:
+            if call.action == r.REDEAL or study.key_of(call.action - r.BID) is None:
+                return call
+            mine = view.scores[r.side_of_seat[view.seat]]
+            theirs = view.scores[r.side_of_seat[view.high_seat]]
+            if reaches(r, theirs + r.bid_value[view.high]) or reaches(
+                r, mine + r.bid_value[call.action - r.BID]
+            ):
+                return call  # a contract that ends the game is the score's to weigh
+            passing = study.rival_margin(view.high, view.high_seat, self.heuristic)
+            loss = passing - study.bid_margin(call.action - r.BID)
+            if loss <= s.compete:
+                return call
+            return Decision(
+                r.PASS,
+                f"let {r.bid_codes[view.high]} stand: {loss:+.0f} a deal against outbidding it, "
+                f"over {len(study.deals)} sampled deals played out",
+            )
+        cheapest: dict[int, int] = {}
+        for a in legal:
+            if a <= r.PASS or a == r.REDEAL:
+                continue
+            i = a - r.BID
+            key = study.key_of(i)
+            if key is None or key in cheapest:
+                continue
+            cheapest[key] = a
+        if not cheapest:
+            return call
+        passing = study.rival_margin(view.high, view.high_seat, self.heuristic)
+        best = max(cheapest.values(), key=lambda a: study.bid_margin(a - r.BID))
+        gain = study.bid_margin(best - r.BID) - passing
+        if gain <= s.compete or gone_out(
+            r, view.scores[r.side_of_seat[view.seat]] - r.bid_value[best - r.BID]
+        ):
+            return call
+        return Decision(
+            best,
+            f"outbid: {gain:+.0f} a deal against letting {r.bid_codes[view.high]} stand, "
+            f"over {len(study.deals)} sampled deals played out",
+        )
+
+    def _odds(self, state: HandState, view: SeatView, rng: Random) -> BidOdds:
+        """The heuristic's odds of every bid, those of the strains studied drawn towards the
+        share of sampled deals that made them. The deals are kept for the hand and re-weighed
+        by every call made since (topped up with fresh deals when the calls leave too few
+        that fit)."""
+        samples = self.settings.bids
         key = (view.hand, view.dealer, view.scores)
         study = self._study
         if study is None or study.key != key:
-            study = self._study = _BidStudy(key, view, self.heuristic)
+            study = self._study = _BidStudy(key, view, self.player)
         sampler = Sampler(state, view)
         if not study.drawn:
-            # The first deals: a strain (or misère) is dropped from the deals still to play as
-            # soon as they could no longer change a bid's judgement.
-            while study.drawn < samples and study.undecided(samples):
-                study.play(sampler, rng, study.undecided(samples))
+            while study.drawn < samples:
+                study.play(sampler, rng)
         else:
             study.reweigh(sampler)
             while study.effective() < samples / 2 and study.drawn < 2 * samples:
-                study.play(sampler, rng, study.everything())
+                study.play(sampler, rng)
         self.deals += sampler.drawn
-        return study.judge(view, samples)
+        return study.odds(bid_odds(view), self.settings.model)
 
 
 @dataclass(slots=True)
@@ -269,19 +432,24 @@ class _Deal:
     weight: float
     tricks: dict[int, int]
     misere_made: bool | None
+    #: The deal as drawn, and by strain studied (-1: misère) the tricks each seat took and the
+    #: contractor's side.
+    world: HandState
+    won: dict[int, tuple[tuple[int, ...], int]]
+    #: By (bid, seat) of an opponents' contract played out: our side's margin.
+    rival: dict[tuple[int, int], float]
 
 
 class _BidStudy:
-    """The deals one seat played out to judge its bids in one hand (see :meth:`SearchBot._judge`).
+    """The deals one seat played out to judge its bids in one hand (see :meth:`SearchBot._odds`).
 
     Only strains the hand evaluation finds within 1.5 tricks of its best are played out (each
-    as the lowest bid of the strain, with this seat as contractor and heuristic play), and misère
-    only with few dangerous cards; the others are judged by the heuristic.
+    as the lowest bid of the strain, with this seat as contractor, and as the bot expects the
+    hand to be played: :class:`_Player`), and misère only with few dangerous cards; the others
+    are judged by the heuristic's model alone.
     """
 
-    def __init__(
-        self, key: tuple[int, int, tuple[int, ...]], view: SeatView, bot: HeuristicBot
-    ) -> None:
+    def __init__(self, key: tuple[int, int, tuple[int, ...]], view: SeatView, bot: _Player) -> None:
         r = view.rules
         self.key = key
         self.seat = view.seat
@@ -290,8 +458,6 @@ class _BidStudy:
         self.low = min(
             lv for lv, kind in zip(r.bid_level, r.bid_kind, strict=True) if kind == "suit"
         )
-        #: Every level a judgement asks about (a trick to spare included).
-        self.levels = range(self.low, max(r.bid_level) + 2)
         self.deals: list[_Deal] = []
         own = [hand_tricks(r, view.hand, s) for s in range(5)]
         top = max(own)
@@ -326,100 +492,117 @@ class _BidStudy:
             world_misfit = sampler.misfit_of(d.hands)
             d.weight = math.exp(-sampler.weight * max(0.0, world_misfit - d.misfit))
 
-    def everything(self) -> tuple[int, ...]:
-        """Every strain studied, and misère (as -1) if it is."""
-        return (*self.strains, -1) if self.misere >= 0 else tuple(self.strains)
-
-    def undecided(self, planned: int) -> tuple[int, ...]:
-        """The strains (and misère, -1) whose judgement at some level the rest of ``planned``
-        deals could still change: the share made so far, with every deal to come made or with
-        none, falls on both sides of a bid's threshold."""
-        n = len(self.deals)
-        rest = planned - n
-        out = []
-        for st in self.strains:
-            got = [d.tricks[st] for d in self.deals if st in d.tricks]
-            if len(got) < n:
-                continue  # decided earlier
-            for level in self.levels:
-                made = sum(t >= level for t in got)
-                need = _BID_P + _BID_P_STEP * (level - self.low)
-                if (made >= need * planned) != (made + rest >= need * planned):
-                    out.append(st)
-                    break
-        if self.misere >= 0 and planned >= _MISERE_SAMPLES:
-            played = [d.misere_made for d in self.deals if d.misere_made is not None]
-            if len(played) == n:
-                made = sum(played)
-                for need in (0.75, 0.9):
-                    if (made >= need * planned) != (made + rest >= need * planned):
-                        out.append(-1)
-                        break
-        return tuple(out)
-
-    def play(self, sampler: Sampler, rng: Random, strains: tuple[int, ...]) -> None:
-        """Draw one more deal and play it out in ``strains`` (-1: misère)."""
+    def play(self, sampler: Sampler, rng: Random) -> None:
+        """Draw one more deal and play it out in every strain studied (and misère)."""
         r = sampler.view.rules
         world = sampler.draw(rng)
         tricks = {}
+        won = {}
         made: bool | None = None
-        for st in strains:
+        for st in (*self.strains, -1) if self.misere >= 0 else self.strains:
             w = world.copy()
             w.end_auction_with(self.seat, self.misere if st < 0 else self.lowest[st])
-            _finish(w, self.bot, 0 if st < 0 else self.low)
+            _finish(w, self.bot)
+            won[st] = (tuple(w.tricks_won), w.allies)
             if st < 0:
                 made = bool(w.result and w.result.made)
             else:
                 tricks[st] = sum(w.tricks_won[s] for s in range(r.players) if w.allies >> s & 1)
         hands = tuple(world.hands)
-        self.deals.append(_Deal(hands, sampler.misfit_of(hands), 1.0, tricks, made))
+        misfit = sampler.misfit_of(hands)
+        self.deals.append(_Deal(hands, misfit, 1.0, tricks, made, world, won, {}))
 
-    def judge(self, view: SeatView, planned: int) -> BidJudge:
-        """The judge of bids from the deals as weighted now (misère by the heuristic when
-        fewer than :data:`_MISERE_SAMPLES` deals are ``planned``)."""
-        r = view.rules
-        fallback = heuristic_judge(view)
-        deals = self.deals
-        misere = self.misere if planned >= _MISERE_SAMPLES else -1
-        low = self.low
+    def key_of(self, i: int) -> int | None:
+        """The strain studied (-1: misère) that ladder entry ``i`` is judged by, or None."""
+        r = self.rules
+        if r.bid_kind[i] == "suit" and r.bid_strain[i] in self.strains:
+            return r.bid_strain[i]
+        if i == self.misere:
+            return -1
+        return None
 
-        def share(hits: list[tuple[float, bool]]) -> float:
-            total = sum(w for w, _ in hits)
-            return sum(w for w, hit in hits if hit) / total if total else 0.0
+    def bid_margin(self, i: int) -> float:
+        """Our side's mean score margin in the deals if this seat plays ladder entry ``i``."""
+        r = self.rules
+        key = self.key_of(i)
+        assert key is not None
+        side = r.side_of_seat[self.seat]
+        total = margin = 0.0
+        for d in self.deals:
+            tricks_won, allies = d.won[key]
+            points = score_hand(r, i, allies, tricks_won, d.world.scores).points
+            others = [p for t, p in enumerate(points) if t != side]
+            margin += d.weight * (points[side] - max(others) if others else points[side])
+            total += d.weight
+        return margin / total if total else 0.0
 
-        def judge(i: int, strict: bool) -> str | None:
-            if r.bid_kind[i] == "misere":
-                if misere < 0:
-                    return fallback(i, strict)  # too few deals to trust with 250 points or more
-                hits = [(d.weight, d.misere_made) for d in deals if d.misere_made is not None]
-                p = share(hits)
-                need = 0.9 if r.bid_open[i] != "no" or r.bid_partner[i] == "both-hands" else 0.75
-                if p >= need:
-                    return f"misère made in {p:.0%} of {len(hits)} sampled deals"
-                return None
-            st = r.bid_strain[i]
-            if st not in self.strains:
-                return fallback(i, strict)
-            level = r.bid_level[i] + strict
-            hits = [(d.weight, d.tricks[st] >= level) for d in deals if st in d.tricks]
-            p = share(hits)
-            if p >= _BID_P + _BID_P_STEP * (level - low):
-                return f"made in {p:.0%} of {len(hits)} sampled deals played out"
-            return None
+    def rival_margin(self, bid: int, seat: int, bot: HeuristicBot) -> float:
+        """Our side's mean score margin in the deals if ``seat`` plays ladder entry ``bid``
+        (played out by the heuristic at every seat)."""
+        side = self.rules.side_of_seat[self.seat]
+        total = margin = 0.0
+        for d in self.deals:
+            got = d.rival.get((bid, seat))
+            if got is None:
+                w = d.world.copy()
+                w.end_auction_with(seat, bid)
+                _finish(w, bot)
+                got = d.rival[(bid, seat)] = _outcome(w, side)
+            margin += d.weight * got
+            total += d.weight
+        return margin / total if total else 0.0
 
-        return judge
+    def odds(self, base: BidOdds, prior: float) -> BidOdds:
+        """``base`` (the heuristic's odds) with the chance of every bid studied drawn towards
+        the weighted share of the deals that made it: ``(n * share + prior * model) / (n +
+        prior)``, ``n`` the effective number of deals. A contract the hand lays down keeps its
+        chance."""
+        r = self.rules
+        total = sum(d.weight for d in self.deals)
+        if not total:
+            return base
+        n = self.effective()
+        chance = list(base.chance)
+        basis = list(base.basis)
+        for i in range(r.n_bids):
+            model = chance[i]
+            if model is None or (base.laid and base.laid[i]):
+                continue
+            if r.bid_kind[i] == "suit" and r.bid_strain[i] in self.strains:
+                st, level = r.bid_strain[i], r.bid_level[i]
+                made = sum(d.weight for d in self.deals if d.tricks[st] >= level)
+            elif i == self.misere:
+                made = sum(d.weight for d in self.deals if d.misere_made)
+            else:
+                continue
+            share = made / total
+            p = (n * share + prior * model) / (n + prior)
+            chance[i] = p
+            basis[i] = (
+                f"{p:.0%} to make {r.bid_codes[i]}: made in {share:.0%} of {len(self.deals)} "
+                f"sampled deals played out, {model:.0%} by the hand's count"
+            )
+        return replace(base, chance=tuple(chance), basis=tuple(basis))
 
 
-#: The share of sampled deals in which a contract must be made to bid it, at the lowest level,
-#: and how much more per level above.
-_BID_P = 0.5
-_BID_P_STEP = 0.05
+class _Player:
+    """How the search bot expects a hand to go on in its deals: the heuristic's calls and
+    play, and the discard it makes itself (read at the contract's strain)."""
 
-#: Fewer deals than this judge a misère by the heuristic's hand evaluation instead.
-_MISERE_SAMPLES = 8
+    __slots__ = ("heuristic",)
+
+    def __init__(self, heuristic: HeuristicBot) -> None:
+        self.heuristic = heuristic
+
+    def decide(self, state: HandState) -> Decision:
+        """The action of the seat to move."""
+        if state.phase == DISCARD:
+            drop, why = discard_choice(_contract_view(view_of(state, state.contractor)))
+            return Decision(state.rules.DISCARD + (drop & -drop).bit_length() - 1, why)
+        return self.heuristic.decide(state)
 
 
-def _finish(state: HandState, bot: HeuristicBot, short: int = 0) -> None:
+def _finish(state: HandState, bot: _Player | HeuristicBot, short: int = 0) -> None:
     """Play the hand out with ``bot`` at every seat; stop early once the contractor's side
     can no longer take ``short`` tricks (every level it is judged at is lost by then)."""
     r = state.rules
@@ -429,6 +612,25 @@ def _finish(state: HandState, bot: HeuristicBot, short: int = 0) -> None:
             theirs = sum(w for s, w in enumerate(state.tricks_won) if not state.allies >> s & 1)
             if theirs > r.hand_size - short:
                 return
+
+
+def _contract_view(view: SeatView) -> SeatView:
+    """``view`` read at its contract's strain (the engine sets the trump tables only when the
+    play starts: at the discard a view still shows no trumps)."""
+    r = view.rules
+    if view.contract < 0 or r.bid_kind[view.contract] != "suit":
+        return view
+    return replace(view, strain=r.bid_strain[view.contract])
+
+
+def _outcome(state: HandState, side: int) -> float:
+    """The score margin of ``side`` in a finished hand (its points less the best other
+    side's)."""
+    res = state.result
+    assert res is not None
+    mine = res.points[side]
+    others = [p for t, p in enumerate(res.points) if t != side]
+    return float(mine - max(others)) if others else float(mine)
 
 
 def _counted(state: HandState, counted: int) -> int:
