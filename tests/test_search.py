@@ -192,6 +192,10 @@ def test_search_specs_set_the_budget(spec, settings):
         ("search:compete=-5", "compete=-5: it cannot be negative"),
         ("search:slip=1", "slip=1: a chance from 0"),
         ("search:tries=0", "tries=0: at least 1"),
+        ("search:prior=nan", "prior=nan: a setting is a finite number"),
+        ("search:ms=inf", "ms=inf: a setting is a finite number"),
+        ("search:slip=NaN", "slip=nan: a setting is a finite number"),
+        ("search:prior=-3", "prior=-3: it cannot be negative"),
         ("search-1:x", "search-1:SAMPLES"),
     ],
 )
