@@ -137,7 +137,9 @@ def test_resampling_keeps_the_information_state() -> None:
     assert moved > 10
 
 
-@pytest.mark.parametrize("variant", ["australian", "open-misere-after-8", "two-handed"])
+@pytest.mark.parametrize(
+    "variant", ["australian", "open-misere-after-8", "two-handed", "five-handed-call"]
+)
 def test_resampled_states_read_back(variant: str) -> None:
     """A resampled state is a hand of its own, its history the one that leads to it (the
     contractor's discards, which the resampling seat never saw, are the new deal's): it

@@ -343,3 +343,60 @@ def test_search_never_lets_stand_a_contract_that_wins_the_opponents_the_game():
                     checked += 1
             state.apply_fast(heuristic.decide(state).action)
     assert checked >= 5
+
+
+def _contract_positions(variant: str, wanted, count: int) -> list[HandState]:
+    """States in the play of heuristic hands at which ``wanted(state)`` holds."""
+    rules = load_rules(variant)
+    bot = HeuristicBot()
+    rng = Random(11)
+    out: list[HandState] = []
+    for _ in range(3000):
+        state = HandState.new(rules, rng.randrange(rules.players), rng)
+        stop = rng.randrange(1, rules.hand_size * rules.players // 2)
+        while state.phase != OVER and not (state.phase == PLAY and stop == 0):
+            if state.phase == PLAY:
+                stop -= 1
+            state.apply_fast(bot.decide(state).action)
+        if state.phase == PLAY and wanted(state):
+            out.append(state)
+            if len(out) == count:
+                break
+    assert len(out) == count
+    return out
+
+
+@pytest.mark.parametrize("variant", ["five-handed-call", "australian"])
+def test_sampled_deals_keep_what_the_contract_showed(variant):
+    """seats.partner: the contractor calls a card he does not hold, so no deal gives him a
+    called card; joker.no-trumps.nominate: only the contractor holding the joker nominates
+    its suit, so every deal gives him the joker until he plays it (a deal breaking either is
+    one the hand's own actions could not have led to)."""
+    if variant == "five-handed-call":
+        positions = _contract_positions(variant, lambda s: s.called_cards, 12)
+    else:
+        positions = _contract_positions(
+            variant,
+            lambda s: s.nominated >= 0 and s.hands[s.contractor] & s.rules.joker_mask,
+            6,
+        )
+    checked = 0
+    for state in positions:
+        r = state.rules
+        for seat in range(r.players):
+            if seat == state.contractor or state.controller(seat) == state.contractor:
+                continue
+            view = view_of(state, seat)
+            sampler = Sampler(state, view)
+            rng = Random(seat)
+            for _ in range(10):
+                world = sampler.draw(rng)
+                held = world.hands[state.contractor]
+                assert not held & state.called_cards
+                shown = played_by(view, state.contractor)
+                if state.nominated >= 0 and not shown & r.joker_mask:
+                    assert held & r.joker_mask
+                    checked += 1
+                if state.called_cards:
+                    checked += 1
+    assert checked >= 100

@@ -7,7 +7,9 @@ copies to search in. Hard constraints, always kept:
 - the seat's own cards, the cards played (by whoever played them), the hands laid face up (an
   open misère), the kitty and discard the seat saw as contractor stay where they are;
 - a seat that failed to follow a suit is dealt none of it (its effective suit: a left bower
-  follows trumps); hand sizes are kept, and what is left goes to the kitty / dead hand.
+  follows trumps); hand sizes are kept, and what is left goes to the kitty / dead hand;
+- the contractor holds no card he called (he calls one he does not hold), and holds a joker
+  when he nominated its suit before the lead (unless he has played one).
 
 Soft constraints, from the auction, by rejection: a deal is kept with probability
 ``exp(-weight * misfit)``, where the misfit adds up, in tricks of the heuristic's hand
@@ -78,17 +80,31 @@ class Sampler:
         #: Deals drawn in all (accepted or not), for measuring.
         self.drawn = 0
         self._unseen = bits(view.unseen)
-        need: list[tuple[int, int, int]] = []  # (seat, cards it holds, cards it cannot hold)
+        self._played = [played_by(view, t) for t in range(r.players)]
+        # What the contract's making showed of the contractor's hand: he called a card he did
+        # not hold (seats.partner), and he held a joker when he nominated its suit
+        # (joker.no-trumps.nominate).
+        refused = 0
+        wanted = 0
+        if state.contract >= 0:
+            refused = state.called_cards
+            if state.nominated >= 0 and not self._played[state.contractor] & r.joker_mask:
+                wanted = r.joker_mask & sum(1 << c for c in self._unseen)
+        # (seat, cards it holds, cards it cannot hold, cards of which it holds one)
+        need: list[tuple[int, int, int, int]] = []
         for t in range(r.players):
             if t == view.seat or view.faced[t]:
                 continue
             forbid = 0
             for e in bits(view.voids[t]):
                 forbid |= view.masks[e]
-            need.append((t, view.held[t], forbid))
-        need.sort(key=lambda x: -x[2].bit_count())  # the most constrained seats first
+            must = 0
+            if t == state.contractor:
+                forbid |= refused
+                must = wanted & ~forbid
+            need.append((t, view.held[t], forbid, must))
+        need.sort(key=lambda x: (not x[3], -x[2].bit_count()))  # the most constrained first
         self._need = need
-        self._played = [played_by(view, t) for t in range(r.players)]
         self._discarded_publicly = (
             state.contract >= 0
             and state.phase in (PLAY, OVER, PARTNER)
@@ -202,9 +218,15 @@ class Sampler:
             pool = self._unseen[:]
             rng.shuffle(pool)
             deal = []
-            for t, count, forbid in self._need:
+            for t, count, forbid, must in self._need:
                 mask = 0
                 got = 0
+                if must and count:
+                    # the first card of ``must`` in the shuffled pool: a uniform choice
+                    c = next(c for c in pool if must >> c & 1)
+                    pool.remove(c)
+                    mask = 1 << c
+                    got = 1
                 rest = []
                 for c in pool:
                     if got < count and not forbid >> c & 1:
@@ -222,7 +244,11 @@ class Sampler:
             pool = self._unseen[:]
             rng.shuffle(pool)
             deal = []
-            for t, count, _ in self._need:
+            for t, count, _, must in self._need:
+                if must and count:
+                    c = next(c for c in pool if must >> c & 1)
+                    pool.remove(c)
+                    pool.insert(0, c)
                 deal.append((t, sum(1 << c for c in pool[:count])))
                 pool = pool[count:]
         world = state.copy()

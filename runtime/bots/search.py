@@ -158,9 +158,7 @@ def _checked(s: SearchSettings) -> SearchSettings:
         raise ValueError(f"search needs at least 1 sample per decision, not {s.samples}")
     if s.ms is not None and not s.ms > 0:
         raise ValueError(f"ms={s.ms:g}: a time budget is more than 0 ms")
-    for name in (
-        "bids", "horizon", "endgame", "prior", "settle", "model", "discards", "compete"
-    ):
+    for name in ("bids", "horizon", "endgame", "prior", "settle", "model", "discards", "compete"):
         value = getattr(s, name)
         if value < 0:
             raise ValueError(f"{name}={value:g}: it cannot be negative")
