@@ -511,3 +511,33 @@ def test_whole_auctions_pull_back_a_model_that_overstates_every_contract(monkeyp
         rules, handmodel.shifted(model, -1.5), heuristic._fitting_bidder, player
     )
     assert -0.5 < low.offset <= 0.0
+
+
+@pytest.mark.parametrize(
+    ("base", "word", "other"), [("american", "widow", "kitty"), ("australian", "kitty", "widow")]
+)
+def test_take_or_sans_reasons_name_the_kitty_as_the_variant_does(tmp_path, base, word, other):
+    """kitty.sans in a variant that calls the kitty the widow (T's American game, with a club's
+    sans option): the heuristic's reason for taking it or not says "widow", as its book and
+    the table do; in the Australian game "kitty"."""
+    from fivehundred.runtime.bots.reasons import reason_text
+    from fivehundred.runtime.engine.hand import KITTY, OVER
+
+    path = tmp_path / "club.yaml"
+    path.write_text(
+        f"id: club-sans\nextends: {base}\nname: Club\nsummary: Sans.\nsources: [T]\n"
+        "auction:\n  sans_kitty: {bonus: 50}\n",
+        encoding="utf-8",
+    )
+    rules = load_rules(str(path))
+    assert rules.terms["kitty"] == word
+    bot = HeuristicBot()
+    rng = Random(5)
+    reasons = []
+    while len(reasons) < 5:
+        state = HandState.new(rules, 0, rng)
+        while state.phase not in (KITTY, OVER):
+            state.apply_fast(bot.decide(state).action)
+        if state.phase == KITTY:
+            reasons.append(reason_text(bot.decide(state).reason))
+    assert all(word in text and other not in text for text in reasons), reasons

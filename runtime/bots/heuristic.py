@@ -1395,8 +1395,14 @@ def _take_or_sans(view: SeatView, fitted: bool = True) -> Decision:
     r = view.rules
     level = r.bid_level[view.contract]
     own = hand_tricks(r, view.hand, view.strain)
+    widow = r.terms["kitty"] == "widow"  # the variant's word for it (American: the widow)
     if not fitted:
-        return Decision(r.TAKE, N_("take the kitty to improve the hand"))
+        return Decision(
+            r.TAKE,
+            N_("take the widow to improve the hand")
+            if widow
+            else N_("take the kitty to improve the hand"),
+        )
     model = bid_model(r)
     fit = model.nt if view.strain == NT else model.suit
     mean = fit.mean(own)
@@ -1409,6 +1415,11 @@ def _take_or_sans(view: SeatView, fitted: bool = True) -> Decision:
             r.SANS,
             Why(
                 N_(
+                    "%(sans)s to make it without the widow (%(take)s with it): "
+                    "play sans for the bonus"
+                )
+                if widow
+                else N_(
                     "%(sans)s to make it without the kitty (%(take)s with it): "
                     "play sans for the bonus"
                 ),
@@ -1419,7 +1430,9 @@ def _take_or_sans(view: SeatView, fitted: bool = True) -> Decision:
     return Decision(
         r.TAKE,
         Why(
-            N_("take the kitty: %(take)s with it, %(sans)s without"),
+            N_("take the widow: %(take)s with it, %(sans)s without")
+            if widow
+            else N_("take the kitty: %(take)s with it, %(sans)s without"),
             take=f"{p_take:.0%}",
             sans=f"{p_sans:.0%}",
         ),
