@@ -440,3 +440,17 @@ def test_a_house_tables_records_replay_with_its_house_file(running: Running, tmp
     _, builtin = running.post({"variant": "australian"})
     path = f"/api/tables/{builtin['id']}/rules.yaml?token={token_of(builtin['seats'][0])}"
     assert running.get(path)[0] == 404
+
+
+def test_the_load_test_reports_the_update_of_every_client_at_a_table(capsys: Any) -> None:
+    """Issue 20 §5: the load test (bounded, a few seconds here) times a human client's move to
+    its own update and to the update of every client at its table (the mover and its
+    watchers); it reports, asserting no time."""
+    from fivehundred.runtime.server import loadtest
+
+    assert loadtest.main(["--bot-tables", "2", "--humans", "2", "--seconds", "5"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["tables"] == 4 and report["human_moves"] >= 1
+    # every client of a table saw the move (the last move may still be in flight at the end)
+    assert 1 <= report["every_client_moves"] <= report["human_moves"]
+    assert report["every_client_median_ms"] is not None and report["watcher_updates"] > 0
