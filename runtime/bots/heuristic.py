@@ -53,7 +53,7 @@ from ..engine.messages import N_, SUIT_WORDS
 from ..engine.rules import Rules
 from ..engine.scoring import score_hand
 from ..engine.seatview import SeatView, view_of
-from .handmodel import HandModel, hand_model, normal_at_least
+from .handmodel import HandModel, hand_model, normal_at_least, remembered_model
 from .reasons import Why
 from .state import BotState, hand_state
 
@@ -482,10 +482,24 @@ class HeuristicBot:
 
 
 def _team_of(rules: Rules, seat: int) -> int:
-    """The seats known at the auction to be on ``seat``'s side (a bitmask)."""
-    if rules.partner_call != "none":
-        return 1 << seat
-    return sum(1 << s for s in rules.teams[rules.side_of_seat[seat]])
+    """The seats known at the auction to be on ``seat``'s side (a bitmask; remembered per
+    rules object)."""
+    hit = _TEAMS.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        if len(_TEAMS) > 64:
+            _TEAMS.clear()
+        if rules.partner_call != "none":
+            teams = tuple(1 << s for s in range(rules.players))
+        else:
+            teams = tuple(
+                sum(1 << t for t in rules.teams[rules.side_of_seat[s]])
+                for s in range(rules.players)
+            )
+        hit = _TEAMS[id(rules)] = (rules, teams)
+    return hit[1][seat]
+
+
+_TEAMS: dict[int, tuple[Rules, tuple[int, ...]]] = {}
 
 
 def _partners_expected(rules: Rules, level: int) -> int:
@@ -556,6 +570,9 @@ def _fitting_bidder(state: HandState, model: HandModel) -> tuple[int, float | No
 def bid_model(rules: Rules) -> HandModel:
     """The heuristic's model of what contracts make in ``rules`` (fitted once, by self-play of
     the deals and then of whole auctions)."""
+    model = remembered_model(rules)  # asked at every call of the auction: no player built
+    if model is not None:
+        return model
     player = _fitting_player(rules)
     return hand_model(
         rules, hand_tricks, misere_score, player, cache_as="heuristic", bidder=_fitting_bidder
@@ -628,14 +645,16 @@ def _out_of_auction(view: SeatView) -> int:
     """The seats (a bitmask) that may call no more in this auction: after their one call, or
     after a pass that no later bid can reopen."""
     r = view.rules
+    single = r.procedure == "single-round"
+    if not single and passes_reopen(r):
+        return 0
     called = passed = 0
+    pass_ = r.PASS
     for s, a in view.calls:
         called |= 1 << s
-        if a == r.PASS:
+        if a == pass_:
             passed |= 1 << s
-    if r.procedure == "single-round":
-        return called
-    return 0 if passes_reopen(r) else passed
+    return called if single else passed
 
 
 def _stop(view: SeatView) -> bool:
@@ -1088,19 +1107,46 @@ def heuristic_judge(view: SeatView, boldness: float = 0.0) -> BidJudge:
     return _judge_of(bid_odds(view, boldness), view.rules)
 
 
-def _judge_of(odds: BidOdds, r: Rules) -> BidJudge:
-    chance, basis = odds.chance, odds.basis
-    needs = odds.needs or (odds.need,) * len(chance)  # odds.need_of, looked up once
+class _Judge:
+    """The heuristic's own :data:`BidJudge` from its :class:`BidOdds`; :meth:`candidates`
+    judges every legal bid at once for :func:`choose_bid` (the same answers as calling it)."""
 
-    def judge(i: int, strict: bool) -> str | None:
-        p = chance[i]
+    __slots__ = ("basis", "chance", "needs", "odds", "r")
+
+    def __init__(self, odds: BidOdds, r: Rules) -> None:
+        self.odds = odds
+        self.r = r
+        self.chance = odds.chance
+        self.basis = odds.basis
+        self.needs = odds.needs or (odds.need,) * len(odds.chance)  # odds.need_of, once
+
+    def __call__(self, i: int, strict: bool) -> str | None:
+        p = self.chance[i]
         if p is None:
             return None
+        r = self.r
         if strict and r.bid_kind[i] != "misere":
-            p = _next_chance(odds, r, i)
-        return basis[i] if p >= needs[i] else None
+            p = _next_chance(self.odds, r, i)
+        return self.basis[i] if p >= self.needs[i] else None
 
-    return judge
+    def candidates(self, legal: list[int]) -> list[tuple[int, str]]:
+        """``(action, reason)`` of each legal bid, not blind, that the judge accepts (not
+        strict), in the order of ``legal``."""
+        r = self.r
+        bid, blind, chance, needs, basis = r.BID, r.bid_blind, self.chance, self.needs, self.basis
+        out: list[tuple[int, str]] = []
+        for a in legal:
+            i = a - bid
+            if i < 0 or blind[i]:
+                continue  # the pass and the calls below the ladder; a blind bid
+            p = chance[i]
+            if p is not None and p >= needs[i]:
+                out.append((a, basis[i]))
+        return out
+
+
+def _judge_of(odds: BidOdds, r: Rules) -> BidJudge:
+    return _Judge(odds, r)
 
 
 def _next_chance(odds: BidOdds, r: Rules, i: int) -> float:
@@ -1176,16 +1222,20 @@ def choose_bid(
         blind = _blind_misere(view, legal)
         if blind is not None:
             return blind
-    candidates: list[tuple[int, str]] = []
-    for a in legal:
-        if a == r.PASS:
-            continue
-        i = a - r.BID
-        if r.bid_blind[i]:
-            continue
-        why = judge(i, False)
-        if why is not None:
-            candidates.append((a, why))
+    candidates: list[tuple[int, str]]
+    if isinstance(judge, _Judge):
+        candidates = judge.candidates(legal)
+    else:
+        candidates = []
+        for a in legal:
+            if a == r.PASS:
+                continue
+            i = a - r.BID
+            if r.bid_blind[i]:
+                continue
+            why = judge(i, False)
+            if why is not None:
+                candidates.append((a, why))
     if odds is not None:
         return _choose_by_gain(view, legal, candidates, odds, partner_high)
     if not candidates:
