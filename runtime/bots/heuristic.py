@@ -249,7 +249,7 @@ class _CountParts:
     by the cards held (a suit's holdings repeat from hand to hand): the trump count, and each
     side suit's additions in the order they are made, with the stoppers they give."""
 
-    __slots__ = ("danger", "live", "opponents", "side", "trumps")
+    __slots__ = ("danger", "live", "opponents", "side", "stopped", "trumps")
 
     def __init__(self, rules: Rules) -> None:
         self.live = _live_share(rules)
@@ -260,6 +260,8 @@ class _CountParts:
         self.side: dict[tuple[int, int, int], tuple[tuple[float, ...], int]] = {}
         #: (suit, cards held, opponents) -> the (danger, card) of those cards at misère
         self.danger: dict[tuple[int, int, int], tuple[tuple[float, int], ...]] = {}
+        #: (suit, cards held) -> whether they stop the suit at no trumps (:func:`_unstopped`)
+        self.stopped: dict[tuple[int, int], bool] = {}
 
     def suit_danger(
         self, t: _StrainTables, s: int, mine: int, opponents: int
@@ -702,12 +704,22 @@ def _near_target(r: Rules, score: int) -> bool:
 
 def _defence_tricks(r: Rules) -> int:
     """The tricks a defender may count on taking in a hand (about half of what the cheapest
-    contract leaves the defence)."""
+    contract leaves the defence; remembered per rules object)."""
+    hit = _DEFENCE.get(id(r))
+    if hit is not None and hit[0] is r:
+        return hit[1]
     low = min(
         (lv for lv, k in zip(r.bid_level, r.bid_kind, strict=True) if k == "suit"),
         default=r.hand_size // 2,
     )
-    return max(1, (r.hand_size - low) // 2)
+    if len(_DEFENCE) > 64:
+        _DEFENCE.clear()
+    tricks = max(1, (r.hand_size - low) // 2)
+    _DEFENCE[id(r)] = (r, tricks)
+    return tricks
+
+
+_DEFENCE: dict[int, tuple[Rules, int]] = {}
 
 
 def _defence_reaches(
@@ -1079,24 +1091,44 @@ def _needs(view: SeatView) -> tuple[float, str, tuple[float, ...], tuple[str, ..
     if len(_NEEDS) > 256:
         _NEEDS.clear()
     need, why = _need(view)
-    needs, whys = _game_needs(view, need, why)
+    # _game_needs reads only the side's scores and the need: the same all through a hand.
+    gkey = (id(r), view.scores, key[2], need, why)
+    got = _GAME_NEEDS.get(gkey)
+    if got is not None and got[0] is r:
+        needs, whys = got[1]
+    else:
+        if len(_GAME_NEEDS) > 256:
+            _GAME_NEEDS.clear()
+        needs, whys = _game_needs(view, need, why)
+        _GAME_NEEDS[gkey] = (r, (needs, whys))
     _NEEDS[key] = (r, (need, why, needs, whys))
     return need, why, needs, whys
+
+
+_GAME_NEEDS: dict[
+    tuple[int, tuple[int, ...], int, float, str],
+    tuple[Rules, tuple[tuple[float, ...], tuple[str, ...]]],
+] = {}
 
 
 def _unstopped(rules: Rules, hand: int) -> int:
     """Suits of ``hand`` with no stopper at no trumps (no ace, no guarded king, ...)."""
     t = _strain_tables(rules, NT)
+    known = _count_parts(rules).stopped  # by (suit, cards held): remembered
     out = 0
     for s in range(4):
         mine = hand & t.masks[s]
-        n = mine.bit_count()
-        top = t.desc[s]
-        stopped = False
-        for rank, c in enumerate(top[:4]):
-            if mine >> c & 1 and n > rank:
-                stopped = True
-                break
+        stopped = known.get((s, mine))
+        if stopped is None:
+            n = mine.bit_count()
+            stopped = False
+            for rank, c in enumerate(t.desc[s][:4]):
+                if mine >> c & 1 and n > rank:
+                    stopped = True
+                    break
+            if len(known) > 20000:
+                known.clear()
+            known[(s, mine)] = stopped
         out += not stopped
     return out
 
