@@ -468,15 +468,16 @@ class HeuristicBot:
         if len(legal) == 1:
             return Decision(legal[0], N_("the only legal action"))
         view = view_of(state, seat)
-        if state.phase == AUCTION:
-            odds = bid_odds(view, self.boldness)
-            return choose_bid(view, legal, _judge_of(odds, view.rules), odds)
-        if state.phase == KITTY:
-            return _take_or_sans(view, self.fitted)
-        if state.phase == PARTNER:
-            return _partner(view, legal)
-        if state.phase == PLAY:
+        phase = state.phase
+        if phase == PLAY:  # the most decisions, asked first
             return _play(view, mover, legal)
+        if phase == AUCTION:
+            odds = bid_odds(view, self.boldness)
+            return choose_bid(view, legal, _Judge(odds, view.rules), odds)
+        if phase == KITTY:
+            return _take_or_sans(view, self.fitted)
+        if phase == PARTNER:
+            return _partner(view, legal)
         return Decision(legal[0], N_("the first legal action"))
 
 
@@ -1813,24 +1814,30 @@ class _Context:
         """The card of least value: not a trump, not a winner, from a short suit, lowest."""
         t = self.t
         suit_of, power, masks, higher = t.suit_of, t.power, t.masks, t.higher
-        trump, hand, out, card = self.trump, self.hand, self.out, self.card
+        trump, hand, out, card, jl = self.trump, self.hand, self.out, self.card, self.jl
 
         def value(a: int) -> tuple[int, int, int, int]:
-            c = card(a)
+            c = a if a < jl else card(a)
             suit = suit_of[c]
             is_trump = suit in (trump, SUITLESS)
             length = (hand & masks[suit]).bit_count()
             return (int(is_trump), int(not higher[c] & out), power[c], length)  # is_boss
 
+        if len(cards) == 1:
+            return cards[0]
         return min(cards, key=value)
 
     def cheapest(self, cards: list[int]) -> int:
-        power, card = self.t.power, self.card
-        return min(cards, key=lambda a: power[card(a)])
+        if len(cards) == 1:
+            return cards[0]
+        power, card, jl = self.t.power, self.card, self.jl
+        return min(cards, key=lambda a: power[a if a < jl else card(a)])
 
     def highest(self, cards: list[int]) -> int:
-        power, card = self.t.power, self.card
-        return max(cards, key=lambda a: power[card(a)])
+        if len(cards) == 1:
+            return cards[0]
+        power, card, jl = self.t.power, self.card, self.jl
+        return max(cards, key=lambda a: power[a if a < jl else card(a)])
 
     # -- following --
 
