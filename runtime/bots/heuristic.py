@@ -53,7 +53,7 @@ from ..engine.messages import N_, SUIT_WORDS
 from ..engine.rules import Rules
 from ..engine.scoring import score_hand
 from ..engine.seatview import SeatView, view_of
-from .handmodel import HandModel, hand_model, normal_at_least, remembered_model
+from .handmodel import HandModel, MisereFit, hand_model, normal_at_least, remembered_model
 from .reasons import Why
 from .state import BotState, hand_state
 
@@ -830,7 +830,7 @@ def bid_odds(view: SeatView, boldness: float = 0.0, model: HandModel | None = No
         mfit = model.misere.get(i)
         if mfit is None:
             continue
-        p = mfit.chance(facts.misere())
+        p = facts.misere_chance(mfit)
         if r.bid_partner[i] != "sits-out" and n_mates and mate_bid:
             p *= 0.3  # partner plays along and has shown high cards
         chance[i] = p
@@ -1013,7 +1013,7 @@ class _HandFacts:
     by ladder index, whether they lay the bid down, whether no trumps is stopped, its misère
     danger score (:func:`misere_score`)."""
 
-    __slots__ = ("_counts", "_misere", "_stopped", "hand", "laid", "rules", "sure")
+    __slots__ = ("_chances", "_counts", "_misere", "_stopped", "hand", "laid", "rules", "sure")
 
     def __init__(self, rules: Rules, hand: int) -> None:
         self.rules = rules
@@ -1028,6 +1028,7 @@ class _HandFacts:
         self._counts: list[float | None] = [None] * 5
         self._misere: float | None = None
         self._stopped: bool | None = None
+        self._chances: dict[int, tuple[MisereFit, float]] = {}
 
     def count(self, strain: int) -> float:
         """:func:`hand_tricks` at ``strain``."""
@@ -1041,6 +1042,15 @@ class _HandFacts:
         if self._misere is None:
             self._misere = misere_score(self.rules, self.hand)
         return self._misere
+
+    def misere_chance(self, fit: MisereFit) -> float:
+        """``fit``'s chance for the hand's misère danger score (remembered by the fit)."""
+        hit = self._chances.get(id(fit))
+        if hit is not None and hit[0] is fit:
+            return hit[1]
+        p = fit.chance(self.misere())
+        self._chances[id(fit)] = (fit, p)
+        return p
 
     def nt_stopped(self) -> bool:
         """Whether the hand may bid no trumps: every suit stopped, or one open and a joker."""
@@ -1207,17 +1217,18 @@ def _blind_misere(view: SeatView, legal: list[int]) -> Decision | None:
         return None  # the ladder has no blind bid
     mine = r.side_of_seat[view.seat]
     others = [sc for side, sc in enumerate(view.scores) if side != mine]
-    cheapest = _cheapest_value(r)
+    if not others:
+        return None
+    # What does not depend on the bid, first: as a rule the opponents are not about to win.
+    top = max(others)
+    if top < r.target - _cheapest_value(r) or view.scores[mine] > top - 300:
+        return None
     for a in legal:
         if a <= r.PASS or not r.bid_blind[a - r.BID]:
             continue
         i = a - r.BID
-        if (
-            others
-            and max(others) >= r.target - cheapest
-            and view.scores[mine] + r.bid_value[i] >= r.target
-            and view.scores[mine] <= max(others) - 300
-            and (r.lose_at is None or view.scores[mine] - r.bid_value[i] > r.lose_at)
+        if view.scores[mine] + r.bid_value[i] >= r.target and (
+            r.lose_at is None or view.scores[mine] - r.bid_value[i] > r.lose_at
         ):
             return Decision(
                 a,
@@ -1380,10 +1391,13 @@ def _choose_by_gain(
             a, why = min(raise_)
         return Decision(a, Why(N_("raise partner's suit: %(why)s"), why=why))
     if not candidates:
+        need, needs = odds.need, odds.needs
         for a in legal:
+            if a <= r.PASS:
+                continue
             i = a - r.BID
-            p = chance[i] if a > r.PASS else None
-            if p is not None and odds.need <= p < odds.need_of(i):
+            p = chance[i]
+            if p is not None and need <= p < (needs[i] if needs else need):  # odds.need_of(i)
                 note = note_of(i)  # a bid the score alone turned down
                 break
         return Decision(r.PASS, noted(N_("the hand is not worth a higher bid"), note))
