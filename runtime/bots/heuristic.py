@@ -728,9 +728,28 @@ def _defence_reaches(
 ) -> bool:
     """Whether ``side``, defending ``contract`` (default: the cheapest suit bid), reaches the
     target with ``tricks`` tricks of its own, scored as the engine scores a hand (caps
-    included); never where only a contract wins."""
+    included); never where only a contract wins. Remembered: the scores stay all through a
+    hand, and the auction asks at every call."""
     if r.must_bid_to_win or tricks <= 0:
         return False
+    key = (id(r), scores, side, tricks, contract)
+    hit = _DEFENCE_REACHES.get(key)
+    if hit is not None and hit[0] is r:
+        return hit[1]
+    got = _defence_scores(r, scores, side, tricks, contract)
+    if len(_DEFENCE_REACHES) > 4096:
+        _DEFENCE_REACHES.clear()
+    _DEFENCE_REACHES[key] = (r, got)
+    return got
+
+
+_DEFENCE_REACHES: dict[tuple[int, tuple[int, ...], int, int, int], tuple[Rules, bool]] = {}
+
+
+def _defence_scores(
+    r: Rules, scores: tuple[int, ...], side: int, tricks: int, contract: int
+) -> bool:
+    """:func:`_defence_reaches`, worked out."""
     if contract < 0:
         suits = [i for i in range(r.n_bids) if r.bid_kind[i] == "suit"]
         if not suits:
