@@ -541,8 +541,24 @@ def misere_score(rules: Rules, hand: int) -> float:
     """How dangerous ``hand`` is at misère: the danger of its cards (:func:`misere_danger`)
     left once the kitty's discard has dropped the worst ones."""
     drops = rules.discard_count if rules.kitty_take else 0
-    danger = misere_danger(rules, hand, _active_opponents_misere(rules))
-    return sum(min(d, 3.0) for d, _ in danger[drops:])
+    # misere_danger's dangers alone, in its order (worst first; cards tied on danger add the
+    # same), summed in the same order: the same float to the last bit.
+    t = _strain_tables(rules, NT)
+    parts = _count_parts(rules)
+    opponents = _active_opponents_misere(rules)
+    dangers = [100.0] * (hand & t.masks[SUITLESS]).bit_count()
+    for s in range(4):
+        mine = hand & t.masks[s]
+        got = parts.danger.get((s, mine, opponents))
+        if got is None:
+            got = parts.suit_danger(t, s, mine, opponents)
+        for d, _ in got:
+            dangers.append(d)
+    dangers.sort(reverse=True)
+    total = 0
+    for d in dangers[drops:]:
+        total += d if d < 3.0 else 3.0
+    return total
 
 
 def _fitting_player(rules: Rules) -> Callable[[HandState], int]:
@@ -1275,7 +1291,7 @@ def choose_bid(
     partner_high = (
         view.high >= 0 and view.high_seat != view.seat and bool(team >> view.high_seat & 1)
     )
-    if r.REDEAL in legal and r.REDEAL >= 0:
+    if r.REDEAL >= 0 and r.REDEAL in legal:
         # no ace, no face: a hand worth no bid asks for a redeal, unless partner holds the bid
         call = choose_bid(view, [a for a in legal if a != r.REDEAL], judge, odds)
         if call.action == r.PASS and not partner_high:
