@@ -90,7 +90,7 @@ class Decision:
 class _StrainTables:
     """Per (suit_of, power) pair: for every card the mask of higher cards of its effective suit."""
 
-    __slots__ = ("asc", "bottom", "desc", "higher", "lower", "masks", "power", "suit_of")
+    __slots__ = ("asc", "bottom", "desc", "higher", "lower", "masks", "power", "suit_of", "voided")
 
     def __init__(
         self, suit_of: tuple[int, ...], power: tuple[int, ...], masks: tuple[int, ...]
@@ -115,6 +115,14 @@ class _StrainTables:
         self.desc = tuple(tuple(sorted(bits(m), key=lambda c: -power[c])) for m in masks)
         #: ... and lowest first.
         self.asc = tuple(tuple(sorted(bits(m), key=lambda c: power[c])) for m in masks)
+        #: By a mask of effective suits (a seat's voids): the cards of those suits.
+        voided = []
+        for v in range(1 << len(masks)):
+            m = 0
+            for e in bits(v):
+                m |= masks[e]
+            voided.append(m)
+        self.voided = tuple(voided)
 
 
 _TABLES: dict[tuple[tuple[int, ...], tuple[int, ...]], _StrainTables] = {}
@@ -1824,9 +1832,7 @@ class _Context:
         possible = self.possible[seat]
         if possible < 0:
             # The unseen cards outside the suits ``seat`` has shown out of (once a decision).
-            possible = self.out
-            for e in bits(v.voids[seat]):
-                possible &= ~self.t.masks[e]
+            possible = self.out & ~self.t.voided[v.voids[seat]]
             self.possible[seat] = possible
         return mask & possible
 
