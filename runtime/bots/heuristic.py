@@ -154,13 +154,18 @@ def _tables(
 
 def _strain_tables(rules: Rules, strain: int) -> _StrainTables:
     """The tables of ``strain`` in ``rules`` (all five remembered per rules object)."""
+    return _all_tables(rules)[strain]
+
+
+def _all_tables(rules: Rules) -> tuple[_StrainTables, ...]:
+    """The tables of the five strains of ``rules``, by strain (remembered per rules object)."""
     hit = _RULES_TABLES.get(id(rules))
     if hit is None or hit[0] is not rules:
         if len(_RULES_TABLES) > 64:
             _RULES_TABLES.clear()
         tables = tuple(_tables(rules.suit_of[s], rules.power[s], rules.masks[s]) for s in range(5))
         hit = _RULES_TABLES[id(rules)] = (rules, tables)
-    return hit[1][strain]
+    return hit[1]
 
 
 _RULES_TABLES: dict[int, tuple[Rules, tuple[_StrainTables, ...]]] = {}
@@ -394,7 +399,18 @@ def sure_tricks(rules: Rules, hand: int, strain: int) -> int:
     first): at a trump contract its unbroken top trumps, and when those draw every trump out
     all its trumps and the unbroken top cards of its side suits; at no trumps its jokers and
     the unbroken top cards of every suit."""
-    t = _strain_tables(rules, strain)
+    return _sure(_strain_tables(rules, strain), strain, hand, rules.hand_size)
+
+
+def _sure_all(rules: Rules, hand: int) -> list[int]:
+    """:func:`sure_tricks` at each of the five strains, by strain (one look-up of the
+    tables)."""
+    cap = rules.hand_size
+    return [_sure(t, strain, hand, cap) for strain, t in enumerate(_all_tables(rules))]
+
+
+def _sure(t: _StrainTables, strain: int, hand: int, cap: int) -> int:
+    """:func:`sure_tricks` with the strain's tables ``t`` and the hand size ``cap``."""
     desc = t.desc
     if strain < NT:
         trump_mask = t.masks[strain]
@@ -416,7 +432,7 @@ def sure_tricks(rules: Rules, hand: int, strain: int) -> int:
             if not hand >> c & 1:
                 break
             sure += 1
-    return min(sure, rules.hand_size)
+    return min(sure, cap)
 
 
 def misere_danger(rules: Rules, hand: int, opponents: int) -> list[tuple[float, int]]:
@@ -1061,7 +1077,7 @@ class _HandFacts:
     def __init__(self, rules: Rules, hand: int) -> None:
         self.rules = rules
         self.hand = hand
-        sure = [sure_tricks(rules, hand, s) for s in range(5)]
+        sure = _sure_all(rules, hand)  # sure_tricks at each strain
         self.sure = sure
         laid = [False] * rules.n_bids
         for strain, entries in _suit_entries(rules):
