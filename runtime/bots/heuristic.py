@@ -579,7 +579,7 @@ def misere_score(rules: Rules, hand: int) -> float:
         for d, _ in got:
             dangers.append(d)
     dangers.sort(reverse=True)
-    total = 0
+    total: float = 0  # an int 0 as sum() starts, for no danger at all
     for d in dangers[drops:]:
         total += d if d < 3.0 else 3.0
     return total

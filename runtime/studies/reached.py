@@ -203,13 +203,13 @@ def _play_events(st: HandState, out: set[str]) -> None:
     ):
         # A trump contract with no joker led and none without a suit: of the clauses below
         # only the trump joker and the left bower can be reached, by being played at all.
-        played = 0
+        cards = 0
         for _, actions, _ in st.tricks:
             for a in actions:
-                played |= 1 << a
-        if played & r.joker_mask:
+                cards |= 1 << a
+        if cards & r.joker_mask:
             out.add("joker.trump")
-        if played & _left_bowers(r, strain):
+        if cards & _left_bowers(r, strain):
             out.add("trump.left-bower")
         return
 
