@@ -417,6 +417,10 @@ def _heuristic_decisions(variant: str, hands: int, forget: bool) -> list[tuple[i
                     heuristic._CHEAPEST,
                     heuristic._LADDERS,
                     heuristic._SIDE_SEATS,
+                    heuristic._GAME_NEEDS,
+                    heuristic._TEAMS,
+                    heuristic._DEFENCE,
+                    heuristic._DEFENCE_REACHES,
                 ):
                     memory.clear()
                 seatview._FOLDED = (None, (), (), [], 0, ())

@@ -65,6 +65,7 @@ __all__ = [
     "hand_model",
     "model_cache_dir",
     "normal_at_least",
+    "remembered_model",
     "shifted",
 ]
 
@@ -152,6 +153,14 @@ Bidder = Callable[[HandState, "HandModel"], tuple[int, float | None]]
 
 _BY_OBJECT: dict[int, tuple[Rules, HandModel]] = {}
 _BY_TABLES: dict[str, HandModel] = {}
+
+
+def remembered_model(rules: Rules) -> HandModel | None:
+    """The model :func:`hand_model` has already given for this very rules object, else None."""
+    hit = _BY_OBJECT.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    return None
 
 
 def hand_model(

@@ -53,7 +53,7 @@ from ..engine.messages import N_, SUIT_WORDS
 from ..engine.rules import Rules
 from ..engine.scoring import score_hand
 from ..engine.seatview import SeatView, view_of
-from .handmodel import HandModel, hand_model, normal_at_least
+from .handmodel import HandModel, MisereFit, hand_model, normal_at_least, remembered_model
 from .reasons import Why
 from .state import BotState, hand_state
 
@@ -90,7 +90,7 @@ class Decision:
 class _StrainTables:
     """Per (suit_of, power) pair: for every card the mask of higher cards of its effective suit."""
 
-    __slots__ = ("asc", "bottom", "desc", "higher", "lower", "masks", "power", "suit_of")
+    __slots__ = ("asc", "bottom", "desc", "higher", "lower", "masks", "power", "suit_of", "voided")
 
     def __init__(
         self, suit_of: tuple[int, ...], power: tuple[int, ...], masks: tuple[int, ...]
@@ -115,6 +115,14 @@ class _StrainTables:
         self.desc = tuple(tuple(sorted(bits(m), key=lambda c: -power[c])) for m in masks)
         #: ... and lowest first.
         self.asc = tuple(tuple(sorted(bits(m), key=lambda c: power[c])) for m in masks)
+        #: By a mask of effective suits (a seat's voids): the cards of those suits.
+        voided = []
+        for v in range(1 << len(masks)):
+            m = 0
+            for e in bits(v):
+                m |= masks[e]
+            voided.append(m)
+        self.voided = tuple(voided)
 
 
 _TABLES: dict[tuple[tuple[int, ...], tuple[int, ...]], _StrainTables] = {}
@@ -146,13 +154,18 @@ def _tables(
 
 def _strain_tables(rules: Rules, strain: int) -> _StrainTables:
     """The tables of ``strain`` in ``rules`` (all five remembered per rules object)."""
+    return _all_tables(rules)[strain]
+
+
+def _all_tables(rules: Rules) -> tuple[_StrainTables, ...]:
+    """The tables of the five strains of ``rules``, by strain (remembered per rules object)."""
     hit = _RULES_TABLES.get(id(rules))
     if hit is None or hit[0] is not rules:
         if len(_RULES_TABLES) > 64:
             _RULES_TABLES.clear()
         tables = tuple(_tables(rules.suit_of[s], rules.power[s], rules.masks[s]) for s in range(5))
         hit = _RULES_TABLES[id(rules)] = (rules, tables)
-    return hit[1][strain]
+    return hit[1]
 
 
 _RULES_TABLES: dict[int, tuple[Rules, tuple[_StrainTables, ...]]] = {}
@@ -249,7 +262,7 @@ class _CountParts:
     by the cards held (a suit's holdings repeat from hand to hand): the trump count, and each
     side suit's additions in the order they are made, with the stoppers they give."""
 
-    __slots__ = ("danger", "live", "opponents", "side", "trumps")
+    __slots__ = ("danger", "live", "opponents", "side", "stopped", "trumps")
 
     def __init__(self, rules: Rules) -> None:
         self.live = _live_share(rules)
@@ -260,6 +273,8 @@ class _CountParts:
         self.side: dict[tuple[int, int, int], tuple[tuple[float, ...], int]] = {}
         #: (suit, cards held, opponents) -> the (danger, card) of those cards at misère
         self.danger: dict[tuple[int, int, int], tuple[tuple[float, int], ...]] = {}
+        #: (suit, cards held) -> whether they stop the suit at no trumps (:func:`_unstopped`)
+        self.stopped: dict[tuple[int, int], bool] = {}
 
     def suit_danger(
         self, t: _StrainTables, s: int, mine: int, opponents: int
@@ -384,7 +399,18 @@ def sure_tricks(rules: Rules, hand: int, strain: int) -> int:
     first): at a trump contract its unbroken top trumps, and when those draw every trump out
     all its trumps and the unbroken top cards of its side suits; at no trumps its jokers and
     the unbroken top cards of every suit."""
-    t = _strain_tables(rules, strain)
+    return _sure(_strain_tables(rules, strain), strain, hand, rules.hand_size)
+
+
+def _sure_all(rules: Rules, hand: int) -> list[int]:
+    """:func:`sure_tricks` at each of the five strains, by strain (one look-up of the
+    tables)."""
+    cap = rules.hand_size
+    return [_sure(t, strain, hand, cap) for strain, t in enumerate(_all_tables(rules))]
+
+
+def _sure(t: _StrainTables, strain: int, hand: int, cap: int) -> int:
+    """:func:`sure_tricks` with the strain's tables ``t`` and the hand size ``cap``."""
     desc = t.desc
     if strain < NT:
         trump_mask = t.masks[strain]
@@ -406,7 +432,7 @@ def sure_tricks(rules: Rules, hand: int, strain: int) -> int:
             if not hand >> c & 1:
                 break
             sure += 1
-    return min(sure, rules.hand_size)
+    return min(sure, cap)
 
 
 def misere_danger(rules: Rules, hand: int, opponents: int) -> list[tuple[float, int]]:
@@ -466,15 +492,16 @@ class HeuristicBot:
         if len(legal) == 1:
             return Decision(legal[0], N_("the only legal action"))
         view = view_of(state, seat)
-        if state.phase == AUCTION:
-            odds = bid_odds(view, self.boldness)
-            return choose_bid(view, legal, _judge_of(odds, view.rules), odds)
-        if state.phase == KITTY:
-            return _take_or_sans(view, self.fitted)
-        if state.phase == PARTNER:
-            return _partner(view, legal)
-        if state.phase == PLAY:
+        phase = state.phase
+        if phase == PLAY:  # the most decisions, asked first
             return _play(view, mover, legal)
+        if phase == AUCTION:
+            odds = bid_odds(view, self.boldness)
+            return choose_bid(view, legal, _Judge(odds, view.rules), odds)
+        if phase == KITTY:
+            return _take_or_sans(view, self.fitted)
+        if phase == PARTNER:
+            return _partner(view, legal)
         return Decision(legal[0], N_("the first legal action"))
 
 
@@ -482,10 +509,24 @@ class HeuristicBot:
 
 
 def _team_of(rules: Rules, seat: int) -> int:
-    """The seats known at the auction to be on ``seat``'s side (a bitmask)."""
-    if rules.partner_call != "none":
-        return 1 << seat
-    return sum(1 << s for s in rules.teams[rules.side_of_seat[seat]])
+    """The seats known at the auction to be on ``seat``'s side (a bitmask; remembered per
+    rules object)."""
+    hit = _TEAMS.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        if len(_TEAMS) > 64:
+            _TEAMS.clear()
+        if rules.partner_call != "none":
+            teams = tuple(1 << s for s in range(rules.players))
+        else:
+            teams = tuple(
+                sum(1 << t for t in rules.teams[rules.side_of_seat[s]])
+                for s in range(rules.players)
+            )
+        hit = _TEAMS[id(rules)] = (rules, teams)
+    return hit[1][seat]
+
+
+_TEAMS: dict[int, tuple[Rules, tuple[int, ...]]] = {}
 
 
 def _partners_expected(rules: Rules, level: int) -> int:
@@ -524,8 +565,24 @@ def misere_score(rules: Rules, hand: int) -> float:
     """How dangerous ``hand`` is at misère: the danger of its cards (:func:`misere_danger`)
     left once the kitty's discard has dropped the worst ones."""
     drops = rules.discard_count if rules.kitty_take else 0
-    danger = misere_danger(rules, hand, _active_opponents_misere(rules))
-    return sum(min(d, 3.0) for d, _ in danger[drops:])
+    # misere_danger's dangers alone, in its order (worst first; cards tied on danger add the
+    # same), summed in the same order: the same float to the last bit.
+    t = _strain_tables(rules, NT)
+    parts = _count_parts(rules)
+    opponents = _active_opponents_misere(rules)
+    dangers = [100.0] * (hand & t.masks[SUITLESS]).bit_count()
+    for s in range(4):
+        mine = hand & t.masks[s]
+        got = parts.danger.get((s, mine, opponents))
+        if got is None:
+            got = parts.suit_danger(t, s, mine, opponents)
+        for d, _ in got:
+            dangers.append(d)
+    dangers.sort(reverse=True)
+    total: float = 0  # an int 0 as sum() starts, for no danger at all
+    for d in dangers[drops:]:
+        total += d if d < 3.0 else 3.0
+    return total
 
 
 def _fitting_player(rules: Rules) -> Callable[[HandState], int]:
@@ -556,6 +613,9 @@ def _fitting_bidder(state: HandState, model: HandModel) -> tuple[int, float | No
 def bid_model(rules: Rules) -> HandModel:
     """The heuristic's model of what contracts make in ``rules`` (fitted once, by self-play of
     the deals and then of whole auctions)."""
+    model = remembered_model(rules)  # asked at every call of the auction: no player built
+    if model is not None:
+        return model
     player = _fitting_player(rules)
     return hand_model(
         rules, hand_tricks, misere_score, player, cache_as="heuristic", bidder=_fitting_bidder
@@ -628,14 +688,16 @@ def _out_of_auction(view: SeatView) -> int:
     """The seats (a bitmask) that may call no more in this auction: after their one call, or
     after a pass that no later bid can reopen."""
     r = view.rules
+    single = r.procedure == "single-round"
+    if not single and passes_reopen(r):
+        return 0
     called = passed = 0
+    pass_ = r.PASS
     for s, a in view.calls:
         called |= 1 << s
-        if a == r.PASS:
+        if a == pass_:
             passed |= 1 << s
-    if r.procedure == "single-round":
-        return called
-    return 0 if passes_reopen(r) else passed
+    return called if single else passed
 
 
 def _stop(view: SeatView) -> bool:
@@ -683,12 +745,22 @@ def _near_target(r: Rules, score: int) -> bool:
 
 def _defence_tricks(r: Rules) -> int:
     """The tricks a defender may count on taking in a hand (about half of what the cheapest
-    contract leaves the defence)."""
+    contract leaves the defence; remembered per rules object)."""
+    hit = _DEFENCE.get(id(r))
+    if hit is not None and hit[0] is r:
+        return hit[1]
     low = min(
         (lv for lv, k in zip(r.bid_level, r.bid_kind, strict=True) if k == "suit"),
         default=r.hand_size // 2,
     )
-    return max(1, (r.hand_size - low) // 2)
+    if len(_DEFENCE) > 64:
+        _DEFENCE.clear()
+    tricks = max(1, (r.hand_size - low) // 2)
+    _DEFENCE[id(r)] = (r, tricks)
+    return tricks
+
+
+_DEFENCE: dict[int, tuple[Rules, int]] = {}
 
 
 def _defence_reaches(
@@ -696,9 +768,28 @@ def _defence_reaches(
 ) -> bool:
     """Whether ``side``, defending ``contract`` (default: the cheapest suit bid), reaches the
     target with ``tricks`` tricks of its own, scored as the engine scores a hand (caps
-    included); never where only a contract wins."""
+    included); never where only a contract wins. Remembered: the scores stay all through a
+    hand, and the auction asks at every call."""
     if r.must_bid_to_win or tricks <= 0:
         return False
+    key = (id(r), scores, side, tricks, contract)
+    hit = _DEFENCE_REACHES.get(key)
+    if hit is not None and hit[0] is r:
+        return hit[1]
+    got = _defence_scores(r, scores, side, tricks, contract)
+    if len(_DEFENCE_REACHES) > 4096:
+        _DEFENCE_REACHES.clear()
+    _DEFENCE_REACHES[key] = (r, got)
+    return got
+
+
+_DEFENCE_REACHES: dict[tuple[int, tuple[int, ...], int, int, int], tuple[Rules, bool]] = {}
+
+
+def _defence_scores(
+    r: Rules, scores: tuple[int, ...], side: int, tricks: int, contract: int
+) -> bool:
+    """:func:`_defence_reaches`, worked out."""
     if contract < 0:
         suits = [i for i in range(r.n_bids) if r.bid_kind[i] == "suit"]
         if not suits:
@@ -798,7 +889,7 @@ def bid_odds(view: SeatView, boldness: float = 0.0, model: HandModel | None = No
         mfit = model.misere.get(i)
         if mfit is None:
             continue
-        p = mfit.chance(facts.misere())
+        p = facts.misere_chance(mfit)
         if r.bid_partner[i] != "sits-out" and n_mates and mate_bid:
             p *= 0.3  # partner plays along and has shown high cards
         chance[i] = p
@@ -981,12 +1072,12 @@ class _HandFacts:
     by ladder index, whether they lay the bid down, whether no trumps is stopped, its misère
     danger score (:func:`misere_score`)."""
 
-    __slots__ = ("_counts", "_misere", "_stopped", "hand", "laid", "rules", "sure")
+    __slots__ = ("_chances", "_counts", "_misere", "_stopped", "hand", "laid", "rules", "sure")
 
     def __init__(self, rules: Rules, hand: int) -> None:
         self.rules = rules
         self.hand = hand
-        sure = [sure_tricks(rules, hand, s) for s in range(5)]
+        sure = _sure_all(rules, hand)  # sure_tricks at each strain
         self.sure = sure
         laid = [False] * rules.n_bids
         for strain, entries in _suit_entries(rules):
@@ -996,6 +1087,7 @@ class _HandFacts:
         self._counts: list[float | None] = [None] * 5
         self._misere: float | None = None
         self._stopped: bool | None = None
+        self._chances: dict[int, tuple[MisereFit, float]] = {}
 
     def count(self, strain: int) -> float:
         """:func:`hand_tricks` at ``strain``."""
@@ -1009,6 +1101,15 @@ class _HandFacts:
         if self._misere is None:
             self._misere = misere_score(self.rules, self.hand)
         return self._misere
+
+    def misere_chance(self, fit: MisereFit) -> float:
+        """``fit``'s chance for the hand's misère danger score (remembered by the fit)."""
+        hit = self._chances.get(id(fit))
+        if hit is not None and hit[0] is fit:
+            return hit[1]
+        p = fit.chance(self.misere())
+        self._chances[id(fit)] = (fit, p)
+        return p
 
     def nt_stopped(self) -> bool:
         """Whether the hand may bid no trumps: every suit stopped, or one open and a joker."""
@@ -1060,24 +1161,44 @@ def _needs(view: SeatView) -> tuple[float, str, tuple[float, ...], tuple[str, ..
     if len(_NEEDS) > 256:
         _NEEDS.clear()
     need, why = _need(view)
-    needs, whys = _game_needs(view, need, why)
+    # _game_needs reads only the side's scores and the need: the same all through a hand.
+    gkey = (id(r), view.scores, key[2], need, why)
+    got = _GAME_NEEDS.get(gkey)
+    if got is not None and got[0] is r:
+        needs, whys = got[1]
+    else:
+        if len(_GAME_NEEDS) > 256:
+            _GAME_NEEDS.clear()
+        needs, whys = _game_needs(view, need, why)
+        _GAME_NEEDS[gkey] = (r, (needs, whys))
     _NEEDS[key] = (r, (need, why, needs, whys))
     return need, why, needs, whys
+
+
+_GAME_NEEDS: dict[
+    tuple[int, tuple[int, ...], int, float, str],
+    tuple[Rules, tuple[tuple[float, ...], tuple[str, ...]]],
+] = {}
 
 
 def _unstopped(rules: Rules, hand: int) -> int:
     """Suits of ``hand`` with no stopper at no trumps (no ace, no guarded king, ...)."""
     t = _strain_tables(rules, NT)
+    known = _count_parts(rules).stopped  # by (suit, cards held): remembered
     out = 0
     for s in range(4):
         mine = hand & t.masks[s]
-        n = mine.bit_count()
-        top = t.desc[s]
-        stopped = False
-        for rank, c in enumerate(top[:4]):
-            if mine >> c & 1 and n > rank:
-                stopped = True
-                break
+        stopped = known.get((s, mine))
+        if stopped is None:
+            n = mine.bit_count()
+            stopped = False
+            for rank, c in enumerate(t.desc[s][:4]):
+                if mine >> c & 1 and n > rank:
+                    stopped = True
+                    break
+            if len(known) > 20000:
+                known.clear()
+            known[(s, mine)] = stopped
         out += not stopped
     return out
 
@@ -1088,19 +1209,46 @@ def heuristic_judge(view: SeatView, boldness: float = 0.0) -> BidJudge:
     return _judge_of(bid_odds(view, boldness), view.rules)
 
 
-def _judge_of(odds: BidOdds, r: Rules) -> BidJudge:
-    chance, basis = odds.chance, odds.basis
-    needs = odds.needs or (odds.need,) * len(chance)  # odds.need_of, looked up once
+class _Judge:
+    """The heuristic's own :data:`BidJudge` from its :class:`BidOdds`; :meth:`candidates`
+    judges every legal bid at once for :func:`choose_bid` (the same answers as calling it)."""
 
-    def judge(i: int, strict: bool) -> str | None:
-        p = chance[i]
+    __slots__ = ("basis", "chance", "needs", "odds", "r")
+
+    def __init__(self, odds: BidOdds, r: Rules) -> None:
+        self.odds = odds
+        self.r = r
+        self.chance = odds.chance
+        self.basis = odds.basis
+        self.needs = odds.needs or (odds.need,) * len(odds.chance)  # odds.need_of, once
+
+    def __call__(self, i: int, strict: bool) -> str | None:
+        p = self.chance[i]
         if p is None:
             return None
+        r = self.r
         if strict and r.bid_kind[i] != "misere":
-            p = _next_chance(odds, r, i)
-        return basis[i] if p >= needs[i] else None
+            p = _next_chance(self.odds, r, i)
+        return self.basis[i] if p >= self.needs[i] else None
 
-    return judge
+    def candidates(self, legal: list[int]) -> list[tuple[int, str]]:
+        """``(action, reason)`` of each legal bid, not blind, that the judge accepts (not
+        strict), in the order of ``legal``."""
+        r = self.r
+        bid, blind, chance, needs, basis = r.BID, r.bid_blind, self.chance, self.needs, self.basis
+        out: list[tuple[int, str]] = []
+        for a in legal:
+            i = a - bid
+            if i < 0 or blind[i]:
+                continue  # the pass and the calls below the ladder; a blind bid
+            p = chance[i]
+            if p is not None and p >= needs[i]:
+                out.append((a, basis[i]))
+        return out
+
+
+def _judge_of(odds: BidOdds, r: Rules) -> BidJudge:
+    return _Judge(odds, r)
 
 
 def _next_chance(odds: BidOdds, r: Rules, i: int) -> float:
@@ -1128,17 +1276,18 @@ def _blind_misere(view: SeatView, legal: list[int]) -> Decision | None:
         return None  # the ladder has no blind bid
     mine = r.side_of_seat[view.seat]
     others = [sc for side, sc in enumerate(view.scores) if side != mine]
-    cheapest = _cheapest_value(r)
+    if not others:
+        return None
+    # What does not depend on the bid, first: as a rule the opponents are not about to win.
+    top = max(others)
+    if top < r.target - _cheapest_value(r) or view.scores[mine] > top - 300:
+        return None
     for a in legal:
         if a <= r.PASS or not r.bid_blind[a - r.BID]:
             continue
         i = a - r.BID
-        if (
-            others
-            and max(others) >= r.target - cheapest
-            and view.scores[mine] + r.bid_value[i] >= r.target
-            and view.scores[mine] <= max(others) - 300
-            and (r.lose_at is None or view.scores[mine] - r.bid_value[i] > r.lose_at)
+        if view.scores[mine] + r.bid_value[i] >= r.target and (
+            r.lose_at is None or view.scores[mine] - r.bid_value[i] > r.lose_at
         ):
             return Decision(
                 a,
@@ -1166,7 +1315,7 @@ def choose_bid(
     partner_high = (
         view.high >= 0 and view.high_seat != view.seat and bool(team >> view.high_seat & 1)
     )
-    if r.REDEAL in legal and r.REDEAL >= 0:
+    if r.REDEAL >= 0 and r.REDEAL in legal:
         # no ace, no face: a hand worth no bid asks for a redeal, unless partner holds the bid
         call = choose_bid(view, [a for a in legal if a != r.REDEAL], judge, odds)
         if call.action == r.PASS and not partner_high:
@@ -1176,16 +1325,20 @@ def choose_bid(
         blind = _blind_misere(view, legal)
         if blind is not None:
             return blind
-    candidates: list[tuple[int, str]] = []
-    for a in legal:
-        if a == r.PASS:
-            continue
-        i = a - r.BID
-        if r.bid_blind[i]:
-            continue
-        why = judge(i, False)
-        if why is not None:
-            candidates.append((a, why))
+    candidates: list[tuple[int, str]]
+    if isinstance(judge, _Judge):
+        candidates = judge.candidates(legal)
+    else:
+        candidates = []
+        for a in legal:
+            if a == r.PASS:
+                continue
+            i = a - r.BID
+            if r.bid_blind[i]:
+                continue
+            why = judge(i, False)
+            if why is not None:
+                candidates.append((a, why))
     if odds is not None:
         return _choose_by_gain(view, legal, candidates, odds, partner_high)
     if not candidates:
@@ -1297,10 +1450,13 @@ def _choose_by_gain(
             a, why = min(raise_)
         return Decision(a, Why(N_("raise partner's suit: %(why)s"), why=why))
     if not candidates:
+        need, needs = odds.need, odds.needs
         for a in legal:
+            if a <= r.PASS:
+                continue
             i = a - r.BID
-            p = chance[i] if a > r.PASS else None
-            if p is not None and odds.need <= p < odds.need_of(i):
+            p = chance[i]
+            if p is not None and need <= p < (needs[i] if needs else need):  # odds.need_of(i)
                 note = note_of(i)  # a bid the score alone turned down
                 break
         return Decision(r.PASS, noted(N_("the hand is not worth a higher bid"), note))
@@ -1705,9 +1861,7 @@ class _Context:
         possible = self.possible[seat]
         if possible < 0:
             # The unseen cards outside the suits ``seat`` has shown out of (once a decision).
-            possible = self.out
-            for e in bits(v.voids[seat]):
-                possible &= ~self.t.masks[e]
+            possible = self.out & ~self.t.voided[v.voids[seat]]
             self.possible[seat] = possible
         return mask & possible
 
@@ -1744,24 +1898,30 @@ class _Context:
         """The card of least value: not a trump, not a winner, from a short suit, lowest."""
         t = self.t
         suit_of, power, masks, higher = t.suit_of, t.power, t.masks, t.higher
-        trump, hand, out, card = self.trump, self.hand, self.out, self.card
+        trump, hand, out, card, jl = self.trump, self.hand, self.out, self.card, self.jl
 
         def value(a: int) -> tuple[int, int, int, int]:
-            c = card(a)
+            c = a if a < jl else card(a)
             suit = suit_of[c]
             is_trump = suit in (trump, SUITLESS)
             length = (hand & masks[suit]).bit_count()
             return (int(is_trump), int(not higher[c] & out), power[c], length)  # is_boss
 
+        if len(cards) == 1:
+            return cards[0]
         return min(cards, key=value)
 
     def cheapest(self, cards: list[int]) -> int:
-        power, card = self.t.power, self.card
-        return min(cards, key=lambda a: power[card(a)])
+        if len(cards) == 1:
+            return cards[0]
+        power, card, jl = self.t.power, self.card, self.jl
+        return min(cards, key=lambda a: power[a if a < jl else card(a)])
 
     def highest(self, cards: list[int]) -> int:
-        power, card = self.t.power, self.card
-        return max(cards, key=lambda a: power[card(a)])
+        if len(cards) == 1:
+            return cards[0]
+        power, card, jl = self.t.power, self.card, self.jl
+        return max(cards, key=lambda a: power[a if a < jl else card(a)])
 
     # -- following --
 

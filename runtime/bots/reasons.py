@@ -31,7 +31,8 @@ class Why(str):
 
     def __new__(cls, template: str, **params: Any) -> Why:
         """The reason ``template % params`` (``template`` marked with ``N_``)."""
-        english = template % {k: str(v) for k, v in params.items()} if params else template
+        # ``%(name)s`` formats str(value) itself: the same text as converting each value first.
+        english = template % params if params else template
         self = super().__new__(cls, english)
         self.template = template
         self.params = params

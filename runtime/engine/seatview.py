@@ -186,6 +186,8 @@ def _fold_tricks(state: HandState) -> tuple[int, list[int]]:
     global _FOLDED
     r = state.rules
     tricks = state.tricks
+    if not tricks:
+        return 0, [0] * r.players  # before the first trick is done: nothing to read or keep
     suit_of = state.suit_of
     nxt = state.next_seat
     f_rules, f_suit_of, f_next, f_tricks, f_played, f_voids = _FOLDED
@@ -247,10 +249,12 @@ def view_of(state: HandState, seat: int) -> SeatView:
                 voids[s] |= 1 << led
     held_count = tuple(map(int.bit_count, state.hands))  # how many, never which: public
     faced: tuple[int, ...] = (0,) * n
-    if state.contract >= 0 and state.phase in (PLAY, OVER):
-        bid_open = r.bid_open[state.contract]
+    contract = state.contract
+    phase = state.phase
+    if contract >= 0 and phase in (PLAY, OVER):
+        bid_open = r.bid_open[contract]
         opened = bid_open == "from-start" or (bid_open == "after-first-trick" and state.n_tricks)
-        both = r.bid_partner[state.contract] == "both-hands"
+        both = r.bid_partner[contract] == "both-hands"
         if opened or both:
             laid = [0] * n
             if opened:
@@ -261,9 +265,14 @@ def view_of(state: HandState, seat: int) -> SeatView:
                         laid[t] = state.hands[t]
             laid[seat] = 0
             faced = tuple(laid)
+    if contract < 0:
+        allies = n_partners = 0  # _partners_known and _n_partners, before the contract
+    else:
+        allies = state.allies if r.partner_call == "none" else _partners_known(state, seat)
+        n_partners = _n_partners(state)
     contractor_saw = (
         seat == state.contractor
-        and state.phase in (DISCARD, PLAY, OVER, PARTNER)
+        and phase in (DISCARD, PLAY, OVER, PARTNER)
         and r.kitty_take
         and bool(r.discard_count)
         and not state.sans
@@ -274,7 +283,7 @@ def view_of(state: HandState, seat: int) -> SeatView:
     return SeatView(
         r,  # rules
         seat,  # seat
-        state.phase,  # phase
+        phase,  # phase
         state.dealer,  # dealer
         tuple(state.scores),  # scores
         hand,  # hand
@@ -282,14 +291,14 @@ def view_of(state: HandState, seat: int) -> SeatView:
         tuple(state.inkles),  # inkles
         state.high,  # high
         state.high_seat,  # high_seat
-        state.contract,  # contract
+        contract,  # contract
         state.contractor,  # contractor
         state.strain,  # strain
         state.misere,  # misere
         state.sans,  # sans
         state.nominated,  # nominated
-        _partners_known(state, seat),  # allies
-        _n_partners(state),  # n_partners
+        allies,  # allies
+        n_partners,  # n_partners
         state.called_cards,  # called_cards
         played,  # played
         tuple(state.trick),  # trick

@@ -194,6 +194,24 @@ def _play_events(st: HandState, out: set[str]) -> None:
     r = st.rules
     strain = st.strain
     jl, n_jokers = r.JOKER_LEAD, len(r.joker_cards)
+    if (
+        strain < NT
+        and not st.misere
+        and st.nominated < 0
+        and not r.masks[strain][SUITLESS]
+        and all(actions[0] < jl for _, actions, _ in st.tricks)
+    ):
+        # A trump contract with no joker led and none without a suit: of the clauses below
+        # only the trump joker and the left bower can be reached, by being played at all.
+        cards = 0
+        for _, actions, _ in st.tricks:
+            for a in actions:
+                cards |= 1 << a
+        if cards & r.joker_mask:
+            out.add("joker.trump")
+        if cards & _left_bowers(r, strain):
+            out.add("trump.left-bower")
+        return
 
     def card_of(action: int) -> int:
         return action if action < jl else r.joker_cards[(action - jl) // 4]
@@ -303,6 +321,28 @@ def _play_events(st: HandState, out: set[str]) -> None:
                 out.add("trump.left-bower")
             hands[seat] = hand & ~(1 << card)
         suits_led |= 1 << led
+
+
+def _left_bowers(r: Rules, strain: int) -> int:
+    """The cards that are trumps at trump strain ``strain`` though printed in another suit (a
+    joker has no printed suit; remembered per rules object)."""
+    hit = _LEFT_BOWERS.get(id(r))
+    if hit is None or hit[0] is not r:
+        if len(_LEFT_BOWERS) > 64:
+            _LEFT_BOWERS.clear()
+        by_strain = []
+        for st in range(4):
+            trumps = r.masks[st][st]
+            out = 0
+            for c in range(r.n_cards):
+                if trumps >> c & 1 and r.card_suit[c] not in (st, -1):
+                    out |= 1 << c
+            by_strain.append(out)
+        hit = _LEFT_BOWERS[id(r)] = (r, tuple(by_strain))
+    return hit[1][strain]
+
+
+_LEFT_BOWERS: dict[int, tuple[Rules, tuple[int, ...]]] = {}
 
 
 def end_events(
