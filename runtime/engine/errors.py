@@ -107,6 +107,12 @@ class Diagnostic:
 
         return translated(self.message, translator)
 
+    def located(self, translator: Any = None) -> str:
+        """``file:line:col: message [clause]`` with the message in ``translator``'s language
+        (``str()`` of the diagnostic without one)."""
+        suffix = f" [{self.clause}]" if self.clause else ""
+        return f"{self.file}:{self.line}:{self.col}: {self.text(translator)}{suffix}"
+
     def __str__(self) -> str:
         suffix = f" [{self.clause}]" if self.clause else ""
         return f"{self.file}:{self.line}:{self.col}: {self.message}{suffix}"
