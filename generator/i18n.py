@@ -302,6 +302,10 @@ def _extract_rule_files(catalog: Catalog, files: Sequence[Path]) -> None:
                     _add(catalog, normalise(difference), (where, line), [comment])
 
 
+#: The generator's modules whose rule-file diagnostics are translatable (marked with N_()).
+DIAGNOSTIC_MODULES = ("yamlload", "resolve", "schemacheck", "semantic")
+
+
 def source_files() -> dict[str, list[Path]]:
     """The files messages are extracted from, by kind (``jinja2``, ``python``, ``yaml``)."""
     templates = sorted(p for p in TEMPLATE_DIR.glob("*.j2") if not p.name.endswith(".py.j2"))
@@ -312,6 +316,8 @@ def source_files() -> dict[str, list[Path]]:
         "python": [
             *sorted(p for p in RUNTIME_DIR.rglob("*.py") if "_pkg" not in p.parts),
             Path(__file__).resolve().parent / "glossary.py",
+            # the diagnostics of a rule file, shown to its author in the author's language
+            *(Path(__file__).resolve().parent / f"{name}.py" for name in DIAGNOSTIC_MODULES),
         ],
         "yaml": sorted(VARIANTS_DIR.rglob("*.yaml")),
     }

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from ..runtime.engine.errors import Diagnostic, SpecError
+from ..runtime.engine.messages import N_, Phrase
 from .yamlload import MAX_BYTES, KeyPath, Mark, Marks, load_yaml
 
 __all__ = [
@@ -388,8 +389,19 @@ class _Merger:
                 line = self._value_mark((*cpath, seen[k])).line
                 self._problem(
                     (*cpath, ci, key),
-                    f"{word} '{k}' is given twice in {where} (first at line {line}): one item "
-                    f"per {key}",
+                    # Translators: word names an item of a list (bid, clause), k its name in the
+                    # rule file, where the list's path, key the key naming each item (id).
+                    Phrase(
+                        N_(
+                            "%(word)s '%(name)s' is given twice in %(where)s (first at line"
+                            " %(line)s): one item per %(key)s"
+                        ),
+                        word=word,
+                        name=k,
+                        where=where,
+                        line=line,
+                        key=key,
+                    ),
                 )
                 continue
             seen[k] = ci
@@ -397,7 +409,9 @@ class _Merger:
                 if item["remove"] is not True:
                     self._problem(
                         (*cpath, ci, "remove"),
-                        "'remove' takes only 'true' (leave the item out to keep the base's)",
+                        Phrase(
+                            N_("'remove' takes only 'true' (leave the item out to keep the base's)")
+                        ),
                     )
                 elif set(item) - {key, "remove"}:
                     others = ", ".join(sorted(str(x) for x in set(item) - {key, "remove"}))
@@ -407,12 +421,22 @@ class _Merger:
                     )
                 elif k not in position:
                     close = difflib.get_close_matches(k, list(position), n=1)
-                    hint = f"; did you mean '{close[0]}'?" if close else ""
+                    hint = Phrase(N_("; did you mean '%(word)s'?"), word=close[0]) if close else ""
                     have = ", ".join(position) or "none"
                     self._problem(
                         (*cpath, ci, key),
-                        f"nothing to remove: {self.base_name} has no {word} '{k}' in {where} "
-                        f"(it has: {have}){hint}",
+                        Phrase(
+                            N_(
+                                "nothing to remove: %(base)s has no %(word)s '%(name)s' in"
+                                " %(where)s (it has: %(have)s)%(hint)s"
+                            ),
+                            base=self.base_name,
+                            word=word,
+                            name=k,
+                            where=where,
+                            have=have,
+                            hint=hint,
+                        ),
                     )
                 else:
                     removed.add(position[k])
@@ -555,10 +579,11 @@ def _read(path: Path) -> tuple[dict[str, Any], Marks]:
         with path.open("rb") as handle:
             raw = handle.read(MAX_BYTES + 1)
     except FileNotFoundError:
-        raise SpecError([Diagnostic(str(path), 1, 1, "file not found")]) from None
+        raise SpecError([Diagnostic(str(path), 1, 1, Phrase(N_("file not found")))]) from None
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
-        raise SpecError([Diagnostic(str(path), 1, 1, f"cannot read file: {reason}")]) from None
+        message = Phrase(N_("cannot read file: %(reason)s"), reason=reason)
+        raise SpecError([Diagnostic(str(path), 1, 1, message)]) from None
     return load_yaml(raw, str(path))
 
 
@@ -573,10 +598,12 @@ def _missing_base(name: str, base: Path, builtin_dir: Path) -> str:
     """The message for ``extends: name`` naming a file that is not there: the absolute path
     tried (a path is relative to the extending file's folder) and what was probably meant."""
     tried = os.path.abspath(base)
-    hints: list[str] = []
+    hints: list[Phrase] = []
     stem = Path(name).stem
     if stem in builtin_ids(builtin_dir):
-        hints.append(f"the built-in variant is named by its id: extends: {stem}")
+        hints.append(
+            Phrase(N_("the built-in variant is named by its id: extends: %(id)s"), id=stem)
+        )
     folder = Path(tried).parent
     if folder.is_dir():
         try:
@@ -585,16 +612,29 @@ def _missing_base(name: str, base: Path, builtin_dir: Path) -> str:
             near = []
         close = difflib.get_close_matches(Path(name).name, near, n=1)
         if close:
-            hints.append(f"did you mean '{os.path.join(os.path.dirname(name), close[0])}'?")
+            path = os.path.join(os.path.dirname(name), close[0])
+            hints.append(Phrase(N_("did you mean '%(path)s'?"), path=path))
     else:
-        hints.append(f"there is no folder {folder}")
-    hint = "; " + "; ".join(hints) if hints else ""
-    relative = (
-        ""
-        if os.path.isabs(name)
-        else "; a path is relative to the folder of the file that extends it"
+        hints.append(Phrase(N_("there is no folder %(folder)s"), folder=str(folder)))
+    hint: str = ""
+    for each in hints:
+        hint = Phrase(N_("%(before)s; %(hint)s"), before=hint, hint=each)
+    if os.path.isabs(name):
+        return Phrase(
+            N_("base file not found: '%(name)s' (looked for %(tried)s)%(hint)s"),
+            name=name,
+            tried=tried,
+            hint=hint,
+        )
+    return Phrase(
+        N_(
+            "base file not found: '%(name)s' (looked for %(tried)s; a path is relative to the"
+            " folder of the file that extends it)%(hint)s"
+        ),
+        name=name,
+        tried=tried,
+        hint=hint,
     )
-    return f"base file not found: '{name}' (looked for {tried}{relative}){hint}"
 
 
 def _locate(name: str, child: Path, builtin_dir: Path, where: Mark) -> Path:
@@ -612,12 +652,15 @@ def _locate(name: str, child: Path, builtin_dir: Path, where: Mark) -> Path:
         return nested[0]
     known = builtin_ids(builtin_dir)
     close = difflib.get_close_matches(name, known, n=1)
-    hint = (
-        f"; did you mean '{close[0]}'?"
-        if close
-        else (f"; built-in variants are: {', '.join(known)}" if known else "")
+    hint: str = ""
+    if close:
+        hint = Phrase(N_("; did you mean '%(word)s'?"), word=close[0])
+    elif known:
+        hint = Phrase(N_("; built-in variants are: %(ids)s"), ids=", ".join(known))
+    # Translators: name is the author's value of extends; hint empty or "; did you mean ...".
+    raise _error(
+        where, Phrase(N_("unknown variant '%(name)s' in extends%(hint)s"), name=name, hint=hint)
     )
-    raise _error(where, f"unknown variant '{name}' in extends{hint}")
 
 
 def _load(path: Path, builtin_dir: Path, stack: tuple[Path, ...]) -> ResolvedSpec:
@@ -634,15 +677,22 @@ def _load(path: Path, builtin_dir: Path, stack: tuple[Path, ...]) -> ResolvedSpe
     where = marks.value_mark(("extends",))
     name = data.pop("extends")
     if not isinstance(name, str) or not name.strip():
-        raise _error(where, "extends must be a built-in variant id or a path to a .yaml file")
+        raise _error(
+            where, Phrase(N_("extends must be a built-in variant id or a path to a .yaml file"))
+        )
     base_path = _locate(name.strip(), path, builtin_dir, where)
     chain = (*stack, path)
     if any(_same_file(base_path, seen) for seen in chain):
         names = " -> ".join(p.name for p in (*chain, base_path))
-        raise _error(where, f"circular extends: {names}")
+        raise _error(where, Phrase(N_("circular extends: %(names)s"), names=names))
     if len(chain) > MAX_EXTENDS:
         names = " -> ".join(p.name for p in (*chain, base_path))
-        raise _error(where, f"extends chain deeper than {MAX_EXTENDS}: {names}")
+        raise _error(
+            where,
+            Phrase(
+                N_("extends chain deeper than %(limit)s: %(names)s"), limit=MAX_EXTENDS, names=names
+            ),
+        )
 
     base = _load(base_path, builtin_dir, chain)
     base_view = {k: v for k, v in base.data.items() if k != "id"}

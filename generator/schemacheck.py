@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from ..runtime.engine.errors import Diagnostic
+from ..runtime.engine.messages import N_, Phrase
 from .quickschema import valid
 from .yamlload import KeyPath, Marks, render_path
 
@@ -39,12 +40,14 @@ if TYPE_CHECKING:
 __all__ = ["check_schema", "show_value"]
 
 _TYPE_NAMES = {
-    "integer": "an integer",
-    "number": "a number",
-    "string": "a string",
-    "boolean": "true or false",
-    "object": "a mapping",
-    "array": "a list",
+    # Translators: the kinds of value a setting of a rule file may hold, in "expected ..., got
+    # ..." (a mapping: key: value lines; a list: - items).
+    "integer": Phrase(N_("an integer")),
+    "number": Phrase(N_("a number")),
+    "string": Phrase(N_("a string")),
+    "boolean": Phrase(N_("true or false")),
+    "object": Phrase(N_("a mapping")),
+    "array": Phrase(N_("a list")),
     "null": "null",
 }
 
@@ -103,9 +106,9 @@ def show_value(value: object, limit: int = 40) -> str:
     if isinstance(value, (int, float)):
         return repr(value)
     if isinstance(value, Mapping):
-        return "a mapping"
+        return _TYPE_NAMES["object"]
     if isinstance(value, (list, tuple)):
-        return "a list"
+        return _TYPE_NAMES["array"]
     return repr(value)[:limit]
 
 
@@ -114,8 +117,36 @@ def _plain(value: object) -> str:
     return value if isinstance(value, str) else show_value(value)
 
 
+#: The ``x-pattern-message`` texts of the structure (``variant.structure.json``) as msgids, so
+#: the catalogue holds them: ``{value}`` there is ``%(value)s`` here.
+PATTERN_MESSAGES = (
+    # Translators: value is the author's value, quoted; our-club, australian, 7NT, 10H, MIS,
+    # OMIS, BMIS and the paths are codes of the rule file: keep them.
+    N_(
+        "%(value)s is not a variant id: use lower-case letters, digits and hyphens, starting"
+        " with a letter or digit (our-club)"
+    ),
+    N_(
+        "%(value)s is neither a built-in variant id (australian) nor a relative path to a"
+        " .yaml or .yml file (../house/ours.yaml)"
+    ),
+    N_(
+        "%(value)s is not a bid code: a level and a strain in capitals (7NT, 10H), or a special"
+        " bid's code in capitals (MIS, OMIS)"
+    ),
+    N_(
+        "%(value)s is not a special bid code: capital letters and digits, starting with a"
+        " letter (MIS, OMIS, BMIS)"
+    ),
+)
+
+
 def _where(path: KeyPath) -> str:
-    return f"in {render_path(path)}" if path else "at the top level"
+    # Translators: where a key is in a rule file: path is a dotted key path (deal.kitty).
+    return Phrase(N_("in %(path)s"), path=render_path(path)) if path else _TOP
+
+
+_TOP = Phrase(N_("at the top level"))
 
 
 #: The most allowed values a message lists before a "did you mean" (more: the suggestion alone).
@@ -127,7 +158,8 @@ def _suggest(word: object, options: Iterable[object]) -> str:
         return ""
     strings = [o for o in options if isinstance(o, str)]
     close = difflib.get_close_matches(word, strings, n=1)
-    return f"; did you mean '{close[0]}'?" if close else ""
+    # Translators: after a wrong key or value of a rule file; word is the close spelling.
+    return Phrase(N_("; did you mean '%(word)s'?"), word=close[0]) if close else ""
 
 
 def _at(data: object, path: KeyPath) -> object:
@@ -189,8 +221,12 @@ def _clause(root: Mapping[str, Any], error: ValidationError, prefer: object = No
 
 def _type_message(expected: object, value: object) -> str:
     names = [expected] if isinstance(expected, str) else list(expected or [])  # type: ignore[call-overload]
-    wanted = " or ".join(_TYPE_NAMES.get(str(n), str(n)) for n in names)
-    return f"expected {wanted}, got {show_value(value)}"
+    kinds = [_TYPE_NAMES.get(str(n), str(n)) for n in names]
+    wanted = kinds[0] if kinds else ""
+    for kind in kinds[1:]:
+        wanted = Phrase(N_("%(first)s or %(second)s"), first=wanted, second=kind)
+    # Translators: wanted is a kind of value (a string, a list...), value the author's value.
+    return Phrase(N_("expected %(wanted)s, got %(value)s"), wanted=wanted, value=show_value(value))
 
 
 #: Per schema (by identity): every key the schema allows anywhere, with the places it is allowed
@@ -237,14 +273,19 @@ def _unknown_key_hint(key: object, path: KeyPath, known: Any, root: Mapping[str,
         here = re.sub(r"\[\d+\]", "[]", render_path(path))
         elsewhere = [at for at in _key_places(root).get(key, []) if at != here]
         if elsewhere:
-            where = " or ".join(f"under {at}" if at else "at the top level" for at in elsewhere[:3])
-            return f"; '{key}' belongs {where}"
+            places = [Phrase(N_("under %(path)s"), path=at) if at else _TOP for at in elsewhere[:3]]
+            where = places[0]
+            for place in places[1:]:
+                where = Phrase(N_("%(first)s or %(second)s"), first=where, second=place)
+            # Translators: key is a key of a rule file written in the wrong place; where says
+            # where it goes (under auction.ladder, at the top level).
+            return Phrase(N_("; '%(key)s' belongs %(where)s"), key=key, where=where)
     close = _suggest(key, known)
     if close:
         return close
     names = sorted(str(k) for k in known) if isinstance(known, Mapping | list | tuple) else []
     if names:
-        return f"; the keys allowed here are: {', '.join(names)}"
+        return Phrase(N_("; the keys allowed here are: %(keys)s"), keys=", ".join(names))
     return ""
 
 
@@ -261,7 +302,14 @@ def _unknown_keys(
     return [
         marks.diagnostic(
             (*path, k),
-            f"unknown key '{k}' {_where(path)}{_unknown_key_hint(k, path, known, root)}",
+            # Translators: key is the author's key; where is "in deal" or "at the top level";
+            # hint is empty or a "; did you mean ..." message.
+            Phrase(
+                N_("unknown key '%(key)s' %(where)s%(hint)s"),
+                key=k,
+                where=_where(path),
+                hint=_unknown_key_hint(k, path, known, root),
+            ),
             at_key=True,
             clause=clause,
         )
@@ -304,7 +352,7 @@ def _diagnostics(
         return [
             marks.diagnostic(
                 path,
-                f"missing key '{k}' {_where(path)}",
+                Phrase(N_("missing key '%(key)s' %(where)s"), key=k, where=_where(path)),
                 clause=_clause(root, error, props.get(k) if isinstance(props, Mapping) else None),
             )
             for k in missing
@@ -321,7 +369,12 @@ def _diagnostics(
         return [
             marks.diagnostic(
                 (*path, value),
-                f"invalid key {show_value(value)} {_where(path)}: {message}",
+                Phrase(
+                    N_("invalid key %(key)s %(where)s: %(reason)s"),
+                    key=show_value(value),
+                    where=_where(path),
+                    reason=message,
+                ),
                 at_key=True,
                 clause=clause,
             )
@@ -360,7 +413,7 @@ def _value_message(
 ) -> str:
     custom = schema.get("x-message")
     if isinstance(custom, str):
-        return custom
+        return Phrase(custom)
     shown = show_value(value)
     if keyword == "type":
         return _type_message(arg, value)
@@ -368,45 +421,76 @@ def _value_message(
         hint = _suggest(value, arg)
         if len(arg) > _LONGEST_LIST and hint:
             # a long list (the 51 clause ids) would bury the suggestion: give it alone
-            return f"{shown} is not one of the {len(arg)} allowed values{hint}"
+            return Phrase(
+                N_("%(value)s is not one of the %(count)s allowed values%(hint)s"),
+                value=shown,
+                count=len(arg),
+                hint=hint,
+            )
         options = ", ".join(_plain(o) for o in arg)
-        return f"{shown} is not one of: {options}{hint}"
+        # Translators: value is the author's value; options the allowed values (unquoted words
+        # of the rule file's language, never translated); hint empty or "; did you mean ...".
+        return Phrase(
+            N_("%(value)s is not one of: %(options)s%(hint)s"),
+            value=shown,
+            options=options,
+            hint=hint,
+        )
     if keyword == "const":
-        return f"expected {show_value(arg)}, got {shown}"
+        return Phrase(N_("expected %(wanted)s, got %(value)s"), wanted=show_value(arg), value=shown)
     if keyword == "minimum":
-        return f"{shown} is less than the minimum of {show_value(arg)}"
+        return Phrase(
+            N_("%(value)s is less than the minimum of %(limit)s"),
+            value=shown,
+            limit=show_value(arg),
+        )
     if keyword == "maximum":
-        return f"{shown} is greater than the maximum of {show_value(arg)}"
+        return Phrase(
+            N_("%(value)s is greater than the maximum of %(limit)s"),
+            value=shown,
+            limit=show_value(arg),
+        )
     if keyword == "exclusiveMinimum":
-        return f"{shown} must be greater than {show_value(arg)}"
+        return Phrase(
+            N_("%(value)s must be greater than %(limit)s"), value=shown, limit=show_value(arg)
+        )
     if keyword == "exclusiveMaximum":
-        return f"{shown} must be less than {show_value(arg)}"
+        return Phrase(
+            N_("%(value)s must be less than %(limit)s"), value=shown, limit=show_value(arg)
+        )
     if keyword == "multipleOf":
         return f"{shown} is not a multiple of {show_value(arg)}"
     if keyword == "pattern":
         words = schema.get("x-pattern-message")
         if isinstance(words, str):  # plain words instead of a regular expression
-            return words.replace("{value}", shown)
+            template = words.replace("%", "%%").replace("{value}", "%(value)s")
+            return Phrase(template, value=shown) if "%(value)s" in template else Phrase(template)
         return f"{shown} does not match the pattern {arg}"
     if keyword == "minLength" and isinstance(value, str):
         return f"{shown} is shorter than {arg} characters"
     if keyword == "maxLength" and isinstance(value, str):
         return f"{shown} is longer than {arg} characters"
     if keyword == "minItems" and isinstance(value, list):
-        return f"expected at least {arg} items, got {len(value)}"
+        return Phrase(
+            N_("expected at least %(limit)s items, got %(count)s"), limit=arg, count=len(value)
+        )
     if keyword == "maxItems" and isinstance(value, list):
-        return f"expected at most {arg} items, got {len(value)}"
+        return Phrase(
+            N_("expected at most %(limit)s items, got %(count)s"), limit=arg, count=len(value)
+        )
     if keyword == "uniqueItems" and isinstance(value, list):
         dup = _first_duplicate(value)
-        return f"duplicate item {show_value(dup[0])} in the list" if dup else "duplicate items"
+        if dup:
+            return Phrase(N_("duplicate item %(value)s in the list"), value=show_value(dup[0]))
+        return Phrase(N_("duplicate items"))
     if keyword == "minProperties" and isinstance(value, Mapping):
         return f"expected at least {arg} keys, got {len(value)}"
     if keyword == "maxProperties" and isinstance(value, Mapping):
         return f"expected at most {arg} keys, got {len(value)}"
     if keyword == "not":
-        return f"{shown} is not allowed here"
+        return Phrase(N_("%(value)s is not allowed here"), value=shown)
     if keyword == "oneOf" and not error.context:
-        return f"{shown} matches more than one of the allowed forms"
+        return Phrase(N_("%(value)s matches more than one of the allowed forms"), value=shown)
     if keyword in ("oneOf", "anyOf"):
         context = error.context or []
         if context and all(e.validator == "type" and not e.relative_path for e in context):
@@ -417,7 +501,7 @@ def _value_message(
                     if name not in wanted:
                         wanted.append(name)
             return _type_message(wanted, value)
-        return f"{shown} does not match any of the allowed forms"
+        return Phrase(N_("%(value)s does not match any of the allowed forms"), value=shown)
     return str(error.message)
 
 

@@ -55,6 +55,7 @@ from typing import Any, Literal, TypeGuard, get_args, get_origin
 
 from ..runtime.engine.codes import RANK_ORDER, STRAINS, normalise_card, normalise_rank, suit_rank
 from ..runtime.engine.errors import Diagnostic
+from ..runtime.engine.messages import N_, Phrase
 from ..runtime.engine.tableformat import OPTIONS, Option
 from .ladder import place_specials
 from .options import option
@@ -389,8 +390,17 @@ def _check_deck(c: _Check) -> None:
                     line = c.marks.value_mark(("deck", "suits", suit, first[norm])).line
                     c.report(
                         ("deck", "suits", suit, i),
-                        f"rank {norm} is in {suit} twice (also at line {line}); "
-                        "10, '10' and T are the same rank",
+                        # Translators: rank is a rank code (T, 9, J) and suit a suit code (S, H) of
+                        # the rule file; 10, '10' and T are written as the author writes them.
+                        Phrase(
+                            N_(
+                                "rank %(rank)s is in %(suit_code)s twice (also at line %(line)s);"
+                                " 10, '10' and T are the same rank"
+                            ),
+                            rank=norm,
+                            suit_code=suit,
+                            line=line,
+                        ),
                         "deck.cards",
                     )
                     count = None
@@ -413,8 +423,11 @@ def _check_deck(c: _Check) -> None:
             if norm in seen:
                 c.report(
                     ("deck", "jokers", i),
-                    f"{joker} is the same joker as {jokers[seen[norm]]} (RJ is another name "
-                    "for JK)",
+                    Phrase(
+                        N_("%(joker)s is the same joker as %(other)s (RJ is another name for JK)"),
+                        joker=joker,
+                        other=jokers[seen[norm]],
+                    ),
                     "deck.joker",
                 )
                 count = None
@@ -429,9 +442,21 @@ def _check_deck(c: _Check) -> None:
     hand, kitty, dead = sizes
     need = players * hand + kitty + dead
     if count != need:
-        parts = f"{players} hands of {hand} + kitty {kitty}" + (
-            f" + dead hand {dead}" if dead else ""
-        )
+        if dead:
+            parts = Phrase(
+                N_("%(players)s hands of %(hand)s + kitty %(kitty)s + dead hand %(dead)s"),
+                players=players,
+                hand=hand,
+                kitty=kitty,
+                dead=dead,
+            )
+        else:
+            parts = Phrase(
+                N_("%(players)s hands of %(hand)s + kitty %(kitty)s"),
+                players=players,
+                hand=hand,
+                kitty=kitty,
+            )
         path = c.where(
             ("deck",),
             ("deal", "hand_size"),
@@ -441,7 +466,13 @@ def _check_deck(c: _Check) -> None:
         )
         c.report(
             path,
-            f"the deck has {count} cards but the deal needs {need} ({parts})",
+            # Translators: parts is the sum the deal needs ("4 hands of 10 + kitty 3").
+            Phrase(
+                N_("the deck has %(count)s cards but the deal needs %(need)s (%(parts)s)"),
+                count=count,
+                need=need,
+                parts=parts,
+            ),
             "deck.cards",
         )
 
@@ -462,16 +493,24 @@ def _check_packets(c: _Check) -> None:
         got[to] += cards
     hand, kitty, dead = sizes
     wants = (
-        ("players", hand, ("deal", "hand_size"), "each player's hand", "deal.hand_size"),
-        ("kitty", kitty, ("deal", "kitty"), "the kitty", "deal.kitty"),
-        ("dead", dead, ("deal", "dead_hand"), "the dead hand", "deal.dead_hand"),
+        ("players", hand, ("deal", "hand_size"), N_("each player's hand"), "deal.hand_size"),
+        ("kitty", kitty, ("deal", "kitty"), N_("the kitty"), "deal.kitty"),
+        ("dead", dead, ("deal", "dead_hand"), N_("the dead hand"), "deal.dead_hand"),
     )
     for to, want, size_path, what, key in wants:
         if got[to] != want:
             path = c.where(("deal", "packets"), size_path)
             c.report(
                 path,
-                f"the packets give {got[to]} cards to {what} but {key} is {want}",
+                # Translators: what is "each player's hand", "the kitty" or "the dead hand";
+                # key a key of the rule file (deal.kitty).
+                Phrase(
+                    N_("the packets give %(count)s cards to %(what)s but %(key)s is %(want)s"),
+                    count=got[to],
+                    what=Phrase(what),
+                    key=key,
+                    want=want,
+                ),
                 "deal.packets",
             )
 
@@ -490,7 +529,11 @@ def _check_teams(c: _Check) -> None:
         if players % teams:
             c.report(
                 c.where(("teams",), ("players",)),
-                f"{players} players cannot sit in {teams} teams of equal size",
+                Phrase(
+                    N_("%(players)s players cannot sit in %(teams)s teams of equal size"),
+                    players=players,
+                    teams=teams,
+                ),
                 "seats.teams",
             )
             return
@@ -510,16 +553,33 @@ def _check_teams(c: _Check) -> None:
                 if not 0 <= seat < players:
                     c.report(
                         path,
-                        f"seat {seat} does not exist: {players} players sit in seats "
-                        f"0..{players - 1}",
+                        Phrase(
+                            N_(
+                                "seat %(seat)s does not exist: %(players)s players sit in seats"
+                                " 0..%(last)s"
+                            ),
+                            seat=seat,
+                            players=players,
+                            last=players - 1,
+                        ),
                         "seats.teams",
                     )
                 elif seat in first:
-                    other = "this team" if first[seat] == t else f"team {first[seat]}"
+                    other = (
+                        Phrase(N_("this team"))
+                        if first[seat] == t
+                        else Phrase(N_("team %(team)s"), team=first[seat])
+                    )
                     c.report(
                         path,
-                        f"seat {seat} is already in {other}: every seat must be in exactly "
-                        "one team",
+                        Phrase(
+                            N_(
+                                "seat %(seat)s is already in %(other)s: every seat must be in"
+                                " exactly one team"
+                            ),
+                            seat=seat,
+                            other=other,
+                        ),
                         "seats.teams",
                     )
                 else:
@@ -529,8 +589,17 @@ def _check_teams(c: _Check) -> None:
             names = ", ".join(str(s) for s in missing)
             c.report(
                 c.where(("teams",), ("players",)),
-                f"the teams leave out seat{'s' if len(missing) > 1 else ''} {names}: "
-                "every seat must be in exactly one team",
+                Phrase(
+                    N_(
+                        "the teams leave out seats %(seats)s: every seat must be in exactly"
+                        " one team"
+                    )
+                    if len(missing) > 1
+                    else N_(
+                        "the teams leave out seat %(seats)s: every seat must be in exactly one team"
+                    ),
+                    seats=names,
+                ),
                 "seats.teams",
             )
     else:
@@ -538,16 +607,25 @@ def _check_teams(c: _Check) -> None:
     if sides == 1:
         c.report(
             ("teams",),
-            "one team holds every seat, so nobody plays against the contractor; "
-            "use teams: none or at least two teams",
+            Phrase(
+                N_(
+                    "one team holds every seat, so nobody plays against the contractor; "
+                    "use teams: none or at least two teams"
+                )
+            ),
             "seats.teams",
         )
     call = c.option("partner.call")
     if call not in (None, "none") and teams not in (_MISSING, "none"):
         c.report(
             c.where(("partner", "call"), ("teams",)),
-            f"partner.call: {call} chooses a partner for the hand, which needs teams: none "
-            "(players keep their own scores)",
+            Phrase(
+                N_(
+                    "partner.call: %(call)s chooses a partner for the hand, which needs teams:"
+                    " none (players keep their own scores)"
+                ),
+                call=call,
+            ),
             "seats.partner",
         )
 
@@ -561,7 +639,14 @@ def _check_levels(c: _Check) -> None:
     if low > high:
         c.report(
             c.where(("auction", "ladder", "levels", "from"), ("auction", "ladder", "levels", "to")),
-            f"the ladder has no suit bids: levels.from ({low}) is above levels.to ({high})",
+            Phrase(
+                N_(
+                    "the ladder has no suit bids: levels.from (%(low)s) is above levels.to"
+                    " (%(high)s)"
+                ),
+                low=low,
+                high=high,
+            ),
             "auction.ladder",
         )
         return
@@ -569,8 +654,14 @@ def _check_levels(c: _Check) -> None:
     if sizes is not None and high > sizes[0]:
         c.report(
             c.where(("auction", "ladder", "levels", "to"), ("deal", "hand_size")),
-            f"a bid of {high} tricks can never be made: a hand of {sizes[0]} cards has "
-            f"only {sizes[0]} tricks",
+            Phrase(
+                N_(
+                    "a bid of %(tricks)s tricks can never be made: a hand of %(cards)s cards has"
+                    " only %(cards)s tricks"
+                ),
+                tricks=high,
+                cards=sizes[0],
+            ),
             "auction.ladder",
         )
 
@@ -586,7 +677,7 @@ def _check_values(c: _Check) -> None:
         path = c.where(("scoring", "formula"), ("scoring", "table"))
         c.report(
             path,
-            "scoring has both a table and a formula; give exactly one",
+            Phrase(N_("scoring has both a table and a formula; give exactly one")),
             "score.table",
             at_key=True,
         )
@@ -594,7 +685,7 @@ def _check_values(c: _Check) -> None:
     if not has_table and not has_formula:
         c.report(
             ("scoring",),
-            "scoring needs a table or a formula to give the suit bids their values",
+            Phrase(N_("scoring needs a table or a formula to give the suit bids their values")),
             "score.table",
         )
         return
@@ -613,7 +704,13 @@ def _check_values(c: _Check) -> None:
             if row is _MISSING or row is None:
                 c.report(
                     ("scoring", "table"),
-                    f"scoring.table has no row for {strain}, so the {strain} bids have no value",
+                    Phrase(
+                        N_(
+                            "scoring.table has no row for %(strain)s, so the %(strain)s bids have"
+                            " no value"
+                        ),
+                        strain=strain,
+                    ),
                     "score.table",
                 )
             elif isinstance(row, list) and len(row) != high - low + 1 and not impossible:
@@ -623,8 +720,17 @@ def _check_values(c: _Check) -> None:
                         ("auction", "ladder", "levels", "from"),
                         ("auction", "ladder", "levels", "to"),
                     ),
-                    f"scoring.table.{strain} has {len(row)} values but the ladder has "
-                    f"{high - low + 1} levels ({low} to {high})",
+                    Phrase(
+                        N_(
+                            "scoring.table.%(strain)s has %(count)s values but the ladder has"
+                            " %(levels)s levels (%(low)s to %(high)s)"
+                        ),
+                        strain=strain,
+                        count=len(row),
+                        levels=high - low + 1,
+                        low=low,
+                        high=high,
+                    ),
                     "score.table",
                 )
     values = _suit_values(c)
@@ -641,8 +747,16 @@ def _check_values(c: _Check) -> None:
                 path = ("scoring", "formula", "step")
             c.report(
                 path,
-                f"{code} is worth {values[code][0]}, not more than the bid below it, "
-                f"{below} ({values[below][0]}): a higher bid must be worth more",
+                Phrase(
+                    N_(
+                        "%(code)s is worth %(value)s, not more than the bid below it, %(below)s"
+                        " (%(below_value)s): a higher bid must be worth more"
+                    ),
+                    code=code,
+                    value=values[code][0],
+                    below=below,
+                    below_value=values[below][0],
+                ),
                 "auction.ladder",
             )
             if by_formula:

@@ -32,6 +32,7 @@ from typing import Any, NamedTuple
 import yaml
 
 from ..runtime.engine.errors import Diagnostic, SpecError
+from ..runtime.engine.messages import N_, Phrase
 
 __all__ = [
     "MAX_BYTES",
@@ -286,11 +287,11 @@ def _compose(events: Iterator[Any]) -> _Node | None:
         if isinstance(node, _Alias):
             total += node.size
             if len(stack) + node.height > MAX_DEPTH:
-                raise _Fatal(node.line, node.col, f"nesting deeper than {MAX_DEPTH} levels")
+                raise _Fatal(node.line, node.col, _too_deep())
         elif not isinstance(node, _Collection):
             total += 1
         if total > MAX_NODES:
-            raise _Fatal(node.line, node.col, "too many nodes (alias expansion?)")
+            raise _Fatal(node.line, node.col, Phrase(N_("too many nodes (alias expansion?)")))
         if stack:
             stack[-1].items.append(node)
         else:
@@ -314,17 +315,17 @@ def _compose(events: Iterator[Any]) -> _Node | None:
             name = str(event.anchor)
             target = anchors.get(name)
             if target is None:
-                raise _Fatal(line, col, f"undefined alias '*{name}'")
+                raise _Fatal(line, col, Phrase(N_("undefined alias '*%(name)s'"), name=name))
             if isinstance(target, _Collection) and not target.closed:
-                raise _Fatal(line, col, f"recursive alias '*{name}'")
+                raise _Fatal(line, col, Phrase(N_("recursive alias '*%(name)s'"), name=name))
             add(_Alias(target, name, line, col))
         elif isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
             line, col = _pos(event)
             if len(stack) + 1 > MAX_DEPTH:
-                raise _Fatal(line, col, f"nesting deeper than {MAX_DEPTH} levels")
+                raise _Fatal(line, col, _too_deep())
             total += 1
             if total > MAX_NODES:
-                raise _Fatal(line, col, "too many nodes (alias expansion?)")
+                raise _Fatal(line, col, Phrase(N_("too many nodes (alias expansion?)")))
             cls: type[_Collection] = _Seq if isinstance(event, yaml.SequenceStartEvent) else _Map
             coll = cls(event.tag, line, col, total - 1)
             if stack:
@@ -351,12 +352,17 @@ def _short_tag(tag: str) -> str:
 
 def _kind_name(node: _Node) -> str:
     return (
-        "a mapping"
+        Phrase(N_("a mapping"))
         if isinstance(node, _Map)
-        else "a list"
+        else Phrase(N_("a list"))
         if isinstance(node, _Seq)
-        else "a scalar"
+        # Translators: a single value of a YAML file (a word, a number), not a list or mapping.
+        else Phrase(N_("a scalar"))
     )
+
+
+def _too_deep() -> str:
+    return Phrase(N_("nesting deeper than %(levels)s levels"), levels=MAX_DEPTH)
 
 
 class _Constructor:
@@ -384,12 +390,24 @@ class _Constructor:
             ok = tag == _SEQ
         if not ok:
             if tag in _SCALAR_TAGS or tag in (_MAP, _SEQ):
-                self.error(node, f"tag '{_short_tag(tag)}' cannot be used on {_kind_name(node)}")
+                self.error(
+                    node,
+                    Phrase(
+                        N_("tag '%(tag)s' cannot be used on %(kind)s"),
+                        tag=_short_tag(tag),
+                        kind=_kind_name(node),
+                    ),
+                )
             else:
                 self.error(
                     node,
-                    f"unsupported tag '{_short_tag(tag)}'; only !!str, !!int, !!float, !!bool, "
-                    "!!null, !!map and !!seq are allowed",
+                    Phrase(
+                        N_(
+                            "unsupported tag '%(tag)s'; only !!str, !!int, !!float, !!bool, "
+                            "!!null, !!map and !!seq are allowed"
+                        ),
+                        tag=_short_tag(tag),
+                    ),
                 )
         return ok
 
@@ -411,7 +429,10 @@ class _Constructor:
             return value
         if tag == _NULL and value is None:
             return None
-        self.error(node, f"'{text}' is not a valid {_short_tag(str(tag))}")
+        self.error(
+            node,
+            Phrase(N_("'%(text)s' is not a valid %(tag)s"), text=text, tag=_short_tag(str(tag))),
+        )
         return text
 
     def plain(self, node: _Scalar) -> object:
@@ -447,7 +468,14 @@ class _Constructor:
             value = int(digits, 10)
         if value is None or value > MAX_INT:
             shown = text if len(text) <= 24 else f"{text[:20]}..."
-            self.error(node, f"integer '{shown}' is too large (at most {MAX_INT})")
+            self.error(
+                node,
+                Phrase(
+                    N_("integer '%(text)s' is too large (at most %(limit)s)"),
+                    text=shown,
+                    limit=MAX_INT,
+                ),
+            )
             return text
         return -value if text.startswith("-") else value
 
@@ -470,7 +498,14 @@ class _Constructor:
             if key is None:
                 continue
             if key in first_line:
-                self.error(key_node, f"duplicate key '{key}' (first at line {first_line[key]})")
+                self.error(
+                    key_node,
+                    Phrase(
+                        N_("duplicate key '%(key)s' (first at line %(line)s)"),
+                        key=key,
+                        line=first_line[key],
+                    ),
+                )
                 continue
             first_line[key] = key_node.line
             self.marks.set_key((*path, key), self.mark(key_node))
@@ -483,7 +518,12 @@ class _Constructor:
         while isinstance(target, _Alias):
             target = target.target
         if not isinstance(target, _Scalar):
-            self.error(node, f"mapping keys must be plain text, not {_kind_name(target)}")
+            self.error(
+                node,
+                Phrase(
+                    N_("mapping keys must be plain text, not %(kind)s"), kind=_kind_name(target)
+                ),
+            )
             return None
         self.check_tag(target)
         return target.text
@@ -501,20 +541,26 @@ def _fail(filename: str, line: int, col: int, message: str) -> SpecError:
     return SpecError([Diagnostic(filename, line, col, message)])
 
 
+def _too_large() -> str:
+    return Phrase(N_("file is larger than %(limit)s bytes"), limit=MAX_BYTES)
+
+
 def _decode(data: str | bytes, filename: str) -> str:
     if isinstance(data, str):
         if len(data) > MAX_BYTES:
-            raise _fail(filename, 1, 1, f"file is larger than {MAX_BYTES} bytes")
+            raise _fail(filename, 1, 1, _too_large())
         try:
             size = len(data.encode("utf-8"))
         except UnicodeEncodeError as exc:
             line, col = _line_col(data[: exc.start])
-            raise _fail(filename, line, col, "text contains an unpaired surrogate") from None
+            raise _fail(
+                filename, line, col, Phrase(N_("text contains an unpaired surrogate"))
+            ) from None
         if size > MAX_BYTES:
-            raise _fail(filename, 1, 1, f"file is larger than {MAX_BYTES} bytes")
+            raise _fail(filename, 1, 1, _too_large())
         return data
     if len(data) > MAX_BYTES:
-        raise _fail(filename, 1, 1, f"file is larger than {MAX_BYTES} bytes")
+        raise _fail(filename, 1, 1, _too_large())
     try:
         return bytes(data).decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -524,7 +570,11 @@ def _decode(data: str | bytes, filename: str) -> str:
             filename,
             line,
             col,
-            f"file is not valid UTF-8 (byte 0x{byte:02x} at offset {exc.start})",
+            Phrase(
+                N_("file is not valid UTF-8 (byte %(byte)s at offset %(offset)s)"),
+                byte=f"0x{byte:02x}",
+                offset=exc.start,
+            ),
         ) from None
 
 
@@ -539,14 +589,32 @@ def _yaml_error(exc: yaml.YAMLError, text: str, filename: str) -> SpecError:
                 filename,
                 mark.line + 1,
                 tab + 1,
-                "a tab character here: YAML indents with spaces only, never tabs; "
-                "replace the tab with spaces",
+                Phrase(
+                    N_(
+                        "a tab character here: YAML indents with spaces only, never tabs; "
+                        "replace the tab with spaces"
+                    )
+                ),
             )
-        message = f"YAML syntax error: {exc.problem or 'invalid YAML'}"
+        # Translators: problem and context are PyYAML's own English words (kept as they are):
+        # "mapping values are not allowed here", "while parsing a block mapping".
+        problem = exc.problem or "invalid YAML"
+        message = Phrase(N_("YAML syntax error: %(problem)s"), problem=problem)
         if exc.context:
             cmark = exc.context_mark
-            where = f" at line {cmark.line + 1}" if cmark is not None else ""
-            message += f" ({exc.context}{where})"
+            if cmark is not None:
+                message = Phrase(
+                    N_("YAML syntax error: %(problem)s (%(context)s at line %(line)s)"),
+                    problem=problem,
+                    context=exc.context,
+                    line=cmark.line + 1,
+                )
+            else:
+                message = Phrase(
+                    N_("YAML syntax error: %(problem)s (%(context)s)"),
+                    problem=problem,
+                    context=exc.context,
+                )
         return _fail(filename, mark.line + 1, mark.column + 1, message)
     if isinstance(exc, yaml.reader.ReaderError):
         # libyaml reports a byte offset into the UTF-8 encoding, PyYAML a character offset
@@ -577,7 +645,7 @@ def load_yaml(text: str | bytes, filename: str) -> tuple[dict[str, Any], Marks]:
     except yaml.YAMLError as exc:
         raise _yaml_error(exc, source, filename) from None
     if root is None:
-        raise _fail(filename, 1, 1, "the file is empty; expected a mapping of settings")
+        raise _fail(filename, 1, 1, Phrase(N_("the file is empty; expected a mapping of settings")))
     target = root
     while isinstance(target, _Alias):
         target = target.target
@@ -586,7 +654,7 @@ def load_yaml(text: str | bytes, filename: str) -> tuple[dict[str, Any], Marks]:
             filename,
             root.line,
             root.col,
-            f"expected a mapping at the top level, got {_describe(target)}",
+            Phrase(N_("expected a mapping at the top level, got %(kind)s"), kind=_describe(target)),
         )
     builder = _Constructor(filename)
     data = builder.construct(root, ())
@@ -598,5 +666,7 @@ def load_yaml(text: str | bytes, filename: str) -> tuple[dict[str, Any], Marks]:
 
 def _describe(node: _Node) -> str:
     if isinstance(node, _Scalar):
-        return "an empty document" if node.plain and node.text in _NULL_WORDS else "a scalar"
+        if node.plain and node.text in _NULL_WORDS:
+            return Phrase(N_("an empty document"))
+        return Phrase(N_("a scalar"))
     return _kind_name(node)

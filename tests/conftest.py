@@ -293,6 +293,7 @@ GROUPS: dict[str, str] = {
     "test_books_index.py": "generator",
     "test_notation_io.py": "e2e",
     "test_bench.py": "e2e",
+    "test_diagnostics_i18n.py": "e2e",
     "test_table_language.py": "e2e",
 }
 #: Whole modules that are slow (many tests of a second or more each).

@@ -25,7 +25,7 @@ from ..engine.errors import (
     RecordError,
     SpecError,
 )
-from ..engine.messages import N_, render
+from ..engine.messages import N_, Phrase, render
 from ..files import os_error_text
 from ..terminal import SafeStream, json_printable, progress
 
@@ -45,20 +45,25 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from ...generator.pipeline import check_spec
     from ...generator.resolve import merge_summary
 
+    tr = None
+    if args.lang != "en":
+        from ...generator.i18n import load_translations
+
+        tr = load_translations(args.lang)
     bad = 0
     for name in args.files:
         path = Path(name)
         try:
             if not path.is_file():
-                raise SpecError([_diag(name, "no such rule file")])
+                raise SpecError([_diag(name, Phrase(N_("no such rule file")))])
             checked = check_spec(path)
         except SpecError as exc:
             bad += 1
             for d in exc.diagnostics:
-                _err(str(d))
+                _err(d.located(tr))
             continue
         for warning in checked.warnings:  # even with --quiet: they change the rule book
-            _err(str(warning))
+            _err(warning.located(tr))
         rs = checked.ruleset
         if not args.quiet:
             line = f"{name}: ok ({rs.id}: {len(rs.deck)} cards, {len(rs.ladder)} bids)"
@@ -841,6 +846,12 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("validate", help="check rule files; every problem as file:line:col")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("-q", "--quiet", action="store_true", help="print only problems")
+    p.add_argument(
+        "--lang",
+        default="en",
+        help="language of the problems' messages (the quoted keys and values as written): en, "
+        "nl, nb, da, ar, pt (default en)",
+    )
     p.add_argument(
         "--explain",
         action="store_true",

@@ -76,13 +76,42 @@ class FiveHundredError(ValueError):
 
 @dataclass(frozen=True, order=True)
 class Diagnostic:
-    """One problem in a rule file, at a position (1-based line and column)."""
+    """One problem in a rule file, at a position (1-based line and column).
+
+    ``message`` is the English; when it is a :class:`~.messages.Phrase` (most are), its
+    :attr:`template` and :attr:`params` are kept and :meth:`text` shows it in a reader's
+    language, the values quoted from the author's file unchanged.
+    """
 
     file: str
     line: int
     col: int
     message: str
     clause: str | None = None
+
+    @property
+    def template(self) -> str | None:
+        """The message's translatable template (a msgid), or None for English alone."""
+        template: str | None = getattr(self.message, "template", None)
+        return template
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The template's parameters (empty without a template)."""
+        params: dict[str, Any] = getattr(self.message, "params", {})
+        return params
+
+    def text(self, translator: Any = None) -> str:
+        """The message (without position or clause) in ``translator``'s language."""
+        from .messages import translated
+
+        return translated(self.message, translator)
+
+    def located(self, translator: Any = None) -> str:
+        """``file:line:col: message [clause]`` with the message in ``translator``'s language
+        (``str()`` of the diagnostic without one)."""
+        suffix = f" [{self.clause}]" if self.clause else ""
+        return f"{self.file}:{self.line}:{self.col}: {self.text(translator)}{suffix}"
 
     def __str__(self) -> str:
         suffix = f" [{self.clause}]" if self.clause else ""

@@ -28,10 +28,12 @@ __all__ = [
     "N_",
     "SUIT_WORDS",
     "Explanation",
+    "Phrase",
     "Translator",
     "illegal",
     "illegal_action",
     "render",
+    "translated",
 ]
 
 
@@ -46,6 +48,72 @@ class Translator(Protocol):
     def gettext(self, message: str) -> str:
         """The translation of ``message``."""
         ...
+
+
+class Phrase(str):
+    """A message in English that keeps its template and parameters, to be shown translated.
+
+    ``Phrase(N_("unknown key %(key)s"), key="'trumps'")`` is the string ``unknown key 'trumps'``:
+    it goes wherever a ``str`` goes and prints exactly that English, while :meth:`text` renders
+    it in another language. A parameter that is itself a Phrase is translated in turn; the
+    others (a key, value, suggestion or path quoted from the author's file) are shown as they
+    are. Text made from a Phrase with ``+`` or an f-string is a plain string again (English).
+    """
+
+    template: str
+    params: dict[str, Any]
+
+    def __new__(cls, template: str, /, **params: Any) -> Phrase:
+        """The English ``template % params``, keeping both."""
+        self = super().__new__(cls, template % params if params else template)
+        self.template = template
+        self.params = params
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its template and parameters (a child process may send it)."""
+        return (_phrase, (self.template, self.params))
+
+    def text(self, translator: Translator | None = None) -> str:
+        """The message in ``translator``'s language (the English without one)."""
+        if translator is None:
+            return str(self)
+        shown = {k: translated(v, translator) for k, v in self.params.items()}
+        text = translator.gettext(self.template)
+        return text % shown if shown else text
+
+    def as_json(self) -> dict[str, Any]:
+        """The template and parameters as JSON values (a Phrase parameter nested alike)."""
+        params = {
+            k: v.as_json() if isinstance(v, Phrase) else v if isinstance(v, int | float) else str(v)
+            for k, v in self.params.items()
+        }
+        return {"template": self.template, "params": params}
+
+    @classmethod
+    def from_json(cls, data: object) -> Phrase | None:
+        """The Phrase :meth:`as_json` gave, or None when ``data`` is not one."""
+        if not isinstance(data, dict) or not isinstance(data.get("template"), str):
+            return None
+        raw = data.get("params")
+        params: dict[str, Any] = {}
+        for k, v in (raw if isinstance(raw, dict) else {}).items():
+            params[str(k)] = cls.from_json(v) or (v if isinstance(v, int | float) else str(v))
+        try:
+            return cls(data["template"], **params)
+        except (KeyError, TypeError, ValueError):
+            return None
+
+
+def _phrase(template: str, params: dict[str, Any]) -> Phrase:
+    return Phrase(template, **params)
+
+
+def translated(message: object, translator: Translator | None = None) -> str:
+    """``message`` in ``translator``'s language when it is a :class:`Phrase`, else as it is."""
+    if isinstance(message, Phrase):
+        return message.text(translator)
+    return str(message)
 
 
 @dataclass(frozen=True)

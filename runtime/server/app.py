@@ -42,7 +42,7 @@ from ..engine.messages import N_, Translator, render
 from ..engine.rules import Rules
 from ..terminal import UNSAFE
 from .bench import Bench
-from .housefile import HouseFileError, compile_house
+from .housefile import HouseFileError, compile_house, shown_diagnostics
 from .store import Store
 from .table import CHAT_PRESETS, Options, Seat, Table, TableError
 from .uitext import LANGUAGES, direction, notation, translations, ui_strings
@@ -518,7 +518,8 @@ def make_app(
                 await asyncio.to_thread(compile_house, house)
             table = server.create(asked)
         except HouseFileError as exc:
-            return JSONResponse({"error": exc.text(tr), "diagnostics": exc.diagnostics}, 400)
+            diagnostics = shown_diagnostics(exc.diagnostics, tr)
+            return JSONResponse({"error": exc.text(tr), "diagnostics": diagnostics}, 400)
         except SpecError as exc:
             return JSONResponse({"error": str(exc)}, 400)
         except TableError as exc:

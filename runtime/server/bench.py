@@ -31,7 +31,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..engine.messages import N_, Translator, render
-from .housefile import MEMORY, HouseFileError, check_house
+from .housefile import MEMORY, HouseFileError, check_house, shown_diagnostics
 from .uitext import LANGUAGES, translations
 
 __all__ = [
@@ -291,14 +291,16 @@ def _check(text: str, lang: str, tr: Translator | None) -> dict[str, Any]:
     try:
         out = check_house(text, bench=lang, seconds=CHECK_SECONDS)
     except HouseFileError as exc:
-        return {"type": "checked", "error": exc.text(tr), "diagnostics": exc.diagnostics}
+        diagnostics = shown_diagnostics(exc.diagnostics, tr)
+        return {"type": "checked", "error": exc.text(tr), "diagnostics": diagnostics}
     if "tables" not in out:
         return {
             "type": "checked",
             "error": render(N_("the house file has problems"), {}, tr),
-            "diagnostics": out.get("diagnostics", []),
+            "diagnostics": shown_diagnostics(out.get("diagnostics", []), tr),
         }
-    return {"type": "checked", "diagnostics": [], **out}
+    warnings = shown_diagnostics(out.get("warnings", []), tr)
+    return {"type": "checked", "diagnostics": [], **out, "warnings": warnings}
 
 
 # -- the study's child process ------------------------------------------------------------------

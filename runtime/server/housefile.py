@@ -21,10 +21,18 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.errors import FiveHundredError
-from ..engine.messages import N_, render
+from ..engine.messages import N_, Phrase, Translator, render
 from ..engine.rules import Rules
 
-__all__ = ["MEMORY", "SECONDS", "HouseFileError", "bench_report", "check_house", "compile_house"]
+__all__ = [
+    "MEMORY",
+    "SECONDS",
+    "HouseFileError",
+    "bench_report",
+    "check_house",
+    "compile_house",
+    "shown_diagnostics",
+]
 
 #: The child's address-space limit, in bytes.
 MEMORY = 1024 * 1024 * 1024
@@ -34,7 +42,8 @@ FILE_NAME = "house.yaml"
 
 
 class HouseFileError(FiveHundredError):
-    """A house file that does not compile: its diagnostics (line, col, message, clause)."""
+    """A house file that does not compile: its diagnostics (line, col, message, clause; and
+    ``template``/``params`` when translatable: :func:`shown_diagnostics`)."""
 
     def __init__(self, template: str, diagnostics: list[dict[str, Any]], **params: Any) -> None:
         self.template = template
@@ -46,12 +55,28 @@ class HouseFileError(FiveHundredError):
         super().__init__("\n".join(lines))
 
     def text(self, translator: Any = None) -> str:
-        """The headline and every diagnostic, one per line."""
+        """The headline and every diagnostic, one per line, in ``translator``'s language."""
         assert self.template is not None
         lines = [render(self.template, self.params, translator)] + [
-            f"{FILE_NAME}:{d['line']}:{d['col']}: {d['message']}" for d in self.diagnostics
+            f"{FILE_NAME}:{d['line']}:{d['col']}: {d['message']}"
+            for d in shown_diagnostics(self.diagnostics, translator)
         ]
         return "\n".join(lines)
+
+
+def shown_diagnostics(
+    diagnostics: list[dict[str, Any]], translator: Translator | None = None
+) -> list[dict[str, Any]]:
+    """The diagnostics as a page shows them: each ``message`` in ``translator``'s language
+    where the child sent its template (the English otherwise), without the template."""
+    shown: list[dict[str, Any]] = []
+    for d in diagnostics:
+        phrase = Phrase.from_json({"template": d.get("template"), "params": d.get("params")})
+        out = {k: v for k, v in d.items() if k not in ("template", "params")}
+        if phrase is not None and translator is not None:
+            out["message"] = phrase.text(translator)
+        shown.append(out)
+    return shown
 
 
 def _limit() -> None:  # runs in the child before exec
@@ -146,7 +171,10 @@ def bench_report(path: Path, lang: str) -> dict[str, Any]:
 
 
 def _diagnostic(d: Any) -> dict[str, Any]:
-    return {"line": d.line, "col": d.col, "message": d.message, "clause": d.clause}
+    out = {"line": d.line, "col": d.col, "message": d.message, "clause": d.clause}
+    if isinstance(d.message, Phrase):  # rendered in the reader's language by the server
+        out.update(d.message.as_json())
+    return out
 
 
 def _main(path: str, bench: str | None = None) -> int:
@@ -166,7 +194,9 @@ def _main(path: str, bench: str | None = None) -> int:
         print(json.dumps({"diagnostics": [{"line": 1, "col": 1, "message": str(exc)}]}))
         return 0
     except (MemoryError, RecursionError):
-        print(json.dumps({"diagnostics": [{"line": 1, "col": 1, "message": "too large"}]}))
+        too_large = Phrase(N_("the house file is too large to compile"))
+        diagnostic = {"line": 1, "col": 1, "message": too_large, **too_large.as_json()}
+        print(json.dumps({"diagnostics": [diagnostic]}))
         return 0
     print(json.dumps({"tables": tables}))
     return 0
