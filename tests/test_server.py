@@ -454,3 +454,31 @@ def test_the_load_test_reports_the_update_of_every_client_at_a_table(capsys: Any
     # every client of a table saw the move (the last move may still be in flight at the end)
     assert 1 <= report["every_client_moves"] <= report["human_moves"]
     assert report["every_client_median_ms"] is not None and report["watcher_updates"] > 0
+
+
+def test_a_disconnected_player_comes_back_with_the_link_to_the_table_as_it_is(
+    running: Running,
+) -> None:
+    """Issue 20 §5: a player who drops out of a live game comes back with the same link and
+    finds the table as it was, with what was played meanwhile: his own hand, the auction with
+    the call made while he was away, and who is to move."""
+    _, made = running.post({"variant": "australian", "options": {"autoplay": False}})
+    table = running.table(made["id"])
+    away = table.to_move
+    with running.ws(made["id"], token_of(made["seats"][away])) as ws:
+        recv(ws)
+        ws.send(json.dumps({"type": "act", "action": "6S"}))
+        before = until(ws, lambda m: m["type"] == "state" and m["version"] == 1)
+    other = before["to_move"]
+    assert other != away
+    with running.ws(made["id"], token_of(made["seats"][other])) as ws:
+        recv(ws)
+        ws.send(json.dumps({"type": "act", "action": "pass"}))
+        meanwhile = until(ws, lambda m: m["type"] == "state" and m["version"] == 2)
+    with running.ws(made["id"], token_of(made["seats"][away])) as ws:
+        back = recv(ws)
+    assert back["type"] == "state" and back["version"] == 2
+    assert back["hand"] == before["hand"]
+    assert [a["call"] for a in back["auction"]] == ["6S", "pass"]
+    assert [a["seat"] for a in back["auction"]] == [away, other]
+    assert back["to_move"] == meanwhile["to_move"]
