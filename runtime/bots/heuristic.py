@@ -483,16 +483,16 @@ class HeuristicBot:
     def decide(self, state: BotState) -> Decision:
         """The action and its reason, from what the deciding seat may know (``state``: a hand
         state or the public ``State``)."""
-        state = hand_state(state)
+        if not isinstance(state, HandState):
+            state = hand_state(state)
         mover = state.to_move
-        seat = state.controller(mover)
-        if state.phase == DISCARD:
-            return _discard(view_of(state, seat), state)
+        phase = state.phase
+        if phase == DISCARD:
+            return _discard(view_of(state, state.controller(mover)), state)
         legal = state.legal_actions()  # from the mover's own cards and public facts only
         if len(legal) == 1:
-            return Decision(legal[0], N_("the only legal action"))
-        view = view_of(state, seat)
-        phase = state.phase
+            return Decision(legal[0], _ONLY)
+        view = view_of(state, state.controller(mover))
         if phase == PLAY:  # the most decisions, asked first
             return _play(view, mover, legal)
         if phase == AUCTION:
@@ -503,6 +503,10 @@ class HeuristicBot:
         if phase == PARTNER:
             return _partner(view, legal)
         return Decision(legal[0], N_("the first legal action"))
+
+
+#: The reason of a decision with one legal action.
+_ONLY = N_("the only legal action")
 
 
 # -- auction -------------------------------------------------------------------------------------
