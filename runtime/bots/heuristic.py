@@ -491,7 +491,7 @@ class HeuristicBot:
             return _discard(view_of(state, state.controller(mover)), state)
         legal = state.legal_actions()  # from the mover's own cards and public facts only
         if len(legal) == 1:
-            return Decision(legal[0], _ONLY)
+            return Decision(legal[0], N_("the only legal action"))
         view = view_of(state, state.controller(mover))
         if phase == PLAY:  # the most decisions, asked first
             return _play(view, mover, legal)
@@ -503,10 +503,6 @@ class HeuristicBot:
         if phase == PARTNER:
             return _partner(view, legal)
         return Decision(legal[0], N_("the first legal action"))
-
-
-#: The reason of a decision with one legal action.
-_ONLY = N_("the only legal action")
 
 
 # -- auction -------------------------------------------------------------------------------------
