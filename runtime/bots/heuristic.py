@@ -1867,26 +1867,27 @@ class _Context:
 
     def holds(self, c: int, led: int) -> bool:
         """Whether ``c``, winning now, should still win after the seats still to play."""
-        t = self.t
-        suit = t.suit_of[c]
+        suit = self.t.suit_of[c]
+        above = self.t.higher[c]
+        friends, trump, voids, could_hold = self.friends, self.trump, self.v.voids, self.could_hold
         for s in self.after:
-            if self.friends >> s & 1:
+            if friends >> s & 1:
                 continue
-            higher = self.could_hold(s, t.higher[c])
-            if suit == self.trump and led != self.trump:
+            higher = could_hold(s, above)
+            if suit == trump and led != trump:
                 higher &= self.trump_mask
                 # An opponent who can follow the led suit cannot ruff over us.
-                if not self.v.voids[s] >> led & 1:
+                if not voids[s] >> led & 1:
                     continue
             if higher:
                 return False
             # It may be ruffed by an opponent known void in the led suit holding trumps.
             if (
-                suit != self.trump
-                and self.trump >= 0
+                suit != trump
+                and trump >= 0
                 and suit == led
-                and self.v.voids[s] >> led & 1
-                and self.could_hold(s, self.trump_mask)
+                and voids[s] >> led & 1
+                and could_hold(s, self.trump_mask)
             ):
                 return False
         return True
