@@ -1767,22 +1767,33 @@ class _Context:
         self.out = ((1 << r.n_cards) - 1) & ~(view.played | hand)
         #: By seat: the cards of ``out`` it may hold (-1: not worked out yet).
         self.possible = [-1] * r.players
+        allies = view.allies
         if view.contract >= 0:
-            on_side = view.allies >> mover & 1
-            if on_side:
-                self.friends = view.allies
+            if allies >> mover & 1:
+                self.friends = allies
             else:
-                self.friends = ((1 << r.players) - 1) & ~view.allies
+                self.friends = ((1 << r.players) - 1) & ~allies
         else:
             self.friends = sum(1 << s for s in r.teams[r.side_of_seat[mover]])
         #: Why a fellow defender is played against, not with ("" when none is).
         self.rival_why = ""
         #: Why the defenders play together though they score apart ("" when not said).
         self.coop_why = ""
-        if view.contract >= 0 and not view.allies >> mover & 1 and not view.misere:
+        if (
+            view.contract >= 0
+            and not allies >> mover & 1
+            and not view.misere
+            and not r.pool_opponents  # what _rivals asks first, read before the call
+            and r.opponents_per_trick
+        ):
             self._rivals()
-        self.trump = view.trumpish if view.trumpish < SUITLESS else -1
-        self.trump_mask = t.masks[self.trump] if self.trump >= 0 else 0
+        trump = view.trumpish
+        if trump < SUITLESS:
+            self.trump = trump
+            self.trump_mask = t.masks[trump] if trump >= 0 else 0
+        else:
+            self.trump = -1
+            self.trump_mask = 0
         # The seats still to play to this trick after the mover, in order.
         after = []
         nxt = view.next_seat

@@ -180,18 +180,23 @@ _Folded = tuple[
 _FOLDED: _Folded = (None, (), (), [], (), 0, ())
 
 
+#: By number of players: a zero for each seat (no hand laid face up, no suit shown out of).
+_ZEROS = tuple((0,) * n for n in range(16))
+
+
 def _fold_tricks(
     state: HandState,
-) -> tuple[int, list[int], tuple[tuple[int, tuple[int, ...], int], ...]]:
+) -> tuple[int, tuple[int, ...], tuple[tuple[int, tuple[int, ...], int], ...]]:
     """The cards played in the finished tricks of ``state``, the effective suits each seat
-    showed out of in them (a new list) and the tricks as a tuple, reading only the tricks
-    finished since the last call on the same hand (:data:`_FOLDED`)."""
+    showed out of in them and the tricks as a tuple, reading only the tricks finished since
+    the last call on the same hand (:data:`_FOLDED`)."""
     global _FOLDED
     r = state.rules
     tricks = state.tricks
     if not tricks:
         # before the first trick is done: nothing to read or keep
-        return 0, [0] * r.players, ()
+        n = r.players
+        return 0, _ZEROS[n] if n < 16 else (0,) * n, ()
     suit_of = state.suit_of
     nxt = state.next_seat
     f_rules, f_suit_of, f_next, f_tricks, f_tuple, f_played, f_voids = _FOLDED
@@ -204,7 +209,7 @@ def _fold_tricks(
         and tricks[:done] == f_tricks
     ):
         if done == len(tricks):
-            return f_played, list(f_voids), f_tuple
+            return f_played, f_voids, f_tuple
         played = f_played
         voids = list(f_voids)
     else:
@@ -230,8 +235,9 @@ def _fold_tricks(
             if suit_of[c] != led:
                 voids[s] |= 1 << led
     as_tuple = tuple(tricks)
-    _FOLDED = (r, suit_of, nxt, tricks[:], as_tuple, played, tuple(voids))
-    return played, voids, as_tuple
+    shown = tuple(voids)
+    _FOLDED = (r, suit_of, nxt, tricks[:], as_tuple, played, shown)
+    return played, shown, as_tuple
 
 
 def view_of(state: HandState, seat: int) -> SeatView:
@@ -248,14 +254,19 @@ def view_of(state: HandState, seat: int) -> SeatView:
         played |= 1 << (a if a < jl else r.joker_cards[(a - jl) // 4])
         led = state.led
         s = state.trick_leader
+        shown: list[int] | None = None  # the voids, copied when this trick shows one
         for c in trick[1:]:
             s = nxt[s]
             played |= 1 << c
             if suit_of[c] != led:
-                voids[s] |= 1 << led
+                if shown is None:
+                    shown = list(voids)
+                shown[s] |= 1 << led
+        if shown is not None:
+            voids = tuple(shown)
     hands = state.hands
     held_count = tuple(map(int.bit_count, hands))  # how many, never which: public
-    faced: tuple[int, ...] = (0,) * n
+    faced: tuple[int, ...] = _ZEROS[n] if n < 16 else (0,) * n
     contract = state.contract
     phase = state.phase
     contractor = state.contractor
@@ -332,7 +343,7 @@ def view_of(state: HandState, seat: int) -> SeatView:
         state.next_seat,  # next_seat
         state.n_active,  # n_active
         faced,  # faced
-        tuple(voids),  # voids
+        voids,  # voids
         held_count,  # held
         state.discarded if seat == contractor else 0,  # discarded
         state.kitty if contractor_saw else 0,  # kitty_seen
