@@ -423,7 +423,7 @@ def _heuristic_decisions(variant: str, hands: int, forget: bool) -> list[tuple[i
                     heuristic._DEFENCE_REACHES,
                 ):
                     memory.clear()
-                seatview._FOLDED = (None, (), (), [], 0, ())
+                seatview._FOLDED = (None, (), (), [], (), 0, ())
             decision = bot.decide(state)
             out.append((decision.action, str(decision.reason)))
             state.apply(decision.action)

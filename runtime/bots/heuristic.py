@@ -483,16 +483,16 @@ class HeuristicBot:
     def decide(self, state: BotState) -> Decision:
         """The action and its reason, from what the deciding seat may know (``state``: a hand
         state or the public ``State``)."""
-        state = hand_state(state)
+        if not isinstance(state, HandState):
+            state = hand_state(state)
         mover = state.to_move
-        seat = state.controller(mover)
-        if state.phase == DISCARD:
-            return _discard(view_of(state, seat), state)
+        phase = state.phase
+        if phase == DISCARD:
+            return _discard(view_of(state, state.controller(mover)), state)
         legal = state.legal_actions()  # from the mover's own cards and public facts only
         if len(legal) == 1:
             return Decision(legal[0], N_("the only legal action"))
-        view = view_of(state, seat)
-        phase = state.phase
+        view = view_of(state, state.controller(mover))
         if phase == PLAY:  # the most decisions, asked first
             return _play(view, mover, legal)
         if phase == AUCTION:
@@ -1767,22 +1767,33 @@ class _Context:
         self.out = ((1 << r.n_cards) - 1) & ~(view.played | hand)
         #: By seat: the cards of ``out`` it may hold (-1: not worked out yet).
         self.possible = [-1] * r.players
+        allies = view.allies
         if view.contract >= 0:
-            on_side = view.allies >> mover & 1
-            if on_side:
-                self.friends = view.allies
+            if allies >> mover & 1:
+                self.friends = allies
             else:
-                self.friends = ((1 << r.players) - 1) & ~view.allies
+                self.friends = ((1 << r.players) - 1) & ~allies
         else:
             self.friends = sum(1 << s for s in r.teams[r.side_of_seat[mover]])
         #: Why a fellow defender is played against, not with ("" when none is).
         self.rival_why = ""
         #: Why the defenders play together though they score apart ("" when not said).
         self.coop_why = ""
-        if view.contract >= 0 and not view.allies >> mover & 1 and not view.misere:
+        if (
+            view.contract >= 0
+            and not allies >> mover & 1
+            and not view.misere
+            and not r.pool_opponents  # what _rivals asks first, read before the call
+            and r.opponents_per_trick
+        ):
             self._rivals()
-        self.trump = view.trumpish if view.trumpish < SUITLESS else -1
-        self.trump_mask = t.masks[self.trump] if self.trump >= 0 else 0
+        trump = view.trumpish
+        if trump < SUITLESS:
+            self.trump = trump
+            self.trump_mask = t.masks[trump] if trump >= 0 else 0
+        else:
+            self.trump = -1
+            self.trump_mask = 0
         # The seats still to play to this trick after the mover, in order.
         after = []
         nxt = view.next_seat
@@ -1867,26 +1878,27 @@ class _Context:
 
     def holds(self, c: int, led: int) -> bool:
         """Whether ``c``, winning now, should still win after the seats still to play."""
-        t = self.t
-        suit = t.suit_of[c]
+        suit = self.t.suit_of[c]
+        above = self.t.higher[c]
+        friends, trump, voids, could_hold = self.friends, self.trump, self.v.voids, self.could_hold
         for s in self.after:
-            if self.friends >> s & 1:
+            if friends >> s & 1:
                 continue
-            higher = self.could_hold(s, t.higher[c])
-            if suit == self.trump and led != self.trump:
+            higher = could_hold(s, above)
+            if suit == trump and led != trump:
                 higher &= self.trump_mask
                 # An opponent who can follow the led suit cannot ruff over us.
-                if not self.v.voids[s] >> led & 1:
+                if not voids[s] >> led & 1:
                     continue
             if higher:
                 return False
             # It may be ruffed by an opponent known void in the led suit holding trumps.
             if (
-                suit != self.trump
-                and self.trump >= 0
+                suit != trump
+                and trump >= 0
                 and suit == led
-                and self.v.voids[s] >> led & 1
-                and self.could_hold(s, self.trump_mask)
+                and voids[s] >> led & 1
+                and could_hold(s, self.trump_mask)
             ):
                 return False
         return True

@@ -355,7 +355,9 @@ class HandState:
 
     def legal_actions(self) -> list[int]:
         """Every legal action of the seat to move, as ints, in ascending order."""
-        return _ints(self.legal_mask())
+        legal = self._walk(0)  # legal_mask, written out: a bot asks at every decision
+        assert not isinstance(legal, Explanation)
+        return _ints(legal)
 
     def legal_mask(self) -> int:
         """The legal actions of the seat to move as a bitmask over action ints."""
@@ -647,7 +649,7 @@ class HandState:
             return noms
         if self.trick:
             # joker.no-trumps.lead: naming the joker's suit is the leader's
-            if probe & _span(r.JOKER_LEAD, r.PASS - r.JOKER_LEAD):
+            if probe and probe & _span(r.JOKER_LEAD, r.PASS - r.JOKER_LEAD):
                 return Explanation(
                     "joker.no-trumps.lead", N_("only the leader names a suit for the joker")
                 )

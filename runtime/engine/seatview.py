@@ -162,35 +162,44 @@ def _n_partners(state: HandState) -> int:
 
 
 #: The finished tricks of the hand last viewed and what they showed: (rules, ``suit_of``,
-#: ``next_seat``, the trick tuples themselves (the engine never changes one), the cards played
-#: in them, the effective suits each seat showed out of). A bot asks for a view at every
-#: decision of a hand, a trick more each time, so only the tricks finished since are read: the
-#: earlier ones are checked to be equal (the same objects, as a rule), never assumed. Replaced
-#: whole, never changed, so threads sharing it read one hand's facts or another's, never a
-#: mixture.
+#: ``next_seat``, the trick tuples themselves (the engine never changes one), the same as a
+#: tuple (the view's ``tricks``), the cards played in them, the effective suits each seat
+#: showed out of). A bot asks for a view at every decision of a hand, a trick more each time,
+#: so only the tricks finished since the last view are read: the earlier ones are checked to be
+#: equal (the same objects, as a rule), never assumed. Replaced whole, never changed, so
+#: threads sharing it read one hand's facts or another's, never a mixture.
 _Folded = tuple[
     Rules | None,
     tuple[int, ...],
     tuple[int, ...],
     list[tuple[int, tuple[int, ...], int]],
+    tuple[tuple[int, tuple[int, ...], int], ...],
     int,
     tuple[int, ...],
 ]
-_FOLDED: _Folded = (None, (), (), [], 0, ())
+_FOLDED: _Folded = (None, (), (), [], (), 0, ())
 
 
-def _fold_tricks(state: HandState) -> tuple[int, list[int]]:
-    """The cards played in the finished tricks of ``state`` and the effective suits each seat
-    showed out of in them (a new list), reading only the tricks finished since the last call
-    on the same hand (:data:`_FOLDED`)."""
+#: By number of players: a zero for each seat (no hand laid face up, no suit shown out of).
+_ZEROS = tuple((0,) * n for n in range(16))
+
+
+def _fold_tricks(
+    state: HandState,
+) -> tuple[int, tuple[int, ...], tuple[tuple[int, tuple[int, ...], int], ...]]:
+    """The cards played in the finished tricks of ``state``, the effective suits each seat
+    showed out of in them and the tricks as a tuple, reading only the tricks finished since
+    the last call on the same hand (:data:`_FOLDED`)."""
     global _FOLDED
     r = state.rules
     tricks = state.tricks
     if not tricks:
-        return 0, [0] * r.players  # before the first trick is done: nothing to read or keep
+        # before the first trick is done: nothing to read or keep
+        n = r.players
+        return 0, _ZEROS[n] if n < 16 else (0,) * n, ()
     suit_of = state.suit_of
     nxt = state.next_seat
-    f_rules, f_suit_of, f_next, f_tricks, f_played, f_voids = _FOLDED
+    f_rules, f_suit_of, f_next, f_tricks, f_tuple, f_played, f_voids = _FOLDED
     done = len(f_tricks)
     if (
         f_rules is r
@@ -199,14 +208,14 @@ def _fold_tricks(state: HandState) -> tuple[int, list[int]]:
         and done <= len(tricks)
         and tricks[:done] == f_tricks
     ):
+        if done == len(tricks):
+            return f_played, f_voids, f_tuple
         played = f_played
         voids = list(f_voids)
     else:
         done = 0
         played = 0
         voids = [0] * r.players
-    if done == len(tricks):
-        return played, voids
     jl = r.JOKER_LEAD
     jokers = r.joker_cards
     # Only a lead can be a joker naming its suit; every other play is a card index.
@@ -225,59 +234,75 @@ def _fold_tricks(state: HandState) -> tuple[int, list[int]]:
             played |= 1 << c
             if suit_of[c] != led:
                 voids[s] |= 1 << led
-    _FOLDED = (r, suit_of, nxt, tricks[:], played, tuple(voids))
-    return played, voids
+    as_tuple = tuple(tricks)
+    shown = tuple(voids)
+    _FOLDED = (r, suit_of, nxt, tricks[:], as_tuple, played, shown)
+    return played, shown, as_tuple
 
 
 def view_of(state: HandState, seat: int) -> SeatView:
     """What ``seat`` knows of ``state`` now (see the module docstring)."""
     r = state.rules
     n = r.players
-    played, voids = _fold_tricks(state)
-    if state.trick:
+    played, voids, tricks = _fold_tricks(state)
+    trick = state.trick
+    if trick:
         suit_of = state.suit_of
         jl = r.JOKER_LEAD
         nxt = state.next_seat
-        a = state.trick[0]
+        a = trick[0]
         played |= 1 << (a if a < jl else r.joker_cards[(a - jl) // 4])
         led = state.led
         s = state.trick_leader
-        for c in state.trick[1:]:
+        shown: list[int] | None = None  # the voids, copied when this trick shows one
+        for c in trick[1:]:
             s = nxt[s]
             played |= 1 << c
             if suit_of[c] != led:
-                voids[s] |= 1 << led
-    held_count = tuple(map(int.bit_count, state.hands))  # how many, never which: public
-    faced: tuple[int, ...] = (0,) * n
+                if shown is None:
+                    shown = list(voids)
+                shown[s] |= 1 << led
+        if shown is not None:
+            voids = tuple(shown)
+    hands = state.hands
+    held_count = tuple(map(int.bit_count, hands))  # how many, never which: public
+    faced: tuple[int, ...] = _ZEROS[n] if n < 16 else (0,) * n
     contract = state.contract
     phase = state.phase
-    if contract >= 0 and phase in (PLAY, OVER):
-        bid_open = r.bid_open[contract]
-        opened = bid_open == "from-start" or (bid_open == "after-first-trick" and state.n_tricks)
-        both = r.bid_partner[contract] == "both-hands"
-        if opened or both:
-            laid = [0] * n
-            if opened:
-                laid[state.contractor] = state.hands[state.contractor]
-            if both:
-                for t in bits(state.allies):
-                    if t != state.contractor:
-                        laid[t] = state.hands[t]
-            laid[seat] = 0
-            faced = tuple(laid)
+    contractor = state.contractor
     if contract < 0:
         allies = n_partners = 0  # _partners_known and _n_partners, before the contract
     else:
-        allies = state.allies if r.partner_call == "none" else _partners_known(state, seat)
-        n_partners = _n_partners(state)
+        if phase in (PLAY, OVER):
+            bid_open = r.bid_open[contract]
+            opened = bid_open == "from-start" or (
+                bid_open == "after-first-trick" and state.n_tricks
+            )
+            both = r.bid_partner[contract] == "both-hands"
+            if opened or both:
+                laid = [0] * n
+                if opened:
+                    laid[contractor] = hands[contractor]
+                if both:
+                    for t in bits(state.allies):
+                        if t != contractor:
+                            laid[t] = hands[t]
+                laid[seat] = 0
+                faced = tuple(laid)
+        partner_call = r.partner_call
+        if partner_call == "none":
+            allies = state.allies
+            n_partners = allies.bit_count() - 1  # _n_partners, written out
+        else:
+            allies = _partners_known(state, seat)
+            n_partners = _n_partners(state)
     contractor_saw = (
-        seat == state.contractor
+        seat == contractor
         and phase in (DISCARD, PLAY, OVER, PARTNER)
         and r.kitty_take
         and bool(r.discard_count)
         and not state.sans
     )
-    hand = state.hands[seat]
     # Positional, in the order of the fields (named in the comments): a call of 41 keywords
     # costs four times as long, and search builds a view at every decision of a playout.
     return SeatView(
@@ -286,13 +311,13 @@ def view_of(state: HandState, seat: int) -> SeatView:
         phase,  # phase
         state.dealer,  # dealer
         tuple(state.scores),  # scores
-        hand,  # hand
+        hands[seat],  # hand
         tuple(state.calls),  # calls
         tuple(state.inkles),  # inkles
         state.high,  # high
         state.high_seat,  # high_seat
         contract,  # contract
-        state.contractor,  # contractor
+        contractor,  # contractor
         state.strain,  # strain
         state.misere,  # misere
         state.sans,  # sans
@@ -301,12 +326,12 @@ def view_of(state: HandState, seat: int) -> SeatView:
         n_partners,  # n_partners
         state.called_cards,  # called_cards
         played,  # played
-        tuple(state.trick),  # trick
+        tuple(trick),  # trick
         state.trick_leader,  # trick_leader
         state.led,  # led
         state.best_key,  # best_key
         state.best_seat,  # best_seat
-        tuple(state.tricks),  # tricks
+        tricks,  # tricks
         state.n_tricks,  # n_tricks
         state.suits_led,  # suits_led
         tuple(state.tricks_won),  # tricks_won
@@ -318,9 +343,9 @@ def view_of(state: HandState, seat: int) -> SeatView:
         state.next_seat,  # next_seat
         state.n_active,  # n_active
         faced,  # faced
-        tuple(voids),  # voids
+        voids,  # voids
         held_count,  # held
-        state.discarded if seat == state.contractor else 0,  # discarded
+        state.discarded if seat == contractor else 0,  # discarded
         state.kitty if contractor_saw else 0,  # kitty_seen
     )
 

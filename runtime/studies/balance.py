@@ -192,9 +192,9 @@ def play_game(
     game_events: set[str] = set()
     while match.winner is None and match.hands_played < max_hands:
         st = match.hand
+        controller, apply = st.controller, st.apply_fast
         while st.result is None:
-            seat = st.controller(st.to_move)
-            st.apply_fast(players[seat].choose(st, bot_rng))
+            apply(players[controller(st.to_move)].choose(st, bot_rng))
         check_hand(st)
         before = list(match.scores)
         dealer = st.dealer

@@ -123,16 +123,25 @@ def check_hand(state: HandState) -> None:
     if res.contract < 0 and not state.tricks:
         return  # thrown in
     played = 0
+    jl, jokers, nxt = r.JOKER_LEAD, r.joker_cards, state.next_seat
+    n_active, sitting_out = state.n_active, state.sitting_out
     for leader, cards, winner in state.tricks:
-        seats = state.trick_seats(leader, len(cards))
-        if len(cards) != state.n_active or len(set(seats)) != len(seats):
+        # The trick's seats (state.trick_seats, written out) as a list and a bitmask.
+        seats = [leader] if cards else []
+        mask = 1 << leader if cards else 0
+        s = leader
+        for _ in range(len(cards) - 1):
+            s = nxt[s]
+            seats.append(s)
+            mask |= 1 << s
+        if len(cards) != n_active or mask.bit_count() != len(seats):
             raise InvariantError(f"trick led by {leader} has seats {seats}")
-        if seats[0] != leader or winner not in seats:
+        if seats[0] != leader or winner < 0 or not mask >> winner & 1:
             raise InvariantError("trick leader or winner is not a player of the trick")
-        if state.sitting_out & sum(1 << s for s in seats):
+        if sitting_out & mask:
             raise InvariantError("a seat that sits out played")
         for a in cards:
-            c = a if a < r.JOKER_LEAD else r.joker_cards[(a - r.JOKER_LEAD) // 4]
+            c = a if a < jl else jokers[(a - jl) // 4]
             if played >> c & 1:
                 raise InvariantError(f"{r.deck[c]} played twice")
             played |= 1 << c
