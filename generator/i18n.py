@@ -303,7 +303,7 @@ def _extract_rule_files(catalog: Catalog, files: Sequence[Path]) -> None:
 
 
 #: The generator's modules whose rule-file diagnostics are translatable (marked with N_()).
-DIAGNOSTIC_MODULES = ("yamlload", "resolve", "schemacheck", "semantic")
+DIAGNOSTIC_MODULES = ("yamlload", "resolve", "schemacheck", "semantic", "pipeline")
 
 
 def source_files() -> dict[str, list[Path]]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..runtime.engine.errors import ArgumentError, Diagnostic, SpecError
+from ..runtime.engine.messages import N_, Phrase
 from . import options
 from .clauses import CLAUSE_IDS
 from .model import Ruleset, build_ruleset
@@ -79,10 +80,11 @@ def find_spec(name: str) -> Path:
     except (OSError, ValueError) as exc:  # a name too long for the system, a NUL in it
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         shown = name if len(name) <= 60 else f"{name[:57]}..."
-        raise SpecError([Diagnostic(shown, 1, 1, f"no such rule file: {reason}")]) from None
+        message = Phrase(N_("no such rule file: %(reason)s"), reason=reason)
+        raise SpecError([Diagnostic(shown, 1, 1, message)]) from None
     if path.suffix in (".yaml", ".yml") or "/" in name or exists:
         if not is_file:
-            raise SpecError([Diagnostic(name, 1, 1, "no such rule file")])
+            raise SpecError([Diagnostic(name, 1, 1, Phrase(N_("no such rule file")))])
         return path
     builtin = builtin_path(name)
     if builtin is not None:
@@ -90,8 +92,17 @@ def find_spec(name: str) -> Path:
     from difflib import get_close_matches
 
     hint = get_close_matches(name, builtin_ids(), n=1)
-    more = f"; did you mean {hint[0]!r}?" if hint else ""
-    raise SpecError([Diagnostic(name, 1, 1, f"unknown variant {name!r}{more}")])
+    # Translators: name and word are variant ids, quoted as Python quotes them ('tinny').
+    message = (
+        Phrase(
+            N_("unknown variant %(name)s; did you mean %(word)s?"),
+            name=repr(name),
+            word=repr(hint[0]),
+        )
+        if hint
+        else Phrase(N_("unknown variant %(name)s"), name=repr(name))
+    )
+    raise SpecError([Diagnostic(name, 1, 1, message)])
 
 
 _ID = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -186,9 +197,16 @@ def check_spec(path: Path, *, builtin: bool = False) -> CheckedSpec:
                 file,
                 1,
                 1,
-                f"the file name gives the variant id '{ident}', which is not a variant id "
-                "(lower-case letters, digits and hyphens): add a line such as `id: "
-                f"{_slug(ident)}` or rename the file",
+                # Translators: the text between backticks is a line of the rule file.
+                Phrase(
+                    N_(
+                        "the file name gives the variant id '%(id)s', which is not a variant id"
+                        " (lower-case letters, digits and hyphens): add a line such as"
+                        " `id: %(slug)s` or rename the file"
+                    ),
+                    id=ident,
+                    slug=_slug(ident),
+                ),
             )
         )
         data = {**data, "id": _slug(ident)}
@@ -237,17 +255,23 @@ def _builtin_id_taken(path: Path, ident: str, marks: Marks) -> list[Diagnostic]:
     if marks.has(("id",)):
         mark = marks.value_mark(("id",))
         file, line, col = mark.file, mark.line, mark.col
-        fix = f"give your variant its own id, such as `id: my-{ident}`"
+        fix = Phrase(N_("give your variant its own id, such as `id: my-%(id)s`"), id=ident)
     else:
         file, line, col = str(path), 1, 1
-        fix = f"add a line such as `id: my-{ident}` or rename the file"
+        fix = Phrase(N_("add a line such as `id: my-%(id)s` or rename the file"), id=ident)
     return [
         Diagnostic(
             file,
             line,
             col,
-            f"the id '{ident}' is a built-in variant's (its records would replay against the "
-            f"built-in): {fix}",
+            Phrase(
+                N_(
+                    "the id '%(id)s' is a built-in variant's (its records would replay against"
+                    " the built-in): %(fix)s"
+                ),
+                id=ident,
+                fix=fix,
+            ),
         )
     ]
 
@@ -274,11 +298,12 @@ def stale_prose(
     have = [c["id"] for c in rs.clauses]
     keep: set[int] = set()
     where = marks.value_mark(("extends",)) if base is not None else None
-    at = f" (inherited from {base})" if base is not None else ""
+    at: str = "" if base is None else Phrase(N_(" (inherited from %(base)s)"), base=base)
 
     def warn(message: str, clause: str | None) -> None:
         mark = where if where is not None and where.file == file else Mark(file, 1, 1)
-        warnings.append(Diagnostic(mark.file, mark.line, mark.col, "warning: " + message, clause))
+        shown = Phrase(N_("warning: %(message)s"), message=message)
+        warnings.append(Diagnostic(mark.file, mark.line, mark.col, shown, clause))
 
     for i, choice in enumerate(rs.choices):
         own = marks.file(("choices", i, "text")) == file
@@ -287,12 +312,19 @@ def stale_prose(
                 keep.add(i)
                 continue
             close = difflib.get_close_matches(choice["clause"], have, n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
+            hint: str = Phrase(N_("; did you mean '%(word)s'?"), word=close[0]) if close else ""
             errors.append(
                 marks.diagnostic(
                     ("choices", i, "clause"),
-                    f"this choice cites clause '{choice['clause']}', which this variant does not "
-                    f"have (its rules never use it), so the engine could not follow it{hint}",
+                    Phrase(
+                        N_(
+                            "this choice cites clause '%(clause)s', which this variant does not"
+                            " have (its rules never use it), so the engine could not follow"
+                            " it%(hint)s"
+                        ),
+                        clause=choice["clause"],
+                        hint=hint,
+                    ),
                     clause=choice["clause"],
                 )
             )
@@ -301,17 +333,33 @@ def stale_prose(
         src = f"{Path(origin.file).name}:{origin.line}"
         if choice["clause"] not in have:
             warn(
-                f"the choice for clause '{choice['clause']}'{at}, {src}, is about a rule this "
-                f"variant no longer has: it is left out of the rule book; remove it "
-                f"(- {{clause: {choice['clause']}, remove: true}}) to silence this",
+                # Translators: at is empty or " (inherited from the base's id)"; where a file
+                # and line (base.yaml:40); the text in parentheses is rule-file YAML.
+                Phrase(
+                    N_(
+                        "the choice for clause '%(clause)s'%(at)s, %(where)s, is about a rule"
+                        " this variant no longer has: it is left out of the rule book; remove it"
+                        " (- {clause: %(clause)s, remove: true}) to silence this"
+                    ),
+                    clause=choice["clause"],
+                    at=at,
+                    where=src,
+                ),
                 choice["clause"],
             )
         elif choice["clause"] in changed:
             warn(
-                f"the choice for clause '{choice['clause']}'{at}, {src}, explains a rule this file "
-                f"changes: it is left out of the rule book; give your own text "
-                f"(- {{clause: {choice['clause']}, source: ..., text: ...}}) or remove it "
-                f"(- {{clause: {choice['clause']}, remove: true}})",
+                Phrase(
+                    N_(
+                        "the choice for clause '%(clause)s'%(at)s, %(where)s, explains a rule"
+                        " this file changes: it is left out of the rule book; give your own text"
+                        " (- {clause: %(clause)s, source: ..., text: ...}) or remove it"
+                        " (- {clause: %(clause)s, remove: true})"
+                    ),
+                    clause=choice["clause"],
+                    at=at,
+                    where=src,
+                ),
                 choice["clause"],
             )
         else:
@@ -321,10 +369,24 @@ def stale_prose(
         keep_summary = False
         origin = marks.value_mark(("summary",))
         warn(
-            f"the summary{at}, {Path(origin.file).name}:{origin.line}, describes the base, but "
-            f"this file changes {len(changed)} rule clause{'s' if len(changed) != 1 else ''} "
-            f"({', '.join(changed[:4])}{', ...' if len(changed) > 4 else ''}): the rule book "
-            "leaves it out; write your own summary",
+            # Translators: clauses are clause ids (auction.misere, score.slam, ...).
+            Phrase(
+                N_(
+                    "the summary%(at)s, %(where)s, describes the base, but this file changes"
+                    " %(count)s rule clauses (%(clauses)s): the rule book leaves it out; write"
+                    " your own summary"
+                )
+                if len(changed) != 1
+                else N_(
+                    "the summary%(at)s, %(where)s, describes the base, but this file changes"
+                    " %(count)s rule clause (%(clauses)s): the rule book leaves it out; write"
+                    " your own summary"
+                ),
+                at=at,
+                where=f"{Path(origin.file).name}:{origin.line}",
+                count=len(changed),
+                clauses=", ".join(changed[:4]) + (", ..." if len(changed) > 4 else ""),
+            ),
             None,
         )
     return errors, warnings, keep, keep_summary

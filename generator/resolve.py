@@ -56,7 +56,7 @@ MAX_EXTENDS = 10
 """Most ``extends`` links in one chain (a chain of at most 11 files)."""
 
 #: A keyed list's key -> how an item is named in messages.
-_ITEM_WORDS = {"bid": "special bid", "clause": "choice for clause"}
+_ITEM_WORDS = {"bid": N_("special bid"), "clause": N_("choice for clause")}
 
 
 @lru_cache(maxsize=1)
@@ -303,8 +303,16 @@ class _Merger:
         if _is_replace(child) and isinstance(base, list):
             self._problem(
                 (*cpath, "replace"),
-                f"'replace:' is for lists merged item by item ({self._keyed_names()}); "
-                f"{'.'.join(map(str, opath))} is replaced as a whole anyway: write the list itself",
+                # Translators: lists are the rule file's keyed lists (auction.ladder.special);
+                # path the list's key path (deck.jokers).
+                Phrase(
+                    N_(
+                        "'replace:' is for lists merged item by item (%(lists)s); %(path)s is"
+                        " replaced as a whole anyway: write the list itself"
+                    ),
+                    lists=self._keyed_names(),
+                    path=".".join(map(str, opath)),
+                ),
             )
         if base == child:
             self._copy(self.c_idx, cpath, opath)
@@ -338,20 +346,24 @@ class _Merger:
             assert isinstance(value, dict)
             return self._replace(value["replace"], key, cpath, opath)
         if key is not None and isinstance(value, list):
-            self._no_removals(value, key, cpath, "there is no base list to remove it from")
+            self._no_removals(value, key, cpath, N_("there is no base list to remove it from"))
         self._copy(self.c_idx, cpath, opath)
         self.notes.append(MergeNote(action, opath, None, self._child_mark(cpath), detail))
         return copy.deepcopy(value)
 
     def _no_removals(self, items: list[Any], key: str, cpath: KeyPath, why: str) -> None:
+        """Report every ``remove`` item of ``items``; ``why`` is an ``N_`` template."""
         for i, item in enumerate(items):
             if isinstance(item, dict) and "remove" in item:
-                self._problem((*cpath, i, "remove"), f"nothing to remove here: {why}")
+                self._problem(
+                    (*cpath, i, "remove"),
+                    Phrase(N_("nothing to remove here: %(why)s"), why=Phrase(why)),
+                )
 
     def _replace(self, items: object, key: str, cpath: KeyPath, opath: KeyPath) -> object:
         rpath = (*cpath, "replace")
         if isinstance(items, list):
-            self._no_removals(items, key, rpath, "'replace:' gives the whole list")
+            self._no_removals(items, key, rpath, N_("'replace:' gives the whole list"))
         self._copy(self.c_idx, rpath, opath)
         mark = self._child_mark(cpath)
         self.notes.append(MergeNote("replaced", opath, None, mark, "the whole list"))
@@ -368,7 +380,11 @@ class _Merger:
         cpath: KeyPath,
         opath: KeyPath,
     ) -> list[Any]:
-        word = _ITEM_WORDS.get(key, f"item with {key}")
+        word = (
+            Phrase(_ITEM_WORDS[key])
+            if key in _ITEM_WORDS
+            else Phrase(N_("item with %(key)s"), key=key)
+        )
         where = ".".join(map(str, opath))
         position: dict[str, int] = {}
         for i, item in enumerate(base):
@@ -417,7 +433,16 @@ class _Merger:
                     others = ", ".join(sorted(str(x) for x in set(item) - {key, "remove"}))
                     self._problem(
                         (*cpath, ci, "remove"),
-                        f"an item with 'remove: true' names only its {key}; drop {others}",
+                        # Translators: key is the list's key (bid, name); others the item's
+                        # other keys, as the author wrote them.
+                        Phrase(
+                            N_(
+                                "an item with 'remove: true' names only its %(key)s; drop"
+                                " %(others)s"
+                            ),
+                            key=key,
+                            others=others,
+                        ),
                     )
                 elif k not in position:
                     close = difflib.get_close_matches(k, list(position), n=1)
@@ -551,8 +576,12 @@ def _root_directives(data: Mapping[str, Any], marks: Marks) -> list[Diagnostic]:
             problems.append(
                 marks.diagnostic(
                     (*path, "replace"),
-                    "'replace:' replaces a base's list, but this file extends nothing: "
-                    "write the list itself",
+                    Phrase(
+                        N_(
+                            "'replace:' replaces a base's list, but this file extends nothing:"
+                            " write the list itself"
+                        )
+                    ),
                     at_key=True,
                 )
             )
@@ -562,8 +591,12 @@ def _root_directives(data: Mapping[str, Any], marks: Marks) -> list[Diagnostic]:
                     problems.append(
                         marks.diagnostic(
                             (*path, i, "remove"),
-                            "'remove' removes an item of a base's list, but this file extends "
-                            "nothing: leave the item out",
+                            Phrase(
+                                N_(
+                                    "'remove' removes an item of a base's list, but this file"
+                                    " extends nothing: leave the item out"
+                                )
+                            ),
                             at_key=True,
                         )
                     )

@@ -459,17 +459,22 @@ def _value_message(
             N_("%(value)s must be less than %(limit)s"), value=shown, limit=show_value(arg)
         )
     if keyword == "multipleOf":
-        return f"{shown} is not a multiple of {show_value(arg)}"
+        return Phrase(
+            N_("%(value)s is not a multiple of %(step)s"), value=shown, step=show_value(arg)
+        )
     if keyword == "pattern":
         words = schema.get("x-pattern-message")
         if isinstance(words, str):  # plain words instead of a regular expression
             template = words.replace("%", "%%").replace("{value}", "%(value)s")
             return Phrase(template, value=shown) if "%(value)s" in template else Phrase(template)
-        return f"{shown} does not match the pattern {arg}"
+        # Translators: pattern is a regular expression of the schema, kept as it is.
+        return Phrase(
+            N_("%(value)s does not match the pattern %(pattern)s"), value=shown, pattern=arg
+        )
     if keyword == "minLength" and isinstance(value, str):
-        return f"{shown} is shorter than {arg} characters"
+        return Phrase(N_("%(value)s is shorter than %(limit)s characters"), value=shown, limit=arg)
     if keyword == "maxLength" and isinstance(value, str):
-        return f"{shown} is longer than {arg} characters"
+        return Phrase(N_("%(value)s is longer than %(limit)s characters"), value=shown, limit=arg)
     if keyword == "minItems" and isinstance(value, list):
         return Phrase(
             N_("expected at least %(limit)s items, got %(count)s"), limit=arg, count=len(value)
@@ -484,9 +489,13 @@ def _value_message(
             return Phrase(N_("duplicate item %(value)s in the list"), value=show_value(dup[0]))
         return Phrase(N_("duplicate items"))
     if keyword == "minProperties" and isinstance(value, Mapping):
-        return f"expected at least {arg} keys, got {len(value)}"
+        return Phrase(
+            N_("expected at least %(limit)s keys, got %(count)s"), limit=arg, count=len(value)
+        )
     if keyword == "maxProperties" and isinstance(value, Mapping):
-        return f"expected at most {arg} keys, got {len(value)}"
+        return Phrase(
+            N_("expected at most %(limit)s keys, got %(count)s"), limit=arg, count=len(value)
+        )
     if keyword == "not":
         return Phrase(N_("%(value)s is not allowed here"), value=shown)
     if keyword == "oneOf" and not error.context:

@@ -86,7 +86,13 @@ def check_semantics(data: Mapping[str, Any], marks: Marks) -> list[Diagnostic]:
             step(check)
         except Exception as exc:  # pragma: no cover - a bug here must not become a traceback
             check.report(
-                (), f"internal error in semantic check {step.__name__}: {exc!r}", "end.continue"
+                (),
+                Phrase(
+                    N_("internal error in semantic check %(step)s: %(error)s"),
+                    step=step.__name__,
+                    error=repr(exc),
+                ),
+                "end.continue",
             )
     return sorted(set(check.found))
 
@@ -786,9 +792,17 @@ def _check_same_meaning(c: _Check, specials: list[tuple[int, Mapping[str, Any]]]
         same = other if at == own[0] else sp["bid"]
         c.report(
             at,
-            f"special bid {code} means the same contract as {same} (the same kind, open, blind, "
-            f"availability and partner): give it another meaning, or remove one of them "
-            f"(- {{bid: {code}, remove: true}})",
+            # Translators: code and same are special bids' codes (MIS, OMIS); the text in
+            # parentheses at the end is rule-file YAML, kept as it is.
+            Phrase(
+                N_(
+                    "special bid %(code)s means the same contract as %(same)s (the same kind,"
+                    " open, blind, availability and partner): give it another meaning, or remove"
+                    " one of them (- {bid: %(code)s, remove: true})"
+                ),
+                code=code,
+                same=same,
+            ),
             "auction.misere",
         )
 
@@ -803,23 +817,42 @@ def _check_specials(c: _Check) -> None:
         code = sp["bid"]
         path: KeyPath = ("auction", "ladder", "special", i, "bid")
         if code in suit_codes:
-            c.report(path, f"special bid {code} has the code of a suit bid", "auction.ladder")
+            c.report(
+                path,
+                Phrase(N_("special bid %(code)s has the code of a suit bid"), code=code),
+                "auction.ladder",
+            )
         elif code.upper() in RESERVED_CODES:
             c.report(
                 path,
-                f"special bid {code} would read as the action '{code.lower()}'",
+                # Translators: action is a word players type (pass, undo), kept as it is.
+                Phrase(
+                    N_("special bid %(code)s would read as the action '%(action)s'"),
+                    code=code,
+                    action=code.lower(),
+                ),
                 "auction.ladder",
             )
         elif normalise_card(code) is not None:
             c.report(
                 path,
-                f"special bid {code} has the code of the card {normalise_card(code)}",
+                Phrase(
+                    N_("special bid %(code)s has the code of the card %(card)s"),
+                    code=code,
+                    card=normalise_card(code),
+                ),
                 "auction.ladder",
             )
         elif code in seen:
             line = c.marks.value_mark(("auction", "ladder", "special", seen[code], "bid")).line
             c.report(
-                path, f"special bid {code} is defined twice (also at line {line})", "auction.ladder"
+                path,
+                Phrase(
+                    N_("special bid %(code)s is defined twice (also at line %(line)s)"),
+                    code=code,
+                    line=line,
+                ),
+                "auction.ladder",
             )
         else:
             seen[code] = i
@@ -847,17 +880,33 @@ def _report_clash(
         base = f"{theirs.file}:{theirs.line}"
         c.report(
             here,
-            f"{sp['bid']} is placed directly above {sp['above']}, where the base's "
-            f"{first['bid']} already sits ({base}); place {sp['bid']} above another bid, or "
-            f"move {first['bid']} in this file too (- {{bid: {first['bid']}, above: "
-            f"{sp['bid']}}})",
+            # Translators: code, above and other are bids' codes (MIS, 7NT); where is a file
+            # and line (base.yaml:12); the text in parentheses at the end is rule-file YAML.
+            Phrase(
+                N_(
+                    "%(code)s is placed directly above %(above)s, where the base's %(other)s"
+                    " already sits (%(where)s); place %(code)s above another bid, or move"
+                    " %(other)s in this file too (- {bid: %(other)s, above: %(code)s})"
+                ),
+                code=sp["bid"],
+                above=sp["above"],
+                other=first["bid"],
+                where=base,
+            ),
             "auction.ladder",
         )
         return
     c.report(
         here,
-        f"{sp['bid']} and {first['bid']} are both placed directly above {sp['above']}; "
-        f"place one above the other (above: {first['bid']})",
+        Phrase(
+            N_(
+                "%(code)s and %(other)s are both placed directly above %(above)s; place one"
+                " above the other (above: %(other)s)"
+            ),
+            code=sp["bid"],
+            other=first["bid"],
+            above=sp["above"],
+        ),
         "auction.ladder",
     )
 
@@ -897,7 +946,9 @@ def _check_specials_placed(
         if above in unplaced and above != code:
             continue
         if above == code:
-            c.report(path, f"{code} is placed above itself", "auction.ladder")
+            c.report(
+                path, Phrase(N_("%(code)s is placed above itself"), code=code), "auction.ladder"
+            )
         elif above in usable:
             chain = [code, above]
             while chain[-1] in usable and chain[-1] != code and len(chain) <= len(usable) + 1:
@@ -908,22 +959,44 @@ def _check_specials_placed(
             if chain[-1] == code:
                 c.report(
                     path,
-                    f"special bids cannot be placed in a circle: {' above '.join(chain)}",
+                    # Translators: chain is bids' codes joined by " above " (MIS above OMIS
+                    # above MIS), kept in English.
+                    Phrase(
+                        N_("special bids cannot be placed in a circle: %(chain)s"),
+                        chain=" above ".join(chain),
+                    ),
                     "auction.ladder",
                 )
             else:
                 c.report(
                     path,
-                    f"{code} is placed above {above}, which cannot be placed itself",
+                    Phrase(
+                        N_("%(code)s is placed above %(above)s, which cannot be placed itself"),
+                        code=code,
+                        above=above,
+                    ),
                     "auction.ladder",
                 )
         else:
             known = sorted(set(suit_codes) | usable)
             close = difflib.get_close_matches(above, known, n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
             c.report(
                 path,
-                f"{code} is placed above '{above}', which is not a bid of this ladder{hint}",
+                Phrase(
+                    N_(
+                        "%(code)s is placed above '%(above)s', which is not a bid of this ladder;"
+                        " did you mean '%(close)s'?"
+                    ),
+                    code=code,
+                    above=above,
+                    close=close[0],
+                )
+                if close
+                else Phrase(
+                    N_("%(code)s is placed above '%(above)s', which is not a bid of this ladder"),
+                    code=code,
+                    above=above,
+                ),
                 "auction.ladder",
             )
 
@@ -958,12 +1031,27 @@ def _check_special_values(
         if below is None or value >= below:
             continue
         fits = [b for b in suit_order if worth[b] <= value]
-        hint = f" (above: {fits[-1]}, worth {worth[fits[-1]]})" if fits else ""
+        message = N_(
+            "%(code)s is worth %(value)s but is placed above %(above)s, worth %(below)s: a bid"
+            " overcalls every bid below it, so it must be worth at least as much; raise its"
+            " value or place it lower"
+        )
+        if fits:
+            message = N_(
+                "%(code)s is worth %(value)s but is placed above %(above)s, worth %(below)s: a"
+                " bid overcalls every bid below it, so it must be worth at least as much; raise"
+                " its value or place it lower (above: %(fit)s, worth %(fit_value)s)"
+            )
         c.report(
             ("auction", "ladder", "special", i, "value"),
-            f"{code} is worth {value} but is placed above {above}, worth {below}: a bid overcalls "
-            f"every bid below it, so it must be worth at least as much; raise its value or "
-            f"place it lower{hint}",
+            Phrase(
+                message,
+                code=code,
+                value=value,
+                above=above,
+                below=below,
+                **({"fit": fits[-1], "fit_value": worth[fits[-1]]} if fits else {}),
+            ),
             "auction.ladder",
         )
 
@@ -985,8 +1073,15 @@ def _check_availability(c: _Check) -> None:
         if after > levels[1]:
             c.report(
                 path,
-                f"{code} can never be bid: it waits for a bid of {after}, but the highest "
-                f"level is {levels[1]}",
+                Phrase(
+                    N_(
+                        "%(code)s can never be bid: it waits for a bid of %(after)s, but the"
+                        " highest level is %(high)s"
+                    ),
+                    code=code,
+                    after=after,
+                    high=levels[1],
+                ),
                 _special_clause(sp),
             )
             continue
@@ -995,8 +1090,16 @@ def _check_availability(c: _Check) -> None:
         if code in ladder and ladder.index(code) < ladder.index(lowest):
             c.report(
                 path,
-                f"{code} can never be bid: it waits for a bid of {after}, and after any such "
-                f"bid the auction is already above {code} (which sits below {lowest})",
+                Phrase(
+                    N_(
+                        "%(code)s can never be bid: it waits for a bid of %(after)s, and after"
+                        " any such bid the auction is already above %(code)s (which sits below"
+                        " %(lowest)s)"
+                    ),
+                    code=code,
+                    after=after,
+                    lowest=lowest,
+                ),
                 _special_clause(sp),
             )
     plain = [sp for _, sp in specials if _is_plain_misere(sp)]
@@ -1006,14 +1109,25 @@ def _check_availability(c: _Check) -> None:
         if any(_after(p) == 7 for p in plain):
             continue
         if plain:
-            codes = ", ".join(p["bid"] for p in plain)
-            why = f"but {codes} is not limited to after a bid of 7"
+            message = Phrase(
+                N_(
+                    "open misère %(code)s only after a bid of 8 goes with misère only after a"
+                    " bid of 7 (T), but %(codes)s is not limited to after a bid of 7"
+                ),
+                code=sp["bid"],
+                codes=", ".join(p["bid"] for p in plain),
+            )
         else:
-            why = "but there is no plain misère limited to after a bid of 7"
+            message = Phrase(
+                N_(
+                    "open misère %(code)s only after a bid of 8 goes with misère only after a"
+                    " bid of 7 (T), but there is no plain misère limited to after a bid of 7"
+                ),
+                code=sp["bid"],
+            )
         c.report(
             ("auction", "ladder", "special", i, "available", "after_bid_of"),
-            f"open misère {sp['bid']} only after a bid of 8 goes with misère only after a "
-            f"bid of 7 (T), {why}",
+            message,
             "auction.open-misere",
         )
 
@@ -1027,8 +1141,12 @@ def _check_inkles(c: _Check) -> None:
     if procedure == "rounds":
         c.report(
             c.where(("auction", "inkles"), ("auction", "procedure")),
-            "inkles belong to the American single-round auction (T); with procedure: rounds "
-            "every bid can win, so set procedure: single-round or inkles: null",
+            Phrase(
+                N_(
+                    "inkles belong to the American single-round auction (T); with procedure:"
+                    " rounds every bid can win, so set procedure: single-round or inkles: null"
+                )
+            ),
             "auction.inkles",
             at_key=True,
         )
@@ -1038,15 +1156,29 @@ def _check_inkles(c: _Check) -> None:
     if bidders is not None and players is not None and bidders >= players:
         c.report(
             c.where(("auction", "inkles", "bidders"), ("auction", "inkles"), ("players",)),
-            f"{bidders} inkle bidders leave none of the {players} players to bid for the contract",
+            Phrase(
+                N_(
+                    "%(bidders)s inkle bidders leave none of the %(players)s players to bid for"
+                    " the contract"
+                ),
+                bidders=bidders,
+                players=players,
+            ),
             "auction.inkles",
         )
     levels = _levels(c)
     if level is not None and levels is not None and not levels[0] <= level <= levels[1]:
         c.report(
             c.where(("auction", "inkles", "level"), ("auction", "inkles")),
-            f"inkles at level {level} never happen: the ladder's levels are {levels[0]} to "
-            f"{levels[1]}",
+            Phrase(
+                N_(
+                    "inkles at level %(level)s never happen: the ladder's levels are %(low)s to"
+                    " %(high)s"
+                ),
+                level=level,
+                low=levels[0],
+                high=levels[1],
+            ),
             "auction.inkles",
         )
 
@@ -1061,14 +1193,21 @@ def _check_kitty(c: _Check) -> None:
     if kitty == 0:
         c.report(
             c.where(("auction", "sans_kitty"), ("deal", "kitty")),
-            "a sans-kitty bid needs a kitty to go without, but deal.kitty is 0",
+            # Translators: key is a key of the rule file (deal.kitty).
+            Phrase(
+                N_("a sans-kitty bid needs a kitty to go without, but %(key)s is 0"),
+                key="deal.kitty",
+            ),
             "kitty.sans",
             at_key=True,
         )
     elif take is False:
         c.report(
             c.where(("auction", "sans_kitty"), ("kitty", "take")),
-            "a sans-kitty bid needs a kitty that is taken, but kitty.take is false",
+            Phrase(
+                N_("a sans-kitty bid needs a kitty that is taken, but %(key)s is false"),
+                key="kitty.take",
+            ),
             "kitty.sans",
             at_key=True,
         )
@@ -1096,16 +1235,27 @@ def _check_misere_partner(c: _Check) -> None:
     if how == "both-hands":
         c.report(
             c.where(("play", "misere_partner"), ("teams",)),
-            "misere_partner: both-hands needs partnerships, but every player is a side of "
-            "his own (teams)",
+            Phrase(
+                N_(
+                    "misere_partner: both-hands needs partnerships, but every player is a side"
+                    " of his own (teams)"
+                )
+            ),
             "play.misere-partner",
         )
     for i, sp in _specials(c):
         if sp.get("partner") in ("both-hands", "plays"):
             c.report(
                 c.where(("auction", "ladder", "special", i, "partner"), ("teams",)),
-                f"{sp['bid']}: partner: {sp['partner']} needs partnerships, but every player "
-                "is a side of his own (teams)",
+                # Translators: partner is a value of the rule file (both-hands, plays).
+                Phrase(
+                    N_(
+                        "%(code)s: partner: %(partner)s needs partnerships, but every player is"
+                        " a side of his own (teams)"
+                    ),
+                    code=sp["bid"],
+                    partner=sp["partner"],
+                ),
                 "play.misere-partner",
             )
 
@@ -1126,16 +1276,27 @@ def _check_scoring(c: _Check) -> None:
         if cheapest >= below:
             c.report(
                 c.where(("scoring", "slam", "below"), ("scoring", "slam")),
-                f"the slam rule never applies: it is for bids worth less than {below}, and the "
-                f"cheapest bid is worth {cheapest}",
+                Phrase(
+                    N_(
+                        "the slam rule never applies: it is for bids worth less than %(below)s,"
+                        " and the cheapest bid is worth %(cheapest)s"
+                    ),
+                    below=below,
+                    cheapest=cheapest,
+                ),
                 "score.slam",
             )
     freeze = c.opt_int(("scoring", "opponents_freeze_at"))
     if freeze is None and c.option("scoring.freeze") == "threshold":
         c.report(
             c.where(("scoring", "freeze"), ("scoring", "opponents_freeze_at")),
-            "scoring.freeze is a threshold, but opponents_freeze_at is null: give the score over "
-            "which a side scores no trick points as opponents (opponents_freeze_at: 400)",
+            Phrase(
+                N_(
+                    "scoring.freeze is a threshold, but opponents_freeze_at is null: give the"
+                    " score over which a side scores no trick points as opponents"
+                    " (opponents_freeze_at: 400)"
+                )
+            ),
             "score.freeze",
         )
         return
@@ -1145,7 +1306,10 @@ def _check_scoring(c: _Check) -> None:
     if c.present(("end", "target")) and c.raw(("end", "target")) is None:
         c.report(
             c.where(("scoring", "opponents_freeze_at"), ("end", "target")),
-            f"opponents' points stop at {freeze} below the target, but end.target is null",
+            Phrase(
+                N_("opponents' points stop at %(freeze)s below the target, but end.target is null"),
+                freeze=freeze,
+            ),
             "score.freeze",
         )
         return
@@ -1157,8 +1321,14 @@ def _check_scoring(c: _Check) -> None:
     if freeze >= target:
         c.report(
             c.where(("scoring", "opponents_freeze_at"), ("end", "target")),
-            f"opponents' points stop at {freeze}, which is not below the target ({target}): "
-            f"the freeze must be lower (T: 490 for a target of 500)",
+            Phrase(
+                N_(
+                    "opponents' points stop at %(freeze)s, which is not below the target"
+                    " (%(target)s): the freeze must be lower (T: 490 for a target of 500)"
+                ),
+                freeze=freeze,
+                target=target,
+            ),
             "score.freeze",
         )
 
@@ -1170,8 +1340,13 @@ def _check_end(c: _Check) -> None:
     if _is_int(lose_at) and lose_at >= 0:
         c.report(
             ("end", "lose_at"),
-            f"lose_at: {lose_at} would end the game at once, since every side starts at 0; "
-            "it must be below 0 (G: -500)",
+            Phrase(
+                N_(
+                    "lose_at: %(lose_at)s would end the game at once, since every side starts at"
+                    " 0; it must be below 0 (G: -500)"
+                ),
+                lose_at=lose_at,
+            ),
             "end.lose",
         )
     if (
@@ -1181,7 +1356,7 @@ def _check_end(c: _Check) -> None:
     ):
         c.report(
             ("end", "out_backwards"),
-            "out_backwards has no effect without end.lose_at",
+            Phrase(N_("out_backwards has no effect without end.lose_at")),
             "end.lose",
         )
     must_bid = c.option("end.must_bid_to_win")
@@ -1195,14 +1370,20 @@ def _check_end(c: _Check) -> None:
     if must_bid and not contract_scores:
         c.report(
             c.where(("end", "must_bid_to_win"), ("scoring",)),
-            "no side can ever win: only a side's own contract can reach the target, and no "
-            "contract is worth any points",
+            Phrase(
+                N_(
+                    "no side can ever win: only a side's own contract can reach the target, and"
+                    " no contract is worth any points"
+                )
+            ),
             "end.must-bid-to-win",
         )
     elif not must_bid and not contract_scores and not (per_trick or against_misere):
         c.report(
             c.where(("end", "target"), ("scoring",)),
-            "no side can ever reach the target: no contract and no trick scores any points",
+            Phrase(
+                N_("no side can ever reach the target: no contract and no trick scores any points")
+            ),
             "end.target",
         )
 
@@ -1220,8 +1401,16 @@ def _check_requires(c: _Check) -> None:
             continue
         c.report(
             c.where(opt.keys, option(path).keys),
-            f"{opt.keys[-1]}: {_word(value)} needs {option(path).keys[-1]}: "
-            f"{' or '.join(_word(v) for v in values)} ({why})",
+            # Translators: key, value, other and values are keys and values of the rule file
+            # (procedure: rounds); why says why the one needs the other.
+            Phrase(
+                N_("%(key)s: %(value)s needs %(other)s: %(values)s (%(why)s)"),
+                key=opt.keys[-1],
+                value=_word(value),
+                other=option(path).keys[-1],
+                values=" or ".join(_word(v) for v in values),
+                why=Phrase(why),
+            ),
             opt.clause or "",
         )
 

@@ -625,9 +625,19 @@ def _yaml_error(exc: yaml.YAMLError, text: str, filename: str) -> SpecError:
             prefix = text[:offset]
         line, col = _line_col(prefix)
         char = exc.character
-        shown = f" (#x{char:04x})" if isinstance(char, int) else ""
-        return _fail(filename, line, col, f"invalid character{shown}: {exc.reason}")
-    return _fail(filename, 1, 1, f"YAML error: {exc}")
+        # Translators: reason is PyYAML's own English words, kept as they are; code a
+        # character's code (#x0007).
+        message = (
+            Phrase(
+                N_("invalid character (%(code)s): %(reason)s"),
+                code=f"#x{char:04x}",
+                reason=exc.reason,
+            )
+            if isinstance(char, int)
+            else Phrase(N_("invalid character: %(reason)s"), reason=exc.reason)
+        )
+        return _fail(filename, line, col, message)
+    return _fail(filename, 1, 1, Phrase(N_("YAML error: %(error)s"), error=str(exc)))
 
 
 def load_yaml(text: str | bytes, filename: str) -> tuple[dict[str, Any], Marks]:

@@ -248,6 +248,7 @@ GROUPS: dict[str, str] = {
     "test_options.py": "generator",
     "test_scoring.py": "runtime",
     "test_semantic.py": "generator",
+    "test_diagnostics_translatable.py": "generator",
     "test_resolve.py": "generator",
     "test_tables_australian.py": "generator",
     "test_tableformat.py": "generator",

@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Literal, TypedDict
 
+from .messages import N_
+
 __all__ = [
     "FORMAT",
     "NO_DEFAULT",
@@ -1842,10 +1844,12 @@ OPTIONS: tuple[Option, ...] = (
         note="never, always, or if-changed (bid raised since)",
         show=True,
         late=True,
-        requires=(
+        requires=(  # the reason is shown to a rule file's author, translated
             "auction.procedure",
             ("rounds",),
-            "with procedure: single-round each player calls once, so nobody speaks after a pass",
+            N_(
+                "with procedure: single-round each player calls once, so nobody speaks after a pass"
+            ),
         ),
     ),
     Option(
