@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -83,37 +84,37 @@ class _Move:
         return took
 
 
+async def _states(ws: Any, end: float) -> AsyncIterator[dict[str, Any]]:
+    """The table states a client receives until ``end``, or until its game is over."""
+    while time.monotonic() < end:
+        try:
+            text = await asyncio.wait_for(ws.recv(), end - time.monotonic())
+        except TimeoutError:
+            return
+        message = json.loads(text)
+        if message.get("type") == "state":
+            yield message
+            if message["game_over"]:
+                return
+
+
 async def _follow(url: str, end: float, move: _Move, every: list[float]) -> None:
     """A watcher of a human table: its updates count towards every client's latency."""
     from websockets.asyncio.client import connect
 
     async with connect(url, max_size=2**20) as ws:
-        while time.monotonic() < end:
-            try:
-                text = await asyncio.wait_for(ws.recv(), end - time.monotonic())
-            except TimeoutError:
-                break
-            message = json.loads(text)
-            if message.get("type") == "state":
-                move.update(message["moves"], every)
-                if message["game_over"]:
-                    break
+        async for message in _states(ws, end):
+            move.update(message["moves"], every)
 
 
 async def _human(
     url: str, end: float, move: _Move, latencies: list[float], every: list[float]
 ) -> None:
+    """A client playing one seat: the suggested move as soon as it is its turn."""
     from websockets.asyncio.client import connect
 
     async with connect(url, max_size=2**20) as ws:
-        while time.monotonic() < end:
-            try:
-                text = await asyncio.wait_for(ws.recv(), end - time.monotonic())
-            except TimeoutError:
-                break
-            message = json.loads(text)
-            if message.get("type") != "state":
-                continue
+        async for message in _states(ws, end):
             took = move.update(message["moves"], every)
             if took is not None:
                 latencies.append(took)
