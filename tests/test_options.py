@@ -414,6 +414,52 @@ def test_end_line_exceed_needs_more_than_the_target_and_less_than_lose_at() -> N
     assert game_winner(t, [100, -510], made) == 0  # below -500: out, the other side wins
 
 
+def _not_negative(tmp_path: Path) -> Rules:
+    """A rule file: G's australian (lose_at -500, game-over) with end.backwards_winner."""
+    from fivehundred.runtime.loading import load_rules
+
+    spec = tmp_path / "not-negative.yaml"
+    spec.write_text(
+        "extends: australian\nid: not-negative\nend: {backwards_winner: not-negative}\n",
+        encoding="utf-8",
+    )
+    return load_rules(spec)
+
+
+def test_out_backwards_loses_only_to_a_side_not_in_the_negative_wikipedia(
+    tmp_path: Path,
+) -> None:
+    """end.backwards_winner not-negative (Wikipedia's 500 article, variations in score keeping:
+    "a team whose score dips below -500 points loses the game only if the other team is not in
+    the negative"): at -510 against -20 the game goes on, against 0 or more it is lost; G's
+    australian (`any`) ends it against -20 too. A side that reaches the target still wins."""
+    from random import Random
+
+    from fivehundred.runtime.engine.game import Match, game_winner
+    from fivehundred.runtime.engine.hand import HandResult
+
+    g, house = Rules.builtin("australian"), _not_negative(tmp_path)
+    assert (g.end["backwards_winner"], house.end["backwards_winner"]) == ("any", "not-negative")
+    failed = HandResult(g.bid_index["7H"], 0, False, (5, 5), (-200, 50), True, (0, 2))
+    assert game_winner(g, [-510, -20], failed) == 1
+    assert game_winner(house, [-510, -20], failed) is None  # the other side is negative too
+    assert game_winner(house, [-510, 0], failed) == 1  # 0 is not in the negative
+    assert game_winner(house, [-600, -700], failed) is None  # both out, both negative
+    made = HandResult(g.bid_index["7H"], 0, True, (7, 3), (200, 30), True, (0, 2))
+    assert game_winner(house, [500, -510], made) == 0  # the target first, as always
+    # a played hand decides it: from -1100 and -700 side 0 is out after any hand and side 1
+    # still below 0 (a hand moves a score by 520 at most), so G's game is over, the house's not
+    for rules, over in ((g, True), (house, False)):
+        for seed in range(3):
+            match = Match(rules, Random(seed), dealer=0)
+            match.scores[:] = [-1100, -700]
+            match.hand.scores = list(match.scores)
+            match.hand.playout(Random(seed), [])
+            match.finish_hand()
+            assert (match.winner is not None) is over, (rules.id, seed, match.scores)
+            assert match.scores[0] <= -500 and match.scores[1] < 0
+
+
 def test_a_late_option_at_its_default_keeps_the_rules_fingerprint() -> None:
     """Adding end.line (at `reach`) did not change what G's australian plays, so its stored
     balance summary stays valid; T's american (`exceed`) plays other rules than before."""
