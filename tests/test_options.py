@@ -47,7 +47,6 @@ LEGACY: dict[str, tuple[str, ...]] = {
     ),
     "both_out": (
         "generator/clauses.py",
-        "generator/model.py",
         "generator/show.py",
         "runtime/engine/game.py",
         "runtime/engine/rules.py",
@@ -153,7 +152,6 @@ LEGACY: dict[str, tuple[str, ...]] = {
     "lead_only_last_trick": ("generator/engine.py",),
     "lose_at": (
         "generator/clauses.py",
-        "generator/model.py",
         "generator/semantic.py",
         "generator/show.py",
         "runtime/adapters/conformance.py",
@@ -180,7 +178,6 @@ LEGACY: dict[str, tuple[str, ...]] = {
     ),
     "must_bid_to_win": (
         "generator/clauses.py",
-        "generator/model.py",
         "generator/semantic.py",
         "generator/show.py",
         "runtime/bots/heuristic.py",
