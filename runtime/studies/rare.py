@@ -24,7 +24,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.hand import HandState
+from ..engine.game import game_winner
+from ..engine.hand import HandResult, HandState
 from ..engine.messages import N_
 from ..engine.rules import Rules
 
@@ -74,7 +75,7 @@ def hand_situations(st: HandState) -> set[str]:
     """The keys of :data:`SITUATIONS` that arose in the hand ``st`` (read from its deal)."""
     r = st.rules
     out: set[str] = set()
-    if r.no_ace_no_face and any(not hand & r.face_mask for hand in st.dealt[0]):
+    if r.REDEAL >= 0 and any(not hand & r.face_mask for hand in st.dealt[0]):
         out.add("auction.no-ace-no-face")
     return out
 
@@ -155,9 +156,21 @@ def _both_out(rules: Rules, figs: Figures, trials: Trials) -> Why | None:
     )
 
 
+def _defence_wins(rules: Rules) -> bool:
+    """Whether a side that reaches the target on its tricks against a failed contract wins
+    (the engine's :func:`~..engine.game.game_winner` asked: side 0 past the target, the
+    contract another side's)."""
+    other = next(s for s in range(rules.players) if rules.side_of_seat[s] != 0)
+    scores = [0] * rules.n_sides
+    scores[0] = rules.target + 10
+    zeros = tuple([0] * rules.n_sides)
+    result = HandResult(0, other, False, zeros, zeros, True, (other,))
+    return game_winner(rules, scores, result) == 0
+
+
 def _must_bid_to_win(rules: Rules, figs: Figures, trials: Trials) -> Why | None:
     defence = _count(figs, "endings", "defence")
-    if rules.must_bid_to_win:
+    if not _defence_wins(rules):
         return Why(
             "end.must-bid-to-win",
             SITUATION,
