@@ -254,10 +254,10 @@ def _misere_bid(clause: str) -> Callable[[Rules, Figures, Trials], Why | None]:
             clause,
             CHOICE,
             N_(
-                "The computer players bid it only when their model of the game gives it a fair "
-                "chance of making; in this variant it was made in %(made)s of the %(trials)s "
-                "trial hands their model was fitted on, each played by the player whose hand "
-                "suited it best."
+                "The computer players bid it only when their model gives it a fair chance of "
+                "making; in this variant it was made in %(made)s of the %(trials)s trial hands "
+                "their model was fitted on, each played by the player with the safest hand for "
+                "it."
             ),
             {"made": int(best["made"]), "trials": int(best["n"])},
         )
