@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -83,6 +83,7 @@ def summary_of(study: Study, base: Study | None) -> dict[str, Any]:
         "hands": own["hands"],
         "sides": study.rules.n_sides,
         "figures": own["figures"],
+        "trials": own["trials"],
         "against": None,
     }
     if base is not None:
@@ -269,7 +270,12 @@ def book_context(rs: Ruleset, lang: str, folder: Path | None = None) -> dict[str
         return cached[2]
     try:
         context = _context(
-            data, [c["id"] for c in rs.clauses], set(rs.differences), lang, _solo(rs)
+            data,
+            [c["id"] for c in rs.clauses],
+            set(rs.differences),
+            lang,
+            _solo(rs),
+            lambda: _rules(rs),
         )
     except (KeyError, TypeError, ValueError, AttributeError):
         return {"state": "missing", "command": command}  # another layout: as if none
@@ -287,6 +293,22 @@ _CONTEXTS: dict[tuple[int, int, Any], tuple[Ruleset, Any, dict[str, Any]]] = {}
 def _solo(rs: Ruleset) -> bool:
     """Every side is a single player for the whole game: no partnerships, no partner chosen."""
     return max((len(team) for team in rs.teams), default=1) == 1 and rs.partner_call == "none"
+
+
+#: The engine rules of the last rulesets asked, per variant id (see _rules).
+_RULES: dict[str, tuple[Ruleset, Rules]] = {}
+
+
+def _rules(rs: Ruleset) -> Rules:
+    """The engine rules of ``rs`` (remembered: a build renders each book in 12 forms)."""
+    from ..runtime.engine.rules import Rules
+
+    cached = _RULES.get(rs.id)
+    if cached is not None and cached[0] is rs:
+        return cached[1]
+    rules = Rules(rs.tables)
+    _RULES[rs.id] = (rs, rules)
+    return rules
 
 
 #: The last ruleset fingerprinted, per variant id: a build renders each book in 12 forms.
@@ -308,8 +330,10 @@ def _context(
     changed: set[str],
     lang: str,
     solo: bool = False,
+    rules: Callable[[], Rules] | None = None,
 ) -> dict[str, Any]:
-    """The formatted figures; ``solo``: every side is one player (the section says "player")."""
+    """The formatted figures; ``solo``: every side is one player (the section says "player");
+    ``rules()``: the variant's engine rules (asked only to say why a changed rule is rare)."""
     figs = data["figures"]
     kinds = [{"key": k, **_fig(v, lang, True)} for k, v in figs["kinds"].items() if v["k"]]
     made = [
@@ -345,7 +369,9 @@ def _context(
         "compare": None,
     }
     if data.get("against"):
-        out["compare"] = _compare(data, clause_ids, changed, lang)
+        if rules is None:
+            raise ValueError("a comparison needs the variant's rules")
+        out["compare"] = _compare(data, clause_ids, changed, lang, rules)
     return out
 
 
@@ -377,7 +403,11 @@ _COMPARE_GROUPS = ("game", "make_rate", "points", "kinds", "endings", "clauses")
 
 
 def _compare(
-    data: dict[str, Any], clause_ids: Sequence[str], changed: set[str], lang: str
+    data: dict[str, Any],
+    clause_ids: Sequence[str],
+    changed: set[str],
+    lang: str,
+    rules: Callable[[], Rules],
 ) -> dict[str, Any]:
     """The comparison with the base: the headline figures, every figure that differs
     significantly, and the clauses this variant changes (reached or not)."""
@@ -420,13 +450,8 @@ def _compare(
         "base": against["variant"],
         "rows": rows,
         "omitted": omitted,
-        "rare": _rare(mine, clause_ids, changed, lang),
+        "rare": _rare(data, clause_ids, changed, lang, rules),
     }
-
-
-#: A rule this variant changes that acted in fewer of its hands than this share gets a sentence
-#: saying the figures say little about it (as the balance report warns).
-RARE = 0.01
 
 
 def _count(x: int, lang: str) -> str:
@@ -438,15 +463,33 @@ def _count(x: int, lang: str) -> str:
 
 
 def _rare(
-    figures: dict[str, Any], clause_ids: Sequence[str], changed: set[str], lang: str
+    data: dict[str, Any],
+    clause_ids: Sequence[str],
+    changed: set[str],
+    lang: str,
+    rules: Callable[[], Rules],
 ) -> list[Any]:
     """The clauses this variant changes that its computer players reached in under
-    :data:`RARE` of the hands: ``{"id", "k", "n"}`` each (the counts written for ``lang``), in
-    clause order."""
+    :data:`~fivehundred.runtime.studies.rare.RARE` of the hands: ``{"id", "k", "n", "never",
+    "why"}`` each (the counts written for ``lang``), in clause order. ``why`` is the reason
+    :func:`~fivehundred.runtime.studies.rare.why_rare` gives from the summary's figures and
+    model trials (``{"kind", "message", "args"}``, the message an ``N_()`` msgid the template
+    translates), or None; ``rules()`` gives the variant's engine rules."""
+    from ..runtime.studies.rare import RARE, why_rare
+
+    figures = data["figures"]
     out = []
     for cid in clause_ids:
         f = figures.get("clauses", {}).get(cid)
         if cid in changed and f and f["n"] and f["k"] < RARE * f["n"]:
             k, n = (_count(x, lang) for x in (f["k"], f["n"]))
-            out.append({"id": cid, "k": k, "n": n, "never": not f["k"]})
+            reason = why_rare(cid, rules(), figures, data.get("trials") or {})
+            why = None
+            if reason is not None:
+                why = {
+                    "kind": reason.kind,
+                    "message": reason.message,
+                    "args": {a: _count(x, lang) for a, x in reason.args.items()},
+                }
+            out.append({"id": cid, "k": k, "n": n, "never": not f["k"], "why": why})
     return out

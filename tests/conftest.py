@@ -274,6 +274,7 @@ GROUPS: dict[str, str] = {
     "test_search.py": "runtime",
     "test_positions.py": "runtime",
     "test_balance.py": "runtime",
+    "test_rare.py": "runtime",
     "test_conformance.py": "runtime",
     "test_engines.py": "runtime",
     "test_openspiel.py": "runtime",

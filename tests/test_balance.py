@@ -634,6 +634,7 @@ def test_a_house_study_opens_with_its_changed_clauses_and_reads_house_minus_base
     section = out.split("The house file's changes", 1)[1].split("\n\n", 1)[0]
     assert "  auction.misere: australian " in section
     for line in section.splitlines()[1:]:
-        counts = [part.split(" hands")[0] for part in line.split(", ")]
+        shares = line.split(" - ", 1)[0]  # the warning (and why) follow the counts
+        counts = [part.split(" hands")[0] for part in shares.split(", ")]
         rare = any(int(c.split()[-1].split("/")[0]) * 100 < int(c.split("/")[1]) for c in counts)
         assert ("say little about it" in line) == rare, line

@@ -37,6 +37,7 @@ from ..engine.errors import FiveHundredError
 from ..engine.fingerprint import rules_fingerprint
 from ..engine.game import NO_WINNER, Match
 from ..engine.rules import Rules
+from .rare import SITUATIONS, hand_situations, situation_applies
 from .reached import EVENTS, end_events, event_applies, hand_events
 from .simulate import check_hand
 from .stats import Comparison, Mean, Proportion, compare_means, compare_proportions
@@ -146,6 +147,8 @@ class Tally:
     #: hands and games in which each event (reached.EVENTS key) happened
     event_hands: dict[str, int] = field(default_factory=dict)
     event_games: dict[str, int] = field(default_factory=dict)
+    #: hands in which each situation (reached.SITUATIONS key) arose
+    situation_hands: dict[str, int] = field(default_factory=dict)
     #: after hand k (1-based): [games still on, sum of the final leader's score, sum of the
     #: best other side's score]
     trajectory: dict[int, list[int]] = field(default_factory=dict)
@@ -166,6 +169,7 @@ class Tally:
         _merge_counts(self.position_wins, other.position_wins)
         _merge_counts(self.event_hands, other.event_hands)
         _merge_counts(self.event_games, other.event_games)
+        _merge_counts(self.situation_hands, other.situation_hands)
         _merge_accs(self.trajectory, other.trajectory)
 
 
@@ -217,6 +221,8 @@ def play_game(
             _add(acc, res.points[sides[(dealer + pos) % n]])
         for key in events:
             tally.event_hands[key] = tally.event_hands.get(key, 0) + 1
+        for key in hand_situations(st):
+            tally.situation_hands[key] = tally.situation_hands.get(key, 0) + 1
         game_events |= events
         history.append(tuple(match.scores))
     tally.games += 1
@@ -514,6 +520,7 @@ GROUPS: dict[str, str] = {
     "position_points": "-",
     "position_contracts": "none",
     "clauses": "hands",
+    "situations": "hands",
 }
 
 
@@ -589,6 +596,9 @@ def figures(study: Study) -> dict[str, dict[str, Figure]]:
     for key in EVENTS:
         if event_applies(r, key) or key in t.event_hands:
             out["clauses"][key] = Proportion(t.event_hands.get(key, 0), hands)
+    for key in SITUATIONS:
+        if situation_applies(r, key) or key in t.situation_hands:
+            out["situations"][key] = Proportion(t.situation_hands.get(key, 0), hands)
     return out
 
 

@@ -26,6 +26,7 @@ from .balance import (
     figures,
     trajectory,
 )
+from .rare import KIND_WORDS, RARE, SITUATIONS, model_trials, why_rare
 from .reached import EVENTS
 from .stats import LEVEL, Comparison, Mean, Proportion
 from .svgchart import MARKER, Bar, Line, bar_chart, line_chart
@@ -61,6 +62,7 @@ GROUP_TITLES: dict[str, str] = {
     "position_points": "Points per hand, by the side of the seat at each position from the dealer",
     "position_contracts": "Contracts, by the contractor's position from the dealer",
     "clauses": "Rule clauses that decided something (share of hands)",
+    "situations": "Situations a rule governs, whatever the players chose (share of hands)",
 }
 _STRAIN_NAMES = {"S": "spades", "C": "clubs", "D": "diamonds", "H": "hearts", "NT": "no trumps"}
 
@@ -98,6 +100,8 @@ def label(group: str, key: str) -> str:
         return _position(int(key))
     if group == "clauses":
         return f"{key}: {EVENTS.get(key, '')}"
+    if group == "situations":
+        return f"{key}: {SITUATIONS.get(key, '')}"
     return key
 
 
@@ -155,6 +159,8 @@ def study_json(study: Study) -> dict[str, Any]:
             {"hand": k, "games": on, "leader": _r(lead, 2), "other": _r(other, 2)}
             for k, on, lead, other in trajectory(study)
         ],
+        # what the bots' model made of each misère bid (rare.model_trials): why they bid it
+        "trials": model_trials(r, study.bots),
     }
 
 
@@ -261,19 +267,19 @@ def _minus(studies: Sequence[Study]) -> str:
     return f"{b.variant} minus {a.variant}"
 
 
-#: A changed clause reached in fewer hands than this share gets a warning.
-RARE = 0.01
-
-
 def house_changes(studies: Sequence[Study], changed: Sequence[str]) -> list[dict[str, Any]]:
     """For each clause the second variant changes: how often it acted in each study's hands
-    (the clause counts of :mod:`.reached`), and a warning in words when under :data:`RARE`."""
+    (the clause counts of :mod:`.reached`), and a warning in words when under
+    :data:`~.rare.RARE`, with why it acted so seldom where :mod:`.rare` knows (``why``: by
+    variant, the reason's kind and English sentence)."""
     out: list[dict[str, Any]] = []
     for clause in changed:
         acted: dict[str, dict[str, Any]] = {}
+        why: dict[str, dict[str, str]] = {}
         warnings: list[str] = []
         for st in studies:
-            rows = figures(st)["clauses"]
+            figs = figures(st)
+            rows = figs["clauses"]
             keys = [k for k in rows if k.split("/")[0] == clause]
             if not keys:
                 continue
@@ -281,17 +287,26 @@ def house_changes(studies: Sequence[Study], changed: Sequence[str]) -> list[dict
             assert isinstance(fig, Proportion)
             acted[st.rules.variant] = {"k": fig.k, "n": fig.n}
             if fig.n and fig.k / fig.n < RARE:
-                warnings.append(
+                warning = (
                     f"in {st.rules.variant} the bots reached this rule in {fig.k:,} of "
                     f"{fig.n:,} hands: the figures below say little about it"
                 )
+                shown = {
+                    g: {k: {"k": f.k, "n": f.n} for k, f in fs.items() if isinstance(f, Proportion)}
+                    for g, fs in figs.items()
+                }
+                reason = why_rare(clause, st.rules, shown, model_trials(st.rules, st.bots))
+                if reason is not None:
+                    why[st.rules.variant] = {"kind": reason.kind, "text": reason.english()}
+                    warning += f". Why ({KIND_WORDS[reason.kind]}): {reason.english()}"
+                warnings.append(warning)
         note = "; ".join(warnings)
         if not acted:
             note = (
                 "not counted: the study counts only the clauses that decide something in play "
                 "(this one acts through the deal, the ladder or the score)"
             )
-        out.append({"clause": clause, "acted": acted, "note": note})
+        out.append({"clause": clause, "acted": acted, "note": note, "why": why})
     return out
 
 
