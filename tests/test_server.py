@@ -10,6 +10,7 @@ table plays on; a restarted server has its tables as they were.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Iterator
@@ -415,6 +416,73 @@ def test_a_restarted_server_keeps_its_tables(tmp_path: Path) -> None:
         assert after["hand"] == before["hand"] and after["to_move"] == before["to_move"]
     finally:
         second.stop()
+
+
+def _play_until(running: Running, table_id: str, token: str, records: int) -> dict[str, Any]:
+    """Seat 0 (a person, the others bots) plays the suggested moves and asks for the next hand
+    until ``records`` hands are over; the state message then (the summary shows: a person
+    sits at the table, so the next hand waits for him)."""
+    with running.ws(table_id, token) as ws:
+        while True:
+            message = until(ws, lambda m: m["type"] == "state")
+            if message["between_hands"] and message["records"] >= records:
+                return message
+            if message["between_hands"] and not message["game_over"]:
+                ws.send(json.dumps({"type": "next"}))
+            elif message["legal"] and message["to_move"] == 0:
+                ws.send(json.dumps({"type": "act", "action": message["suggestion"]["action"]}))
+            assert not message["game_over"], "the game ended before the hands the test needs"
+
+
+def _hand_rows(db: str) -> dict[int, str]:
+    """The ``hands`` rows of a store's file, by hand number."""
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        return dict(conn.execute("SELECT n, record FROM hands").fetchall())
+
+
+def test_a_restarted_server_keeps_its_finished_hands_records(tmp_path: Path) -> None:
+    """Issue 20 §1: every finished hand stays a record after a restart, downloadable and
+    replayable; the hands after it are numbered on, and no kept record is ever replaced (a
+    restarted server once gave 404 for hand 0 and wrote its next hands over rows 0, 1…)."""
+    from fivehundred.runtime.cli.main import main
+
+    db = str(tmp_path / "t.sqlite")
+    seats = [{}, {"bot": "heuristic"}, {"bot": "heuristic"}, {"bot": "heuristic"}]
+    options = {"suggestions": True, "autoplay": False}
+    first = Running(db)
+    try:
+        _, made = first.post({"variant": "australian", "seats": seats, "options": options})
+        token = token_of(made["seats"][0])
+        _play_until(first, made["id"], token, 2)
+        status, before = first.get(f"/api/tables/{made['id']}/hands/0?token={token}")
+        assert status == 200
+    finally:
+        first.stop()
+    rows = _hand_rows(db)
+    assert sorted(rows) == [0, 1]
+    second = Running(db)
+    try:
+        table = second.table(made["id"])
+        assert len(table.records) == 2 and table.between_hands
+        status, after = second.get(f"/api/tables/{made['id']}/hands/0?token={token}")
+        assert status == 200 and json.loads(after) == json.loads(before)
+        record_file = tmp_path / "hand0.json"
+        record_file.write_bytes(after)
+        assert main(["replay", str(record_file)]) == 0
+        assert replay(json.loads(after)).phase == OVER
+        # play on: the next hands are 2 and 3, and 0 and 1 stay as they were
+        message = _play_until(second, made["id"], token, 4)
+        assert message["summary"]["hand_no"] == 3
+        status, third = second.get(f"/api/tables/{made['id']}/hands/2?token={token}")
+        assert status == 200 and replay(json.loads(third)).phase == OVER
+    finally:
+        second.stop()
+    now = _hand_rows(db)
+    assert sorted(now) == [0, 1, 2, 3]
+    assert {n: now[n] for n in rows} == rows
+    assert len({now[n] for n in now}) == 4  # four hands, four different records
 
 
 def test_a_house_tables_records_replay_with_its_house_file(running: Running, tmp_path: Any) -> None:

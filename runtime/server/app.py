@@ -128,12 +128,14 @@ class Server:
         self._stored: dict[str, tuple[int, int]] = {}
         #: Draws each new table's seed (its deals); ``seed`` makes them repeatable (tests).
         self.rng = Random(seed)
-        for table_id, spec, actions, between in store.tables():
+        for table_id, spec, actions, records, between in store.tables():
             try:
                 rules = self._rules(spec["source"])
-                table = Table.restore(table_id, rules, spec, actions, [], between)
+                table = Table.restore(table_id, rules, spec, actions, records, between)
             except (FiveHundredError, KeyError, TypeError, ValueError):
                 continue  # a table whose variant no longer exists stays in the file, unplayed
+            for n in range(len(records), len(table.records)):  # a record the stop cut off
+                store.add_hand(table_id, n, table.records[n])
             self._add(table)
 
     # -- tables ---------------------------------------------------------------------------------

@@ -199,7 +199,12 @@ class Table:
         records: list[dict[str, Any]],
         between_hands: bool,
     ) -> Table:
-        """The table a store saved, replayed to where it was."""
+        """The table a store saved, replayed to where it was.
+
+        ``records`` are the finished hands' records the store kept (hand 0, 1…): they stay the
+        table's records as they were downloaded, and the hands after them are numbered on from
+        there. A hand the replay finished that the store had not kept yet (the server stopped
+        between storing the move and the record) gets the record the replay made."""
         table = cls(
             id=table_id,
             rules=rules,
@@ -214,7 +219,8 @@ class Table:
             if table.between_hands:
                 table.next_hand()
             table._apply(action, store=False)
-        table.records = records
+        rebuilt = table.records
+        table.records = list(records[: len(rebuilt)]) + rebuilt[len(records) :]
         if table.between_hands and not between_hands:
             table.next_hand()
         return table
