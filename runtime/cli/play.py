@@ -42,7 +42,7 @@ from ..engine.notation import LRI, NP_, PDI, Notation, notation_of
 from ..engine.rules import Rules
 from ..engine.seatview import SeatView, played_by_tables, sorted_cards, view_of
 
-__all__ = ["HELP", "hint", "play_match", "position"]
+__all__ = ["HELP", "hint", "illegal_sentence", "play_match", "position"]
 
 # Translators: play's list of commands. Leave the words a player types as they are (hint,
 # help, quit, pass, discard, take, sans, partner, call, nominate, SEAT, CARD, SUIT, MIS);
@@ -261,6 +261,16 @@ def position(players: int, viewer: int, seat: int) -> str:
     return "far-left" if 2 * k < players else "far-right"
 
 
+def illegal_sentence(
+    rules: Rules, reader: int, exc: IllegalActionError, translations: Any = None
+) -> str:
+    """The sentence play says for an illegal move, to the person in seat ``reader``: the seat
+    by its name from that chair (``you``, ``partner``), the move and the reason's cards and
+    bids in the notation of ``translations``' language (``you may not play B♥: ...``), without
+    the clause id (the browser table links it)."""
+    return _Voice(rules, reader, translations).illegal(exc)
+
+
 class _Voice:
     """How play speaks to the person in ``seat``: the messages in the person's language, cards
     and bids in its notation, every seat and side by its name from the person's chair."""
@@ -379,6 +389,11 @@ class _Voice:
         (``you may not play B♥: ...``), and a seat number in the reason gets its name too."""
         if not isinstance(exc, IllegalActionError):
             return exc.text_for(self.translations, self.notation)
+        return f"{self.illegal(exc)} [{exc.clause}]"
+
+    def illegal(self, exc: IllegalActionError) -> str:
+        """An illegal move's sentence without its clause id: the seat by its name, the move
+        and the reason in the notation (``you may not play B♥: ...``)."""
         why = exc.explanation
         if why is None:
             reason = exc.reason
@@ -390,8 +405,7 @@ class _Voice:
             reason = render(why.template, params, self.translations, self.notation)
         template = PLAY_ILLEGAL.get(exc.kind, PLAY_ILLEGAL[None])
         shown = illegal_action(exc.action, exc.kind, self.notation)
-        sentence = self.say(template, who=self.who(exc.seat), action=shown, reason=reason)
-        return f"{sentence} [{exc.clause}]"
+        return self.say(template, who=self.who(exc.seat), action=shown, reason=reason)
 
 
 def _trick_items(voice: _Voice, view: SeatView, leader: int, actions: tuple[int, ...]) -> str:

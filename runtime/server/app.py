@@ -412,7 +412,7 @@ class Server:
                     {
                         "type": "error",
                         "code": "illegal",
-                        "message": table.illegal_text(exc, tr),
+                        "message": table.illegal_text(exc, tr, client.seat),
                         "clause": exc.clause,
                         "seat": exc.seat,
                         "action": exc.action,

@@ -21,6 +21,7 @@ from ..engine.errors import FiveHundredError, IllegalActionError
 from ..engine.game import NO_WINNER, Match
 from ..engine.hand import OVER, HandState, action_kind
 from ..engine.messages import N_, Translator, illegal, render
+from ..engine.notation import notation_of
 from ..engine.records import record_of
 from ..engine.rules import Rules
 from ..engine.seatview import view_of
@@ -404,15 +405,23 @@ class Table:
                 msg["suggestion"] = {"action": action, "reason": reason}
         return msg
 
-    def illegal_text(self, exc: IllegalActionError, translations: Translator | None) -> str:
-        """The engine's sentence for an illegal move: the seat, the move and why (translated)."""
+    def illegal_text(
+        self, exc: IllegalActionError, translations: Translator | None, reader: int = -1
+    ) -> str:
+        """The sentence for an illegal move, as ``fivehundred play`` says it to the person in
+        seat ``reader``: the seat by its name from that chair (``you``, ``partner``), the move
+        and why, translated, with cards and bids in the language's notation (``B♥``, ``7 SA``
+        in Dutch; isolated in Arabic). A watcher (-1) reads the seat's number."""
+        from ..cli.play import illegal_sentence
+
+        if 0 <= reader < self.rules.players and 0 <= exc.seat < self.rules.players:
+            return illegal_sentence(self.rules, reader, exc, translations)
+        notation = notation_of(translations)  # type: ignore[arg-type]
         explanation = exc.explanation
-        reason = explanation.text(translations) if explanation is not None else exc.reason
-        try:
-            kind = action_kind(self.rules, self.rules.parse_actions(exc.action)[0])
-        except (FiveHundredError, IndexError):
-            kind = None
-        return illegal(exc.seat, exc.action, kind, reason, translations)
+        reason = (
+            explanation.text(translations, notation) if explanation is not None else exc.reason
+        )
+        return illegal(exc.seat, exc.action, exc.kind, reason, translations, notation)
 
 
 def cards_in(message: object) -> set[str]:
