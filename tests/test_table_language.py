@@ -146,9 +146,7 @@ def _table_in_play() -> Any:
     from fivehundred.runtime.server.table import Options, Seat, Table
 
     rules = load_builtin("australian")
-    table = Table(
-        id="t", rules=rules, seats=(Seat(),) * 4, options=Options(), seed=11, source={}
-    )
+    table = Table(id="t", rules=rules, seats=(Seat(),) * 4, options=Options(), seed=11, source={})
     bot = HeuristicBot()
     while not (table.hand.phase_name == "play" and table.hand.trick):
         table.apply_chosen(bot.decide(table.hand).action)

@@ -101,9 +101,7 @@ class Store:
                 if n != len(records):
                     break
                 records.append(dict(json.loads(record)))
-            out.append(
-                (table_id, json.loads(spec), [m[0] for m in moves], records, bool(between))
-            )
+            out.append((table_id, json.loads(spec), [m[0] for m in moves], records, bool(between)))
         return out
 
     def record(self, table_id: str, n: int) -> dict[str, Any] | None:

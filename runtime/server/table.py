@@ -418,9 +418,7 @@ class Table:
             return illegal_sentence(self.rules, reader, exc, translations)
         notation = notation_of(translations)  # type: ignore[arg-type]
         explanation = exc.explanation
-        reason = (
-            explanation.text(translations, notation) if explanation is not None else exc.reason
-        )
+        reason = explanation.text(translations, notation) if explanation is not None else exc.reason
         return illegal(exc.seat, exc.action, exc.kind, reason, translations, notation)
 
 
