@@ -511,6 +511,54 @@ def test_a_house_tables_records_replay_with_its_house_file(running: Running, tmp
     assert running.get(path)[0] == 404
 
 
+def test_a_house_table_has_its_rule_book_and_an_illegal_move_opens_its_clause(
+    running: Running,
+) -> None:
+    """Issue 20 §2: a table playing a house file links to its rule book in the reader's
+    language (rendered from the compiled file as `fivehundred docs` renders it), for those
+    with a link only, and the clause an illegal move cites is in it; the author's words stay
+    text (a summary holding a script runs nothing), and its links to other books open the
+    server's books."""
+    house = (
+        "id: our-club\nextends: australian\nname: Our club\n"
+        'summary: "<script>alert(1)</script> our club"\nscoring: {overtricks: 10}\n'
+    )
+    _, made = running.post({"house": house, "options": {"autoplay": False}})
+    table = running.table(made["id"])
+    seat = table.to_move
+    token = token_of(made["seats"][seat])
+    with running.ws(made["id"], token, lang="nl") as ws:
+        state = recv(ws)
+        assert state["book"] is True and state["house"] is True
+        ws.send(json.dumps({"type": "act", "action": "7H"}))
+        until(ws, lambda m: m["type"] == "state" and m["moves"] == 1)
+    second = table.to_move
+    with running.ws(made["id"], token_of(made["seats"][second]), lang="nl") as ws:
+        recv(ws)
+        ws.send(json.dumps({"type": "act", "action": "6S"}))
+        error = until(ws, lambda m: m["type"] == "error")
+    assert error["code"] == "illegal" and error["clause"] == "auction.higher"
+    path = f"/api/tables/{made['id']}/book/nl.html"
+    assert running.get(f"{path}?token=wrong")[0] == 403
+    assert running.get(f"/api/tables/{made['id']}/book/xx.html?token={token}")[0] == 404
+    status, body = running.get(f"{path}?token={token_of(made['watch'])}")
+    assert status == 200
+    page = body.decode()
+    assert '<html lang="nl"' in page and "<h1>Our club</h1>" in page
+    assert f'id="{error["clause"]}"' in page
+    assert "<script" not in page and "&lt;script&gt;alert(1)&lt;/script&gt; our club" in page
+    assert 'href="/books/nl/australian.html"' in page and 'href="/books/nl/index.html"' in page
+    status, arabic = running.get(f"/api/tables/{made['id']}/book/ar.html?token={token}")
+    assert status == 200 and 'dir="rtl"' in arabic.decode()
+    # a built-in variant's table has its book among the server's books, not at the table
+    _, builtin = running.post({"variant": "australian"})
+    with running.ws(builtin["id"], token_of(builtin["seats"][0])) as ws:
+        state = recv(ws)
+    assert state["book"] is True and state["house"] is False
+    path = f"/api/tables/{builtin['id']}/book/en.html?token={token_of(builtin['seats'][0])}"
+    assert running.get(path)[0] == 404
+
+
 def test_the_load_test_reports_the_update_of_every_client_at_a_table(capsys: Any) -> None:
     """Issue 20 §5: the load test (bounded, a few seconds here) times a human client's move to
     its own update and to the update of every client at its table (the mover and its

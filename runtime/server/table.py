@@ -389,7 +389,10 @@ class Table:
             moves=len(self.actions),
             options=asdict(self.options),
             ladder=list(r.bid_codes),
-            book="variant" in self.source,
+            # every table has a rule book: a built-in variant's under /books/, a house file's
+            # under the table's own address (for those with a link: house_book_page)
+            book=True,
+            house="house" in self.source,
             discard_left=(
                 r.discard_count - len(msg["discarded"]) if msg["phase"] == "discard" else 0
             ),
