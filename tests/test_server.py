@@ -380,6 +380,36 @@ def test_a_billion_laughs_house_file_is_refused_with_its_line(running: Running) 
     assert status == 200, answer
 
 
+def test_a_house_file_past_the_compile_childs_memory_limit_is_refused_and_the_server_lives_on(
+    running: Running, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The house file is compiled in a child whose address space is limited
+    (``housefile.MEMORY``, 1 GiB): a compile that needs more is refused with a sentence, and
+    the server and its tables play on. To be fast and the same on every machine, the limit is
+    lowered here below what any compile needs (8 MB: not even Python starts in it)."""
+    from fivehundred.runtime.server import housefile
+
+    _, other = running.post({"variant": "australian", "options": {"autoplay": False}})
+    table = running.table(other["id"])
+    seat = table.to_move
+    house = "id: big-house\nextends: australian\nname: Big house\n"
+    monkeypatch.setattr(housefile, "MEMORY", 8 * 2**20)
+    status, answer = running.post({"house": house})
+    assert status == 400, answer
+    assert answer["error"] == "the house file could not be compiled within 8 MB"
+    assert len(running.app.state.server.tables) == 1
+    # the server lives on: its table plays, and a new one opens
+    with running.ws(other["id"], token_of(other["seats"][seat])) as ws:
+        recv(ws)
+        ws.send(json.dumps({"type": "act", "action": "pass"}))
+        assert until(ws, lambda m: m["type"] == "state" and m["moves"] == 1)["to_move"] != seat
+    assert running.post({"variant": "australian"})[0] == 200
+    # the refusal is not remembered: under the real limit the same file opens a table
+    monkeypatch.undo()
+    status, answer = running.post({"house": house})
+    assert status == 200, answer
+
+
 def test_the_clock_moves_a_seat_by_its_bot(tmp_path: Path) -> None:
     running = Running(str(tmp_path / "t.sqlite"), clock_scale=0.01)
     try:
