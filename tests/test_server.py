@@ -516,6 +516,38 @@ def test_a_restarted_server_keeps_its_finished_hands_records(tmp_path: Path) -> 
     assert len({now[n] for n in now}) == 4  # four hands, four different records
 
 
+def test_a_record_the_stop_cut_off_is_made_again_from_the_moves(tmp_path: Path) -> None:
+    """A move is stored before its hand's record: a server stopped between the two finds the
+    hand finished by the moves it replays, and keeps the record the replay makes (the same
+    record the hand had)."""
+    import sqlite3
+
+    from fivehundred.runtime.bots.heuristic import HeuristicBot
+    from fivehundred.runtime.server.app import Server
+    from fivehundred.runtime.server.store import Store
+
+    db = str(tmp_path / "t.sqlite")
+    store = Store(db)
+    server = Server(store, seed=5)
+    table = server.create({"variant": "australian"})
+    bot = HeuristicBot()
+    while len(table.records) < 2:
+        if table.between_hands:
+            table.next_hand()
+        else:
+            table.apply_chosen(bot.decide(table.hand).action)
+        server.changed(table)
+    store.close()
+    rows = _hand_rows(db)
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:
+        conn.execute("DELETE FROM hands WHERE n = 1")
+    assert sorted(_hand_rows(db)) == [0]
+    again = Server(Store(db))
+    assert again.tables[table.id].records == table.records
+    assert _hand_rows(db) == rows
+    again.store.close()
+
+
 def test_a_house_tables_records_replay_with_its_house_file(running: Running, tmp_path: Any) -> None:
     """Issue 20: a table playing a house file gives its players that file, so that its records
     (which name the house variant by id) replay with `fivehundred replay --rules FILE`; a
