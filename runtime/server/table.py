@@ -24,6 +24,7 @@ from ..engine.messages import N_, Translator, illegal, render
 from ..engine.notation import notation_of
 from ..engine.records import record_of
 from ..engine.rules import Rules
+from ..engine.seatnames import illegal_sentence
 from ..engine.seatview import view_of
 from .views import public_view, view_message
 
@@ -415,8 +416,6 @@ class Table:
         seat ``reader``: the seat by its name from that chair (``you``, ``partner``), the move
         and why, translated, with cards and bids in the language's notation (``B♥``, ``7 SA``
         in Dutch; isolated in Arabic). A watcher (-1) reads the seat's number."""
-        from ..cli.play import illegal_sentence
-
         if 0 <= reader < self.rules.players and 0 <= exc.seat < self.rules.players:
             return illegal_sentence(self.rules, reader, exc, translations)
         notation = notation_of(translations)  # type: ignore[arg-type]
