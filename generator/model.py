@@ -413,7 +413,7 @@ def build_tables(data: dict[str, Any], *, extends: str | None = None) -> Tables:
         "name": str(data["name"]) if "name" in data else ident,
         "summary": str(data["summary"]),
         "sources": [str(s) for s in data["sources"]],
-        "terms": cast(Terms, _ordered(opts["terms"], "joker", "kitty", "misere")),
+        "terms": cast(Terms, _ordered(opts["terms"], Terms)),
         "players": players,
         "teams": teams,
         "side_of_seat": side_of_seat,
@@ -435,8 +435,8 @@ def build_tables(data: dict[str, Any], *, extends: str | None = None) -> Tables:
         "kitty": {"take": kitty_take, "discard": kitty if kitty_take else 0},
         "play": cast(Play, opts["play"]),
         "strains": [strain for strain, _ in strains],
-        "scoring": cast(Scoring, _ordered(opts["scoring"], "slam")),
-        "end": cast(End, _ordered(opts["end"], "target", "lose_at", "must_bid_to_win", "both_out")),
+        "scoring": cast(Scoring, {"slam": opts["scoring"]["slam"], **opts["scoring"]}),
+        "end": cast(End, _ordered(opts["end"], End)),
         "clauses": [],
         "choices": [
             {"clause": str(c["clause"]), "source": str(c["source"]), "text": str(c["text"])}
@@ -474,6 +474,9 @@ def _option_tables(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _ordered(section: dict[str, Any], *first: str) -> dict[str, Any]:
-    """``section`` with the keys ``first`` first (the order of the tables format)."""
-    return {**{key: section[key] for key in first}, **section}
+def _ordered(section: dict[str, Any], typed: type) -> dict[str, Any]:
+    """``section`` in the key order of its section of the tables format (``typed``, a
+    ``TypedDict`` of :mod:`~fivehundred.runtime.engine.tableformat`), so no option's name is
+    written here: a key the format does not declare keeps its place after them."""
+    order = [key for key in typed.__annotations__ if key in section]
+    return {**{key: section[key] for key in order}, **section}

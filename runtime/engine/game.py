@@ -93,7 +93,9 @@ def game_winner(
       first to reach it trick by trick (P); or the highest total (T).
     - A side at ``lose_at`` or below (``end.lose``): the game is over and it has lost (G, T), or it
       plays on but can no longer win (P, ``barred``); if it later reaches the target, or every
-      side is barred, the game is over and nobody wins: :data:`NO_WINNER`.
+      side is barred, the game is over and nobody wins: :data:`NO_WINNER`. With
+      ``end.backwards_winner: not-negative`` it has lost only when the side that would win has
+      0 or more; while that side is in the negative the game goes on.
     ``state`` (the finished hand), or the ``winners`` of its tricks in order, is needed only
     to rank sides trick by trick.
     """
@@ -130,7 +132,12 @@ def game_winner(
         if sunk:
             alive = [s for s in range(n) if s not in sunk]
             pool = alive or list(range(n))
-            return max(pool, key=lambda s: (scores[s], s == cside))
+            best = max(pool, key=lambda s: (scores[s], s == cside))
+            # end.backwards_winner: not-negative (a variation of Wikipedia's article): a side
+            # out backwards loses only to a side not in the negative, else play goes on
+            if rules.end["backwards_winner"] == "not-negative" and scores[best] < 0:
+                return None
+            return best
     return None
 
 

@@ -32,6 +32,7 @@ __all__ = [
     "TABLES_META",
     "AllPass",
     "Auction",
+    "BackwardsWinner",
     "Bid",
     "BidAfterPass",
     "BidCode",
@@ -146,6 +147,7 @@ LadderOrder = Literal["level", "value"]
 BothOut = Literal["contractor", "highest", "first-by-trick"]
 OutBackwards = Literal["game-over", "cannot-win"]
 EndLine = Literal["reach", "exceed"]
+BackwardsWinner = Literal["any", "not-negative"]
 
 #: Every rule clause id, in rule-book order. Ids are stable: never rename one.
 ClauseId = Literal[
@@ -891,6 +893,19 @@ class End(TypedDict):
                 "`reach`: a side at `target` or more has reached the target, a side at "
                 "`lose_at` or less has gone out backwards. `exceed`: only more than `target`, "
                 "only less than `lose_at`."
+            ),
+        ),
+    ]
+    backwards_winner: Annotated[
+        BackwardsWinner,
+        Meta(
+            "Backwards winner",
+            (
+                "With `out_backwards: game-over`, when a side is out and no side has won by "
+                "the target. `any`: the game ends, won as `out_backwards` says. `not-negative`: "
+                "it ends so only if the side that would win has 0 or more; while that side is "
+                "below 0 nobody has won and the game is not over (a one-hand record's `winner` "
+                "null, `game_over` false): play goes on."
             ),
         ),
     ]
@@ -2440,5 +2455,34 @@ OPTIONS: tuple[Option, ...] = (
         note="reach, or exceed (pass) the target and lose_at",
         show=True,
         late=True,
+    ),
+    Option(
+        "end.backwards_winner",
+        BackwardsWinner,
+        "any",
+        "end.lose",
+        "Who wins against a side out backwards",
+        (
+            "With `out_backwards: game-over`: whether a side that goes out backwards loses "
+            "to any other side. `any`: the game ends and the highest other side wins, "
+            "whatever its score (G, T). `not-negative`: the game ends only if that side is "
+            "not in the negative (0 or more); while it is below 0 play goes on, and the side "
+            "out backwards loses once a side it would lose to is at 0 or more, unless a side "
+            "wins by the target first (a variation in score keeping listed by Wikipedia's "
+            'article on 500: "a team whose score dips below -500 points loses the game only '
+            'if the other team is not in the negative"). Default `any`.'
+        ),
+        diff="a side out backwards loses to",
+        note="any side, or not-negative (one at 0 or more)",
+        show=True,
+        late=True,
+        requires=(  # the reason is shown to a rule file's author, translated
+            "end.out_backwards",
+            ("game-over",),
+            N_(
+                "with out_backwards: cannot-win a side out backwards plays on, and the game "
+                "does not end when it goes out"
+            ),
+        ),
     ),
 )
