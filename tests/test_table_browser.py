@@ -251,6 +251,36 @@ def test_the_arabic_table_shows_a_bid_unreversed(browser: Any, running: Running)
     page.context.close()
 
 
+def test_a_house_tables_illegal_move_opens_its_clause_in_the_tables_rule_book(
+    browser: Any, running: Running
+) -> None:
+    """Issue 20 §2: a table playing a house file links to the file's rule book in the page's
+    language, and the clause an illegal move cites opens there (once, a house table had no
+    book and the clause opened nothing)."""
+    house = "id: club-book\nextends: australian\nname: Club book\nscoring: {overtricks: 10}\n"
+    _, made = running.post({"house": house, "seats": BOTS_BUT_SEAT_0})
+    page = open_seat(browser, running, made["seats"][0], lang="nl")
+    page.wait_for_selector("#actions .bid .code")  # seat 0's turn to bid
+    assert "/book/nl.html?token=" in page.get_attribute("#top a.book", "href")
+    # a bid the rules forbid here (the ladder's bids the page dims), sent as a click would be
+    illegal = page.evaluate("state.ladder.find((b) => b !== 'pass' && !isLegal(b))")
+    assert illegal, "every bid is legal at seat 0's first turn on this deal"
+    page.evaluate(f"act({illegal!r})")
+    link = page.locator("#error a.clause")
+    link.wait_for(timeout=10000)
+    clause = link.inner_text()
+    with page.context.expect_page() as opened:
+        link.click()
+    book = opened.value
+    book.wait_for_load_state()
+    assert book.url.endswith("#" + clause) and f"/api/tables/{made['id']}/book/nl.html" in book.url
+    assert book.evaluate("document.documentElement.lang") == "nl"
+    assert book.evaluate(f"document.getElementById({clause!r}) !== null")
+    assert book.locator("h1").inner_text() == "Club book"
+    assert not page.errors
+    page.context.close()
+
+
 BENCH_GOOD = """id: bench-house
 extends: australian
 name: Bench house

@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 from random import Random
+from typing import Any
 
 import pytest
 from server_helpers import Running, token_of
@@ -128,3 +129,70 @@ def test_a_widow_variant_s_table_says_widow_where_its_book_does(running: Running
         ):
             assert glossary["kitty"].used_in(strings[kitty]), (lang, strings[kitty])
             assert glossary["widow"].used_in(strings[widow]), (lang, strings[widow])
+
+
+def _illegal_at(table: Any, seat: int, text: str) -> Any:
+    """The engine's refusal of ``text`` by ``seat`` at ``table``."""
+    from fivehundred.runtime.engine.errors import IllegalActionError
+
+    with pytest.raises(IllegalActionError) as caught:
+        table.act(seat, text)
+    return caught.value
+
+
+def _table_in_play() -> Any:
+    """A four-person australian table whose hand the heuristic bot has played to its first
+    card, the seat to move holding a face card it may not play (not held, or not following)."""
+    from fivehundred.runtime.server.table import Options, Seat, Table
+
+    rules = load_builtin("australian")
+    table = Table(id="t", rules=rules, seats=(Seat(),) * 4, options=Options(), seed=11, source={})
+    bot = HeuristicBot()
+    while not (table.hand.phase_name == "play" and table.hand.trick):
+        table.apply_chosen(bot.decide(table.hand).action)
+    return table
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGS])
+def test_an_illegal_moves_sentence_names_you_and_the_move_in_the_tables_notation(
+    lang: str,
+) -> None:
+    """Issue 21 §4: the table's sentence for an illegal move writes its card and bids as the
+    rest of the table does (Dutch ``B♥``, not ``'JH'``; a reason's bid ``7♥``, not ``7H``),
+    isolated in Arabic, and names the seat from the reader's chair (``jij``, not ``plaats 0``)
+    as ``fivehundred play`` does."""
+    from fivehundred.runtime.engine.notation import LRI, PDI, notation_of
+    from fivehundred.runtime.server.uitext import translations
+
+    tr = translations(lang)
+    notation = notation_of(tr)  # type: ignore[arg-type]
+    you = tr.pgettext("seat", "you") if tr is not None else "you"  # type: ignore[attr-defined]
+    table = _table_in_play()
+    seat = table.to_move
+    legal = {table.rules.action_str(a) for a in table.hand.legal_actions()}
+    card = next(c for c in ("JH", "QS", "KC", "JD", "QH", "KD") if c not in legal)
+    exc = _illegal_at(table, seat, card)
+    text = table.illegal_text(exc, tr, seat)
+    assert notation.isolate(notation.card(card)) in text, text
+    assert repr(card) not in text and you in text and str(seat) not in text.split(":")[0]
+    if lang != "en":
+        assert notation.card(card) != card or lang == "ar"
+    if lang == "ar":
+        assert f"{LRI}{notation.card(card)}{PDI}" in text
+    # a bid too low: the reason names the bid to beat in the notation too
+    bidding = _table_at_auction()
+    first = bidding.to_move
+    bidding.act(first, "7H")
+    exc = _illegal_at(bidding, bidding.to_move, "6S")
+    text = bidding.illegal_text(exc, tr, bidding.to_move)
+    assert notation.isolate(notation.bid("7H")) in text and "7H" not in text, text
+    assert notation.isolate(notation.bid("6S")) in text and "6S" not in text, text
+    assert you in text
+
+
+def _table_at_auction() -> Any:
+    """A four-person australian table at its first bid."""
+    from fivehundred.runtime.server.table import Options, Seat, Table
+
+    rules = load_builtin("australian")
+    return Table(id="a", rules=rules, seats=(Seat(),) * 4, options=Options(), seed=3, source={})

@@ -37,9 +37,10 @@ from ..engine.codes import SUITS, bits
 from ..engine.errors import FiveHundredError, IllegalActionError, InvalidActionError
 from ..engine.game import Match
 from ..engine.hand import AUCTION, DISCARD, PLAY, HandResult, HandState
-from ..engine.messages import N_, illegal_action, render
+from ..engine.messages import N_, render
 from ..engine.notation import LRI, NP_, PDI, Notation, notation_of
 from ..engine.rules import Rules
+from ..engine.seatnames import illegal_sentence, position, seat_name
 from ..engine.seatview import SeatView, played_by_tables, sorted_cards, view_of
 
 __all__ = ["HELP", "hint", "play_match", "position"]
@@ -69,38 +70,6 @@ PHASES = {
     "over": NP_("phase", "over"),
 }
 
-#: Where a seat sits, seen from the person's chair (:func:`position`).
-POSITIONS = ("you", "left", "far-left", "across", "far-right", "right")
-# Translators: the names play gives the seats, seen from the person's chair: alone at the start
-# of a line ("left opponent: 7♥"), in lists ("auction: partner 6♥, right opponent pass") and
-# after a colon ("dealer: you"), never after a preposition, so write the form a name takes
-# standing alone. Play goes clockwise: the seat on your left plays after you. "far left" is the
-# second seat on your left at a table of five or six. "opponent" alone is the other player of
-# a game for two.
-_YOU = NP_("seat", "you")
-#: A seat's name by its role (partner, opponent, or "" where each player is a side of his own)
-#: and its position.
-SEAT_NAMES: dict[tuple[str, str], str] = {
-    ("", "you"): _YOU,
-    ("partner", "you"): _YOU,
-    ("opponent", "you"): _YOU,
-    ("partner", "across"): NP_("seat", "partner"),
-    ("partner", "left"): NP_("seat", "left partner"),
-    ("partner", "right"): NP_("seat", "right partner"),
-    ("partner", "far-left"): NP_("seat", "far-left partner"),
-    ("partner", "far-right"): NP_("seat", "far-right partner"),
-    ("opponent", "left"): NP_("seat", "left opponent"),
-    ("opponent", "right"): NP_("seat", "right opponent"),
-    ("opponent", "across"): NP_("seat", "opponent across"),
-    ("opponent", "far-left"): NP_("seat", "far-left opponent"),
-    ("opponent", "far-right"): NP_("seat", "far-right opponent"),
-    ("", "opponent"): NP_("seat", "opponent"),
-    ("", "left"): NP_("seat", "left"),
-    ("", "right"): NP_("seat", "right"),
-    ("", "across"): NP_("seat", "across"),
-    ("", "far-left"): NP_("seat", "far left"),
-    ("", "far-right"): NP_("seat", "far right"),
-}
 # Translators: play's names of the sides in partnership games: yours, with one partner or with
 # two, and the other side when there are two sides. Standing alone, like the seats' names.
 _WE_TWO = NP_("side", "you and partner")
@@ -112,9 +81,6 @@ AND = N_("%(first)s and %(last)s")
 # Translators: play: one entry of a list: who is a seat or a side (partner, you and partner,
 # left...), value what belongs to it: a call (6♥, pass), a card, a score, tricks or points.
 ITEM = N_("%(who)s %(value)s")
-# Translators: play: seat is a seat number inside another message ("seat 2 does not hold B♥"),
-# who the name play gives that seat (you, partner, left...).
-SEAT_WHO = N_("%(seat)s (%(who)s)")
 # Translators: play: a move that names a seat (partner 2: the contractor chooses seat 2 as
 # partner), and the name play gives that seat (left, you...).
 ACTION_WHO = N_("%(action)s (%(who)s)")
@@ -217,23 +183,6 @@ GAME_NOBODY = N_("game over · nobody wins · hands played: %(hands)s")
 # Translators: play: the last line of a game: the sides' final scores (a list).
 FINAL_SCORES = N_("final scores: %(scores)s")
 
-#: Why the person may not make a move, by the kind of the move (the engine's
-#: :data:`~fivehundred.runtime.engine.messages.ILLEGAL_BY_KIND`, the seat by its name).
-PLAY_ILLEGAL: dict[str | None, str] = {
-    # Translators: play: who is the seat's name (you, or partner whose hand you play), action
-    # the move in your notation (B♥, 6♠, 7 SA, 4♦ 5♣) or a quoted word ('take'); reason is
-    # another engine message saying why. "you" stands alone before the verb: write it so.
-    "bid": N_("%(who)s may not bid %(action)s: %(reason)s"),
-    "pass": N_("%(who)s may not pass now: %(reason)s"),
-    "card": N_("%(who)s may not play %(action)s: %(reason)s"),
-    "joker-lead": N_("%(who)s may not lead %(action)s: %(reason)s"),
-    "discard": N_("%(who)s may not discard %(action)s: %(reason)s"),
-    "kitty": N_("%(who)s may not choose %(action)s now: %(reason)s"),
-    "partner": N_("%(who)s may not choose %(action)s now: %(reason)s"),
-    "nominate": N_("%(who)s may not name the joker's suit now (%(action)s): %(reason)s"),
-    "redeal": N_("%(who)s may not ask for a redeal: %(reason)s"),
-    None: N_("%(who)s may not make the move %(action)s: %(reason)s"),
-}
 #: The words play reads besides moves (a typo of one is offered too).
 COMMANDS = ("hint", "help", "quit")
 #: How alike a typo and a legal move must be to offer the move (difflib's ratio, 0 to 1).
@@ -242,23 +191,6 @@ CLOSE_ENOUGH = 0.5
 MAX_OFFERED = 4
 #: Between the suits of a hand (two spaces: the cards split on white space as typed).
 SUIT_GAP = "  "
-
-
-def position(players: int, viewer: int, seat: int) -> str:
-    """Where ``seat`` sits seen from ``viewer``'s chair, one of :data:`POSITIONS`: play goes to
-    the left (the seat after ``viewer`` is on his left); the seat halfway round is across (the
-    other player at a table of two); at five or six the second seat on either side is "far".
-    """
-    k = (seat - viewer) % players
-    if k == 0:
-        return "you"
-    if players == 2 or 2 * k == players:
-        return "across"
-    if k == 1:
-        return "left"
-    if k == players - 1:
-        return "right"
-    return "far-left" if 2 * k < players else "far-right"
 
 
 class _Voice:
@@ -305,16 +237,7 @@ class _Voice:
 
     def who(self, seat: int) -> str:
         """A seat's name from the person's chair: you, partner, left opponent, far left..."""
-        r = self.rules
-        if r.players == 2 and seat != self.seat:
-            return self.word("seat", SEAT_NAMES["", "opponent"])  # the only other player
-        if r.n_sides == r.players:
-            role = ""
-        elif r.side_of_seat[seat] == r.side_of_seat[self.seat]:
-            role = "partner"
-        else:
-            role = "opponent"
-        return self.word("seat", SEAT_NAMES[role, position(r.players, self.seat, seat)])
+        return seat_name(self.rules, self.seat, seat, self.translations)
 
     def side(self, side: int) -> str:
         """A side's name: its player where each player is a side of his own; otherwise you and
@@ -379,19 +302,12 @@ class _Voice:
         (``you may not play B♥: ...``), and a seat number in the reason gets its name too."""
         if not isinstance(exc, IllegalActionError):
             return exc.text_for(self.translations, self.notation)
-        why = exc.explanation
-        if why is None:
-            reason = exc.reason
-        else:
-            params = dict(why.params)
-            seat = params.get("seat")
-            if isinstance(seat, int) and 0 <= seat < self.rules.players:
-                params["seat"] = self.say(SEAT_WHO, seat=seat, who=self.who(seat))
-            reason = render(why.template, params, self.translations, self.notation)
-        template = PLAY_ILLEGAL.get(exc.kind, PLAY_ILLEGAL[None])
-        shown = illegal_action(exc.action, exc.kind, self.notation)
-        sentence = self.say(template, who=self.who(exc.seat), action=shown, reason=reason)
-        return f"{sentence} [{exc.clause}]"
+        return f"{self.illegal(exc)} [{exc.clause}]"
+
+    def illegal(self, exc: IllegalActionError) -> str:
+        """An illegal move's sentence without its clause id: the seat by its name, the move
+        and the reason in the notation (``you may not play B♥: ...``)."""
+        return illegal_sentence(self.rules, self.seat, exc, self.translations)
 
 
 def _trick_items(voice: _Voice, view: SeatView, leader: int, actions: tuple[int, ...]) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import secrets
 import time
 from collections.abc import AsyncIterator
@@ -42,7 +43,7 @@ from ..engine.messages import N_, Translator, render
 from ..engine.rules import Rules
 from ..terminal import UNSAFE
 from .bench import Bench
-from .housefile import HouseFileError, compile_house, shown_diagnostics
+from .housefile import HouseFileError, compile_house, house_book, shown_diagnostics
 from .store import Store
 from .table import CHAT_PRESETS, Options, Seat, Table, TableError
 from .uitext import LANGUAGES, direction, notation, translations, ui_strings
@@ -128,12 +129,14 @@ class Server:
         self._stored: dict[str, tuple[int, int]] = {}
         #: Draws each new table's seed (its deals); ``seed`` makes them repeatable (tests).
         self.rng = Random(seed)
-        for table_id, spec, actions, between in store.tables():
+        for table_id, spec, actions, records, between in store.tables():
             try:
                 rules = self._rules(spec["source"])
-                table = Table.restore(table_id, rules, spec, actions, [], between)
+                table = Table.restore(table_id, rules, spec, actions, records, between)
             except (FiveHundredError, KeyError, TypeError, ValueError):
                 continue  # a table whose variant no longer exists stays in the file, unplayed
+            for n in range(len(records), len(table.records)):  # a record the stop cut off
+                store.add_hand(table_id, n, table.records[n])
             self._add(table)
 
     # -- tables ---------------------------------------------------------------------------------
@@ -410,7 +413,7 @@ class Server:
                     {
                         "type": "error",
                         "code": "illegal",
-                        "message": table.illegal_text(exc, tr),
+                        "message": table.illegal_text(exc, tr, client.seat),
                         "clause": exc.clause,
                         "seat": exc.seat,
                         "action": exc.action,
@@ -446,6 +449,20 @@ def _error(code: str, message: str) -> dict[str, Any]:
 
 
 # -- HTTP ------------------------------------------------------------------------------------------
+
+
+#: A link of a rule book to another book beside it (``index.html``, its base's ``australian.html``).
+_BOOK_LINK = re.compile(r'href="([a-z0-9][a-z0-9-]*\.html)"')
+#: A house table's book is the author's words around the renderer's: no script runs in it (it
+#: has none), and the link's token in its address is sent to no other page.
+_BOOK_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; "
+        "frame-ancestors 'self'"
+    ),
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+}
 
 
 def make_app(
@@ -568,6 +585,31 @@ def make_app(
             headers={"Content-Disposition": f'attachment; filename="{table.rules.variant}.yaml"'},
         )
 
+    # two books rendered at once at most (a child each, as the bench's compiles): asking a
+    # house table's book in every language at once delays only the books
+    rendering = asyncio.Semaphore(2)
+
+    async def house_book_page(request: Request) -> Response:
+        """The rule book of the house file a table plays, in the language asked for: for the
+        table's players and watchers only (the link's token), rendered from the compiled file
+        by ``fivehundred docs``' renderer in a bounded child (:func:`house_book`). Its links
+        to the other books (the index, the base) open the server's books."""
+        table = server.tables.get(request.path_params["table_id"])
+        seat = table.seat_of(request.query_params.get("token", "")) if table else None
+        if table is None or seat is None:
+            return PlainTextResponse("no such table or link", 403)
+        lang = request.path_params["lang"]
+        text = table.source.get("house")
+        if text is None or lang not in LANGUAGES:
+            return PlainTextResponse("no such rule book", 404)
+        try:
+            async with rendering:
+                page = await asyncio.to_thread(house_book, text, lang)
+        except HouseFileError as exc:
+            return PlainTextResponse(exc.text(translations(lang)), 500)
+        page = _BOOK_LINK.sub(lambda m: f'href="/books/{lang}/{m.group(1)}"', page)
+        return Response(page, media_type="text/html; charset=utf-8", headers=_BOOK_HEADERS)
+
     async def book(request: Request) -> Response:
         lang = request.path_params["lang"]
         variant = request.path_params["variant"]
@@ -598,6 +640,7 @@ def make_app(
             Route("/api/tables", create, methods=["POST"]),
             Route("/api/tables/{table_id}/hands/{n:int}", record),
             Route("/api/tables/{table_id}/rules.yaml", rule_file),
+            Route("/api/tables/{table_id}/book/{lang}.html", house_book_page),
             Route("/books/", book_index),
             Route("/books/{lang}/{variant}.html", book),
             WebSocketRoute("/ws/bench", bench.connect),

@@ -31,6 +31,7 @@ __all__ = [
     "bench_report",
     "check_house",
     "compile_house",
+    "house_book",
     "shown_diagnostics",
 ]
 
@@ -86,18 +87,21 @@ def _limit() -> None:  # runs in the child before exec
 
 
 def check_house(
-    text: str, bench: str | None = None, seconds: float | None = None
+    text: str, bench: str | None = None, seconds: float | None = None, book: str | None = None
 ) -> dict[str, Any]:
     """Compile ``text`` in a bounded child: ``{"tables": …}`` or ``{"diagnostics": […]}``.
 
     With ``bench`` (a language code) the child also renders what the author's bench shows
     (:func:`bench_report`): the rule book in that language, the differences from the base.
-    ``seconds``: the time limit (default :data:`SECONDS`).
+    With ``book`` (a language code) it renders the rule book alone, ``{"book": HTML}``
+    (:func:`house_book`). ``seconds``: the time limit (default :data:`SECONDS`).
     """
     limit = SECONDS if seconds is None else seconds
     command = [sys.executable, "-m", "fivehundred.runtime.server.housefile"]
     if bench is not None:
         command += ["--bench", bench]
+    elif book is not None:
+        command += ["--book", book]
     with tempfile.TemporaryDirectory(prefix="fivehundred-house-") as folder:
         path = Path(folder) / FILE_NAME
         path.write_text(text, encoding="utf-8")
@@ -141,6 +145,23 @@ def compile_house(text: str) -> Rules:
     return Rules(out["tables"])
 
 
+@lru_cache(maxsize=64)
+def _book(digest: str, text: str, lang: str) -> str:
+    return json.dumps(check_house(text, book=lang))
+
+
+def house_book(text: str, lang: str) -> str:
+    """The rule book (HTML, in ``lang``) of a house file's text, rendered from its compiled
+    rule set by ``fivehundred docs``' renderer in a child bounded as compiling is (the
+    author's text in it escaped by the renderer); :class:`HouseFileError` if the file does not
+    compile. Cached by the text's hash and the language."""
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    out = json.loads(_book(digest, text, lang))
+    if "book" not in out:
+        raise HouseFileError(N_("the house file has problems"), out.get("diagnostics", []))
+    return str(out["book"])
+
+
 def bench_report(path: Path, lang: str) -> dict[str, Any]:
     """What the author's bench shows of the rule file at ``path`` (run in the bounded child):
     its tables, id, name, players and base, its rule book in ``lang`` (HTML), its differences
@@ -177,13 +198,17 @@ def _diagnostic(d: Any) -> dict[str, Any]:
     return out
 
 
-def _main(path: str, bench: str | None = None) -> int:
+def _main(path: str, bench: str | None = None, book: str | None = None) -> int:
+    from ...generator.docs import render_html
     from ...generator.pipeline import compile_spec
     from ..engine.errors import SpecError
 
     try:
         if bench is not None:
             print(json.dumps(bench_report(Path(path), bench)))
+            return 0
+        if book is not None:
+            print(json.dumps({"book": render_html(compile_spec(Path(path)), book)}))
             return 0
         tables = compile_spec(Path(path)).tables
     except SpecError as exc:
@@ -205,4 +230,6 @@ def _main(path: str, bench: str | None = None) -> int:
 if __name__ == "__main__":
     if sys.argv[1] == "--bench":
         sys.exit(_main(sys.argv[3], sys.argv[2]))
+    if sys.argv[1] == "--book":
+        sys.exit(_main(sys.argv[3], book=sys.argv[2]))
     sys.exit(_main(sys.argv[1]))

@@ -3,8 +3,9 @@
 Three tables: ``tables`` (each table's settings, seats, tokens and seed, as JSON), ``moves``
 (every action of every table, in order: the game is rebuilt by replaying them) and ``hands``
 (each finished hand as a game record, INTERCHANGE.md, ready to download and to replay with
-``fivehundred replay``). A move is stored before any client hears of it, so a restarted server
-finds every table as the players last saw it.
+``fivehundred replay``; numbered from 0 per table, a row is written once and never replaced).
+A move is stored before any client hears of it, so a restarted server finds every table as the
+players last saw it, its finished hands' records with it.
 """
 
 from __future__ import annotations
@@ -68,9 +69,10 @@ class Store:
         )
 
     def add_hand(self, table_id: str, n: int, record: dict[str, Any]) -> None:
-        """Keep the record of a table's finished hand ``n`` (0 the first)."""
+        """Keep the record of a table's finished hand ``n`` (0 the first). A hand already kept
+        stays as it was: a record, once downloadable, is never replaced."""
         self.db.execute(
-            "INSERT OR REPLACE INTO hands (table_id, n, record) VALUES (?, ?, ?)",
+            "INSERT OR IGNORE INTO hands (table_id, n, record) VALUES (?, ?, ?)",
             (table_id, n, json.dumps(record, ensure_ascii=False)),
         )
 
@@ -80,15 +82,26 @@ class Store:
             "UPDATE tables SET between_hands = ? WHERE id = ?", (int(between), table_id)
         )
 
-    def tables(self) -> list[tuple[str, dict[str, Any], list[int], bool]]:
-        """Every table: id, spec, its actions in order, whether between hands."""
+    def tables(
+        self,
+    ) -> list[tuple[str, dict[str, Any], list[int], list[dict[str, Any]], bool]]:
+        """Every table: id, spec, its actions in order, its finished hands' records in order
+        (those kept: hand 0, 1… up to the first one missing), whether between hands."""
         out = []
         rows = self.db.execute("SELECT id, spec, between_hands FROM tables ORDER BY created")
         for table_id, spec, between in rows.fetchall():
             moves = self.db.execute(
                 "SELECT action FROM moves WHERE table_id = ? ORDER BY seq", (table_id,)
             ).fetchall()
-            out.append((table_id, json.loads(spec), [m[0] for m in moves], bool(between)))
+            records: list[dict[str, Any]] = []
+            hands = self.db.execute(
+                "SELECT n, record FROM hands WHERE table_id = ? ORDER BY n", (table_id,)
+            )
+            for n, record in hands.fetchall():
+                if n != len(records):
+                    break
+                records.append(dict(json.loads(record)))
+            out.append((table_id, json.loads(spec), [m[0] for m in moves], records, bool(between)))
         return out
 
     def record(self, table_id: str, n: int) -> dict[str, Any] | None:

@@ -21,8 +21,10 @@ from ..engine.errors import FiveHundredError, IllegalActionError
 from ..engine.game import NO_WINNER, Match
 from ..engine.hand import OVER, HandState, action_kind
 from ..engine.messages import N_, Translator, illegal, render
+from ..engine.notation import notation_of
 from ..engine.records import record_of
 from ..engine.rules import Rules
+from ..engine.seatnames import illegal_sentence
 from ..engine.seatview import view_of
 from .views import public_view, view_message
 
@@ -199,7 +201,12 @@ class Table:
         records: list[dict[str, Any]],
         between_hands: bool,
     ) -> Table:
-        """The table a store saved, replayed to where it was."""
+        """The table a store saved, replayed to where it was.
+
+        ``records`` are the finished hands' records the store kept (hand 0, 1…): they stay the
+        table's records as they were downloaded, and the hands after them are numbered on from
+        there. A hand the replay finished that the store had not kept yet (the server stopped
+        between storing the move and the record) gets the record the replay made."""
         table = cls(
             id=table_id,
             rules=rules,
@@ -214,7 +221,8 @@ class Table:
             if table.between_hands:
                 table.next_hand()
             table._apply(action, store=False)
-        table.records = records
+        rebuilt = table.records
+        table.records = list(records[: len(rebuilt)]) + rebuilt[len(records) :]
         if table.between_hands and not between_hands:
             table.next_hand()
         return table
@@ -382,7 +390,10 @@ class Table:
             moves=len(self.actions),
             options=asdict(self.options),
             ladder=list(r.bid_codes),
-            book="variant" in self.source,
+            # every table has a rule book: a built-in variant's under /books/, a house file's
+            # under the table's own address (for those with a link: house_book_page)
+            book=True,
+            house="house" in self.source,
             discard_left=(
                 r.discard_count - len(msg["discarded"]) if msg["phase"] == "discard" else 0
             ),
@@ -398,15 +409,19 @@ class Table:
                 msg["suggestion"] = {"action": action, "reason": reason}
         return msg
 
-    def illegal_text(self, exc: IllegalActionError, translations: Translator | None) -> str:
-        """The engine's sentence for an illegal move: the seat, the move and why (translated)."""
+    def illegal_text(
+        self, exc: IllegalActionError, translations: Translator | None, reader: int = -1
+    ) -> str:
+        """The sentence for an illegal move, as ``fivehundred play`` says it to the person in
+        seat ``reader``: the seat by its name from that chair (``you``, ``partner``), the move
+        and why, translated, with cards and bids in the language's notation (``B♥``, ``7 SA``
+        in Dutch; isolated in Arabic). A watcher (-1) reads the seat's number."""
+        if 0 <= reader < self.rules.players and 0 <= exc.seat < self.rules.players:
+            return illegal_sentence(self.rules, reader, exc, translations)
+        notation = notation_of(translations)  # type: ignore[arg-type]
         explanation = exc.explanation
-        reason = explanation.text(translations) if explanation is not None else exc.reason
-        try:
-            kind = action_kind(self.rules, self.rules.parse_actions(exc.action)[0])
-        except (FiveHundredError, IndexError):
-            kind = None
-        return illegal(exc.seat, exc.action, kind, reason, translations)
+        reason = explanation.text(translations, notation) if explanation is not None else exc.reason
+        return illegal(exc.seat, exc.action, exc.kind, reason, translations, notation)
 
 
 def cards_in(message: object) -> set[str]:

@@ -55,9 +55,13 @@ function connect() {
   };
 }
 
+// The variant's rule book in the page's language, at a clause: a house file's book is the
+// table's own (its link's token opens it), a built-in variant's is among the server's books.
 function bookLink(clause) {
   if (!state || !state.book) return null;
-  return `/books/${lang}/${state.variant}.html${clause ? "#" + clause : ""}`;
+  const anchor = clause ? "#" + encodeURIComponent(clause) : "";
+  if (state.house) return `/api/tables/${TABLE}/book/${lang}.html?token=${encodeURIComponent(TOKEN)}${anchor}`;
+  return `/books/${lang}/${state.variant}.html${anchor}`;
 }
 
 function showError(message) {
@@ -244,7 +248,7 @@ function drawSummary() {
   rows.push(table);
   const record = `/api/tables/${TABLE}/hands/${s.hand_no}?token=${encodeURIComponent(TOKEN)}`;
   rows.push(el("p", {}, el("a", { href: record, download: "", class: "record" }, t("download-record"))));
-  if (!state.book) {
+  if (state.house) {
     const rules = `/api/tables/${TABLE}/rules.yaml?token=${encodeURIComponent(TOKEN)}`;
     rows.push(el("p", {}, el("a", { href: rules, download: "", class: "rules" }, t("download-rules"))));
   }
