@@ -835,3 +835,31 @@ def test_translations_use_the_locale_s_quotes(lang: str) -> None:
             elif lang in LOCALE_QUOTES and marks != LOCALE_QUOTES[lang] * (len(marks) // 2):
                 wrong.append(f"line {m.lineno}: quotes {marks} not opened and closed in turn")
     assert not wrong, f"{lang}: quotes not the catalogue's own {LOCALE_QUOTES.get(lang)}: {wrong}"
+
+
+#: A quotation in a message: between straight or typographic double quotes.
+_QUOTED = re.compile(r'"([^"]+)"|[„“«»]([^„“”«»]+)[”«»]')
+
+
+def test_quoted_names_that_most_catalogues_translate_are_translated_in_all() -> None:
+    """issue 21 §3: an option or rule name the English quotes (T's "anytime", "raise own bid:
+    yes") is quoted in the reader's language: one that most catalogues translate, every
+    catalogue translates (a name most keep as it is, "Misère" or "2v2v2", is a name)."""
+    catalogs = {lang: i18n.read_catalog(i18n.po_path(lang), lang) for lang in LANGS}
+    kept: dict[tuple[object, str], set[str]] = {}
+    for lang, catalog in catalogs.items():
+        for m in catalog:
+            if not m.id or not isinstance(m.string, str) or not m.string:
+                continue
+            english = {a or b for a, b in _QUOTED.findall(str(m.id))}
+            quoted = {a or b for a, b in _QUOTED.findall(m.string)}
+            for name in english:
+                kept.setdefault((i18n.message_key(m), name), set())
+                if name in quoted:
+                    kept[i18n.message_key(m), name].add(lang)
+    english_kept = sorted(
+        f"{','.join(sorted(langs))}: {name!r}"
+        for (_, name), langs in kept.items()
+        if langs and 2 * len(langs) < len(catalogs)
+    )
+    assert not english_kept, english_kept
