@@ -231,7 +231,16 @@ def test_a_special_bid_is_named_where_a_person_reads_it(rules):
     exc = caught.value
     dutch = exc.text_for(load_translations("nl"), notation_of(load_translations("nl"), rules))
     assert "mag misère niet bieden: misère mag pas" in dutch and "MIS" not in dutch
+    # the engine's message carries the bid's name: a notation without the rules names it too
+    # (the browser table's sentence), in each language
+    for lang in ("nl", "pt", "ar"):
+        translations = load_translations(lang)
+        shown = exc.text_for(translations, notation_of(translations))
+        assert shown.count(special_names(rules, translations)["MIS"]) == 2, shown
+        assert "MIS" not in shown.replace("[auction.misere]", "")
     assert "'MIS'" in str(exc)  # the exception's own text: codes, as the API gives it
+    assert exc.action == "MIS" and json.dumps(exc.action) == '"MIS"'
+    assert exc.text_for(None, None).count("MIS") == 2  # no notation: the codes
 
 
 def _recording(prompts: list[str], answers: list[str]):  # type: ignore[no-untyped-def]

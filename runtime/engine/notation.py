@@ -18,7 +18,9 @@ A special bid (``MIS``, ``OMIS``, ``BMIS``, ``DN``) is a code only a machine rea
 reads its name in the language (misère, open misère; Dutch "open misère", Portuguese "miséria
 aberta"), the name the rule books give it (:func:`special_names`). A notation that knows a
 variant's special bids (:func:`notation_of` with the rules, :meth:`Notation.with_specials`)
-writes each by its name and reads the name back as the code.
+writes each by its name and reads the name back as the code. The engine's messages carry a
+special bid as a :class:`SpecialBid` (:func:`bid_code`): a code that knows its English name, so
+any notation of a language (even one without the rules) names it in that language.
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ __all__ = [
     "RTL_LANGUAGES",
     "Notation",
     "PTranslator",
+    "SpecialBid",
+    "bid_code",
     "notation_of",
     "read_notation",
     "special_names",
@@ -62,6 +66,26 @@ class PTranslator(Protocol):
     def pgettext(self, context: str, message: str) -> str:
         """The translation of ``message`` in ``context``."""
         ...
+
+
+class SpecialBid(str):
+    """A special bid's code that knows the English name the books give it (``MIS``, misère).
+
+    It *is* its code (``str()``, ``%s``, JSON and ``repr`` give ``MIS``: records, the API and
+    ``str()`` of an error keep the codes), while :meth:`Notation.bid` shows it by its name in the
+    notation's language, translated through the catalogue."""
+
+    name: str
+
+    def __new__(cls, code: str, name: str) -> SpecialBid:
+        """The code ``code`` of the special bid called ``name`` (English, a message id)."""
+        self = super().__new__(cls, code)
+        self.name = name
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its code and name (a child process may send it)."""
+        return (SpecialBid, (str(self), self.name))
 
 
 #: The card ranks written with a letter, by code; every other rank is its number (``10``).
@@ -104,6 +128,9 @@ class Notation:
     #: special bid code -> its name in the language (``MIS -> misère``): a variant's, given by
     #: :meth:`with_specials`; none by default (a special bid's code is then shown as it is)
     specials: tuple[tuple[str, str], ...] = ()
+    #: the special bids' English names -> their names in the language (``open misère`` ->
+    #: ``misère aberto``), for a :class:`SpecialBid` of a variant this notation does not know
+    names: tuple[tuple[str, str], ...] = ()
 
     def with_specials(self, names: Mapping[str, str] | Iterable[tuple[str, str]]) -> Notation:
         """This notation naming the special bids ``names`` (code -> name in the language,
@@ -113,10 +140,16 @@ class Notation:
         return replace(self, specials=tuple((str(c), str(n)) for c, n in pairs if n))
 
     def special(self, code: str) -> str | None:
-        """The name of the special bid ``code`` in the language, None when it names none."""
+        """The name of the special bid ``code`` in the language (a variant's, given by
+        :meth:`with_specials`, or a :class:`SpecialBid`'s own), None when it names none."""
         for known, name in self.specials:
             if known == code:
                 return name
+        if isinstance(code, SpecialBid):
+            for english, name in self.names:
+                if english == code.name:
+                    return name
+            return code.name
         return None
 
     def isolate(self, text: str) -> str:
@@ -124,7 +157,7 @@ class Notation:
         between LRI and PDI in a right-to-left language, so that ``7 SA`` or ``10♥`` is not
         shown reversed; as it is otherwise, and for a special bid's name (words of the
         language itself)."""
-        if not (self.rtl and text) or any(text == name for _, name in self.specials):
+        if not (self.rtl and text) or any(text == n for _, n in (*self.specials, *self.names)):
             return text
         return f"{LRI}{text}{PDI}"
 
@@ -263,6 +296,7 @@ _OPEN = (N_("open misère"), N_("open nullo"))
 _BLIND = (N_("blind misère"), N_("blind nullo"))
 # Translators: a special bid's name: misère (nullo) that both partners play.
 _DOUBLE = (N_("double misère"), N_("double nullo"))
+_SPECIAL_NAMES = (_MISERE, _OPEN, _BLIND, _DOUBLE)
 
 
 def special_names(rules: Rules, translations: Any = None) -> dict[str, str]:
@@ -319,4 +353,19 @@ def read_notation(translations: PTranslator) -> Notation:
     info = getattr(translations, "info", None)
     language = str(info().get("language", "")) if callable(info) else ""
     rtl = language.replace("-", "_").split("_")[0].lower() in RTL_LANGUAGES
-    return Notation(ranks, no_trumps, rtl)
+    gettext = getattr(translations, "gettext", None)
+    names = tuple(
+        (name, str(gettext(name)) if callable(gettext) else name)
+        for pair in _SPECIAL_NAMES
+        for name in pair
+    )
+    return Notation(ranks, no_trumps, rtl, names=names)
+
+
+def bid_code(rules: Rules, index: int) -> str:
+    """The code of ladder entry ``index`` as an engine message carries it: a special bid as a
+    :class:`SpecialBid` (still its code, knowing its English name), a bid of tricks as it is."""
+    code = rules.bid_codes[index]
+    if rules.bid_kind[index] == "suit":
+        return code
+    return SpecialBid(code, special_names(rules).get(code, code))
