@@ -800,3 +800,66 @@ def test_update_restores_the_header_and_drops_wrapped_previous_text_marks(tmp_pa
     catalog = i18n.read_catalog(path, "nl")
     assert not catalog["The first dealer is chosen at random."].user_comments
     assert catalog.get("kitty", "glossary").user_comments == ["avoid: kitty*"]
+
+
+# -- typography --------------------------------------------------------------------------------
+
+#: The quotation marks each catalogue writes, opening then closing (issue 21 §3: "the locale's
+#: quotes"): Dutch „…”, Norwegian «…», Danish »…«, Portuguese “…”, Arabic «…». A language not
+#: listed is held to no straight double quote only.
+LOCALE_QUOTES = {"nl": "„”", "nb": "«»", "da": "»«", "pt": "“”", "ar": "«»"}
+#: Every double quotation mark, straight or typographic.
+DOUBLE_QUOTES = set('"„”“«»‟')
+#: What may hold a straight quote as code, not as a quotation: a code span, a format field.
+_CODE = re.compile(r"`[^`]*`|%\([^)]*\)[-#0 +]*\d*(?:\.\d+)?[a-z]|\{[^{}]*\}")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_translations_use_the_locale_s_quotes(lang: str) -> None:
+    """A translated message quotes with its language's marks, never a straight ``"``
+    (code spans and format fields aside), each quotation opened and closed in the
+    catalogue's one style."""
+    catalog = i18n.read_catalog(i18n.po_path(lang), lang)
+    allowed = set(LOCALE_QUOTES.get(lang, "".join(DOUBLE_QUOTES - {'"'})))
+    wrong = []
+    for m in catalog:
+        if not m.id:
+            continue
+        forms = m.string if isinstance(m.string, (tuple, list)) else (m.string,)
+        for form in forms:
+            prose = _CODE.sub("", str(form or ""))
+            marks = "".join(c for c in prose if c in DOUBLE_QUOTES)
+            stray = {c for c in marks if c not in allowed}
+            if stray:
+                wrong.append(f"line {m.lineno}: {''.join(sorted(stray))} in {prose[:60]!r}")
+            elif lang in LOCALE_QUOTES and marks != LOCALE_QUOTES[lang] * (len(marks) // 2):
+                wrong.append(f"line {m.lineno}: quotes {marks} not opened and closed in turn")
+    assert not wrong, f"{lang}: quotes not the catalogue's own {LOCALE_QUOTES.get(lang)}: {wrong}"
+
+
+#: A quotation in a message: between straight or typographic double quotes.
+_QUOTED = re.compile(r'"([^"]+)"|[„“«»]([^„“”«»]+)[”«»]')
+
+
+def test_quoted_names_that_most_catalogues_translate_are_translated_in_all() -> None:
+    """issue 21 §3: an option or rule name the English quotes (T's "anytime", "raise own bid:
+    yes") is quoted in the reader's language: one that most catalogues translate, every
+    catalogue translates (a name most keep as it is, "Misère" or "2v2v2", is a name)."""
+    catalogs = {lang: i18n.read_catalog(i18n.po_path(lang), lang) for lang in LANGS}
+    kept: dict[tuple[object, str], set[str]] = {}
+    for lang, catalog in catalogs.items():
+        for m in catalog:
+            if not m.id or not isinstance(m.string, str) or not m.string:
+                continue
+            english = {a or b for a, b in _QUOTED.findall(str(m.id))}
+            quoted = {a or b for a, b in _QUOTED.findall(m.string)}
+            for name in english:
+                kept.setdefault((i18n.message_key(m), name), set())
+                if name in quoted:
+                    kept[i18n.message_key(m), name].add(lang)
+    english_kept = sorted(
+        f"{','.join(sorted(langs))}: {name!r}"
+        for (_, name), langs in kept.items()
+        if langs and 2 * len(langs) < len(catalogs)
+    )
+    assert not english_kept, english_kept

@@ -192,7 +192,7 @@ def test_glossary(lang: str) -> None:
 _OTHER_SENSE = {
     "side": re.compile(r"\bside suits?\b"),
     "game": re.compile(
-        r"\b(?:american|australian|partnership|standard|original|\w+-handed|\w+-card|3v3|"
+        r"\b(?:american|australian|card|partnership|standard|original|\w+-handed|\w+-card|3v3|"
         r"six-player|\w+'s)(?:\s+(?:partnership|[\w-]+-handed|3v3))?\s+games?\b|\bgame records?\b"
     ),
     "suit": re.compile(

@@ -203,3 +203,149 @@ def test_hint_reads_symbols_and_the_language(capsys):
     code = json.loads(capsys.readouterr().out)["action"]
     assert english.split()[1] == ENGLISH.action(code, "bid")
     assert dutch.split()[1] == DUTCH.action(code, "bid").split()[0]
+
+
+# -- special bids by name (issue 21 §1/§4) ------------------------------------------------------
+
+
+def test_a_special_bid_is_named_where_a_person_reads_it(rules):
+    """issue 21 §1: a person reads a special bid by its name in the language, the books' name
+    (misère, open misère; Dutch "blinde misère"), never the code MIS; the codes stay in
+    ``str()`` of an error, in records and in the grammar; a name typed is read as the code."""
+    from fivehundred.runtime.engine.notation import special_names
+
+    for lang in ("en", "nl", "nb", "da", "ar", "pt"):
+        translations = load_translations(lang)
+        names = special_names(rules, translations)
+        assert set(names) == {"MIS", "OMIS", "BMIS"}
+        assert translations.gettext("open misère") == names["OMIS"]
+        notation = notation_of(translations, rules)
+        for code, name in names.items():
+            assert notation.bid(code) == name and notation.action(code, "bid") == name
+            assert notation.read(name) == code and notation.words(name.upper()) == code
+            assert rules.parse_actions(name, notation=notation) == (rules.bid_action(code),)
+        assert notation_of(translations).bid("MIS") == "MIS"  # without the rules: no name
+    state = HandState(rules, 0, *deal(rules, 0, Random(1)))
+    with pytest.raises(IllegalActionError) as caught:
+        state.apply_str("MIS")
+    exc = caught.value
+    dutch = exc.text_for(load_translations("nl"), notation_of(load_translations("nl"), rules))
+    assert "mag misère niet bieden: misère mag pas" in dutch and "MIS" not in dutch
+    # the engine's message carries the bid's name: a notation without the rules names it too
+    # (the browser table's sentence), in each language
+    for lang in ("nl", "pt", "ar"):
+        translations = load_translations(lang)
+        shown = exc.text_for(translations, notation_of(translations))
+        assert shown.count(special_names(rules, translations)["MIS"]) == 2, shown
+        assert "MIS" not in shown.replace("[auction.misere]", "")
+    assert "'MIS'" in str(exc)  # the exception's own text: codes, as the API gives it
+    assert exc.action == "MIS" and json.dumps(exc.action) == '"MIS"'
+    assert exc.text_for(None, None).count("MIS") == 2  # no notation: the codes
+
+
+def _recording(prompts: list[str], answers: list[str]):  # type: ignore[no-untyped-def]
+    """An ``ask`` for play_match that keeps each prompt and gives the next answer."""
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        return answers.pop(0)
+
+    return ask
+
+
+def test_play_names_special_bids_and_takes_the_name_or_the_code(rules):
+    """``play --lang nl``: the refusal, the legal list and the contract name the special bids
+    (open misère, never OMIS); the code and the name typed are both played."""
+    for typed in ("OMIS", "open misere"):
+        out = io.StringIO()
+        answers = ["MIS", typed, "quit"]
+        prompts: list[str] = []
+        ask = _recording(prompts, answers)
+        play_match(rules, ask, out, seed=3, translations=load_translations("nl"))
+        text = out.getvalue() + "\n".join(prompts)
+        assert "jij mag misère niet bieden: misère mag pas" in text
+        legal = re.findall(r"^bieding, jouw beurt \((.*?)\) > $", "\n".join(prompts), re.M)
+        assert legal and all("open misère" in line.split(", ") for line in legal)
+        assert not re.search(r"\b(MIS|OMIS|BMIS)\b", text)
+        assert "contract: open misère · leider: jij" in text
+
+
+def _record(variant: str, ok) -> dict:  # type: ignore[no-untyped-def]
+    """The first record of ``variant``'s conformance vectors whose replay view satisfies ``ok``."""
+    from fivehundred.runtime.engine.records import replay_view
+    from fivehundred.runtime.loading import record_loader
+
+    load = record_loader(())
+    for line in (ROOT / "generated" / "conformance" / f"{variant}.jsonl").read_text().splitlines():
+        record = json.loads(line).get("record")
+        if record is None:
+            continue
+        try:
+            view = replay_view(replay(record, load=load))
+        except FiveHundredError:
+            continue
+        if ok(view):
+            return record
+    raise AssertionError(f"no such record of {variant}")
+
+
+def test_plain_replay_names_special_bids_and_keeps_the_codes_in_json(capsys, tmp_path):
+    """``replay --lang nl``: a special bid by its name in the calls and the contract, and in
+    the line of an illegal one; ``--json`` keeps the code."""
+    record = _record("american", lambda v: v["contract"] and v["contract"]["bid"] == "OMIS")
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["replay", str(path), "--lang", "nl"]) == 0
+    out = capsys.readouterr().out
+    assert "contract: open nullo door plaats" in out and "OMIS" not in out
+    assert main(["replay", str(path), "--json"]) == 0
+    assert '"OMIS"' in capsys.readouterr().out
+    early = {**_record("australian", lambda v: True), "actions": ["MIS"]}  # before a 7
+    path.write_text(json.dumps(early), encoding="utf-8")
+    assert main(["replay", str(path), "--lang", "nl"]) == 2
+    err = capsys.readouterr().err
+    assert "mag misère niet bieden: misère mag pas" in err and "MIS" not in err.split(": ", 1)[1]
+
+
+@pytest.mark.parametrize(
+    ("variant", "ok", "english", "dutch"),
+    [
+        (
+            "all-pass-no-trumps",
+            lambda v: v["winner"] is not None,
+            r"^scores: side 0 \(seats 0, 2\) \u2212\d+, side 1 \(seats 1, 3\) 500\n"
+            r"the game is over: side 1 \(seats 1, 3\) won$",
+            r"^stand: partij 0 \(plaatsen 0, 2\) \u2212\d+, partij 1 \(plaatsen 1, 3\) 500\n"
+            r"het spel is uit: partij 1 \(plaatsen 1, 3\) heeft gewonnen$",
+        ),
+        (
+            "five-handed-call",
+            lambda v: v["hand"]["complete"] and v["winner"] is None,
+            r"^scores: seat 0 \d+, seat 1 \d+, seat 2 \d+, seat 3 \d+, seat 4 \d+\n"
+            r"no side has won the game yet: the game goes on$",
+            r"^stand: plaats 0 \d+, plaats 1 \d+, plaats 2 \d+, plaats 3 \d+, plaats 4 \d+\n"
+            r"nog geen partij heeft het spel gewonnen: het spel gaat door$",
+        ),
+        (
+            "australian",
+            lambda v: not v["hand"]["complete"],
+            r"^scores: side 0 \(seats 0, 2\) 0, side 1 \(seats 1, 3\) 0\n"
+            r"the record stops before the end of the hand: the game is not decided$",
+            r"^stand: partij 0 \(plaatsen 0, 2\) 0, partij 1 \(plaatsen 1, 3\) 0\n"
+            r"het verslag stopt voor het einde van de ronde: het spel is nog niet beslist$",
+        ),
+    ],
+)
+def test_plain_replay_says_the_scores_by_side_and_the_winner_in_words(
+    variant, ok, english, dutch, capsys, tmp_path
+):  # type: ignore[no-untyped-def]
+    """issue 21: plain ``replay`` gave ``scores: [30, 100]  winner: None``: the scores side by
+    side (a side of one player by its seat), and the winner, or that the game goes on, or that
+    the record stops before the hand's end, in words of the language."""
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(_record(variant, ok)), encoding="utf-8")
+    for lang, expected in (("en", english), ("nl", dutch)):
+        assert main(["replay", str(path), "--lang", lang]) == 0
+        out = capsys.readouterr().out
+        assert re.search(expected, out, re.M), out
+        assert "None" not in out and "[" not in out.split("\n")[-3]

@@ -330,7 +330,7 @@ def test_the_person_plays_the_partner_s_hand_in_a_misere_with_both_hands(
     rules = fixed_deal("both-hands-misere", *bots, dealer=0)
     answers: list[Answer] = ["MIS", first_legal, first_legal, first_legal, "quit"]
     transcript, _ = run(rules, answers)
-    assert "contract: MIS · contractor: you" in transcript.text
+    assert "contract: misère · contractor: you" in transcript.text  # the name, not MIS
     assert transcript.lines(r"^partner shows: ") != []
     assert any(p.startswith("play, you play for partner (") for p in transcript.prompts)
 
@@ -395,7 +395,7 @@ def test_every_hand_and_the_game_end_with_a_summary() -> None:
     text = transcript.text
     ends = list(
         re.finditer(
-            r"^hand (\d+) over(?: · (.+?): (\S+) (made|failed)|: (.*))\n"
+            r"^hand (\d+) over(?: · (.+?): (\S+|open misère) (made|failed)|: (.*))\n"
             r"(?:tricks: (.*) · points: (.*)\n)?scores: (.*) · playing to 500$",
             text,
             re.M,

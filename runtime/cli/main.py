@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from ..engine.errors import (
     ArgumentError,
@@ -28,6 +28,9 @@ from ..engine.errors import (
 from ..engine.messages import N_, Phrase, render
 from ..files import os_error_text
 from ..terminal import SafeStream, json_printable, progress
+
+if TYPE_CHECKING:
+    from ..engine.rules import Rules
 
 __all__ = ["main"]
 
@@ -314,25 +317,42 @@ def cmd_replay(args: argparse.Namespace) -> int:
             _replay_failed(args.json, error, str(record))
             continue
         try:
-            view = replay_view(replay(record, load=load_rules))
+            state = replay(record, load=load_rules)
+            view = replay_view(state)
         except FiveHundredError as exc:
             failed += 1
             where = f"{name}:{number}" if number else name
+            rules = _record_rules(record, load_rules)
             _replay_failed(
-                args.json, error_object(exc, translations), _human(exc, where, translations)
+                args.json,
+                error_object(exc, translations),
+                _human(exc, where, translations, rules),
             )
             continue
         if args.json:
             print(json_printable(json.dumps(view, ensure_ascii=False)))
         else:
-            _print_replay(view, translations)
+            _print_replay(view, translations, state.rules)
     return EXIT_USAGE if failed else 0
 
 
-def _human(exc: FiveHundredError, where: str, translations: Any) -> str:
+def _record_rules(record: object, load: Any) -> Rules | None:
+    """The rules a record names (to name its special bids in an error), None when it names
+    none that loads."""
+    variant = record.get("variant") if isinstance(record, dict) else None
+    if not isinstance(variant, str):
+        return None
+    try:
+        rules: Rules = load(variant)
+    except FiveHundredError:
+        return None
+    return rules
+
+
+def _human(exc: FiveHundredError, where: str, translations: Any, rules: Rules | None = None) -> str:
     """Plain ``replay``'s one line for a record that failed: place, action index, message."""
     if isinstance(exc, IllegalActionError):
-        return f"{where}: {_illegal_line(exc, translations)}"
+        return f"{where}: {_illegal_line(exc, translations, rules)}"
     index = getattr(exc, "index", None)
     from ..engine.records import one_line
 
@@ -360,12 +380,13 @@ ACTION_ERROR = N_("action %(index)s: %(error)s")
 ILLEGAL_ACTION = N_("action %(index)s: %(sentence)s [%(clause)s]")
 
 
-def _illegal_line(exc: IllegalActionError, translations: Any) -> str:
+def _illegal_line(exc: IllegalActionError, translations: Any, rules: Rules | None = None) -> str:
     """The one line naming the action's index, the seat, the action and the rule id."""
     from ..engine.messages import illegal
     from ..engine.notation import notation_of
 
-    notation = notation_of(translations)  # a person reads this line: B♥, 7 SA in Dutch
+    # a person reads this line: B♥, 7 SA in Dutch, a special bid by its name (misère)
+    notation = notation_of(translations, rules)
     explanation = exc.explanation
     reason = explanation.text(translations, notation) if explanation is not None else exc.reason
     kind = getattr(exc, "kind", None)
@@ -390,17 +411,35 @@ REPLAY_CONTRACT = N_("contract: %(bid)s by seat %(seat)s (side %(side)s)")
 # as seat:card, seat the seat that won it.
 REPLAY_TRICK = N_("trick %(number)s: %(cards)s  -> seat %(seat)s")
 REPLAY_HAND = N_("hand: %(hand)s")
-REPLAY_SCORES = N_("scores: %(scores)s  winner: %(winner)s")
+# Translators: plain replay: the scores after the hand, scores a list of one item per side
+# (REPLAY_SIDE_SCORE or REPLAY_SEAT_SCORE below).
+REPLAY_SCORES = N_("scores: %(scores)s")
+# Translators: plain replay: one side's score in the scores line; side is its number, seats
+# its seats' numbers (0, 2), score its points.
+REPLAY_SIDE_SCORE = N_("side %(side)s (seats %(seats)s) %(score)s")
+# Translators: plain replay: the score of a side that is one player (seat its number).
+REPLAY_SEAT_SCORE = N_("seat %(seat)s %(score)s")
+# Translators: plain replay: the game ended with this hand; side is the winning side's number,
+# seats its seats' numbers (0, 2).
+REPLAY_SIDE_WON = N_("the game is over: side %(side)s (seats %(seats)s) won")
+# Translators: plain replay: the game ended with this hand, won by the one player of a side.
+REPLAY_SEAT_WON = N_("the game is over: seat %(seat)s won")
+REPLAY_GOES_ON = N_("no side has won the game yet: the game goes on")
+# Translators: plain replay: the record stops before the end of the hand.
+REPLAY_UNFINISHED = N_("the record stops before the end of the hand: the game is not decided")
 REPLAY_NEXT = N_("next: %(next)s")
 
 
-def _print_replay(view: dict[str, Any], translations: Any = None) -> None:
+def _print_replay(
+    view: dict[str, Any], translations: Any = None, rules: Rules | None = None
+) -> None:
     """Plain ``replay``'s lines: in the language of ``translations``, the calls, the contract
-    and the tricks' cards in its notation (``B♥``, ``7 SA`` in Dutch; ``J♥`` in English); the
-    JSON of the hand and the lists of points as they are."""
+    and the tricks' cards in its notation (``B♥``, ``7 SA`` in Dutch; ``J♥`` in English; a
+    special bid of ``rules`` by its name), the JSON of the hand as it is, the scores side by
+    side and whether the game is over and who won, in words."""
     from ..engine.notation import notation_of
 
-    notation = notation_of(translations)
+    notation = notation_of(translations, rules)
 
     def say(template: str, **params: Any) -> None:
         print(render(template, params, translations))
@@ -426,9 +465,44 @@ def _print_replay(view: dict[str, Any], translations: Any = None) -> None:
         cards = " ".join(item(c["seat"], c["card"], "card") for c in trick["cards"])
         say(REPLAY_TRICK, number=f"{n:>2}", cards=cards, seat=trick["winner"])
     say(REPLAY_HAND, hand=json.dumps(view["hand"]))
-    say(REPLAY_SCORES, scores=view["scores"], winner=view["winner"])
+    sides = _replay_sides(view, rules)
+    separator = translations.pgettext("list separator", ", ") if translations else ", "
+
+    def side_text(template_side: str, template_seat: str, side: int, **params: Any) -> str:
+        seats = sides[side] if side < len(sides) else []
+        if len(seats) == 1:
+            return render(template_seat, {"seat": seats[0], **params}, translations)
+        shown = separator.join(str(seat) for seat in seats)
+        return render(template_side, {"side": side, "seats": shown, **params}, translations)
+
+    scores = [
+        side_text(REPLAY_SIDE_SCORE, REPLAY_SEAT_SCORE, side, score=_signed(score, notation))
+        for side, score in enumerate(view["scores"])
+    ]
+    say(REPLAY_SCORES, scores=separator.join(scores))
+    if view["winner"] is not None:
+        print(side_text(REPLAY_SIDE_WON, REPLAY_SEAT_WON, view["winner"]))
+    elif view["hand"]["complete"]:
+        say(REPLAY_GOES_ON)
+    else:
+        say(REPLAY_UNFINISHED)
     if "next" in view:
         say(REPLAY_NEXT, next=json.dumps(view["next"]))
+
+
+def _replay_sides(view: dict[str, Any], rules: Rules | None) -> list[list[int]]:
+    """The seats of each side (by the rules; without them, each side its own seat)."""
+    if rules is None:
+        return [[side] for side in range(len(view["scores"]))]
+    return [
+        [seat for seat in range(rules.players) if rules.side_of_seat[seat] == side]
+        for side in range(rules.n_sides)
+    ]
+
+
+def _signed(score: int, notation: Any) -> str:
+    """A score with a real minus sign, isolated in a right-to-left language."""
+    return notation.isolate(f"\u2212{-score}") if score < 0 else str(score)
 
 
 def cmd_conformance(args: argparse.Namespace) -> int:
@@ -656,8 +730,9 @@ def cmd_hint(args: argparse.Namespace) -> int:
     except BotSpecError as exc:
         raise SpecError([_diag("--bot", str(exc))]) from None
     translations = load_translations(args.lang)
-    notation = notation_of(translations)
-    game = Game(load_rules(args.variant))
+    rules = load_rules(args.variant)
+    notation = notation_of(translations, rules)  # a special bid by its name (misère)
+    game = Game(rules)
     scores: list[int] | None = None
     if args.scores.strip():
         try:

@@ -201,7 +201,7 @@ class _Voice:
         self.rules = rules
         self.seat = seat
         self.translations = translations
-        self.notation: Notation = notation_of(translations)
+        self.notation: Notation = notation_of(translations, rules)  # misère, not MIS
 
     # -- words ----------------------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from typing import Any, overload
 from .codes import NT, SUITLESS, SUITS, ActionKind, bits
 from .errors import ArgumentError, IllegalActionError, InvalidActionError
 from .messages import N_, Explanation
-from .notation import ENGLISH, Notation
+from .notation import ENGLISH, Notation, bid_code
 from .rules import Rules
 from .scoring import score_hand
 from .tableformat import Play
@@ -475,7 +475,7 @@ class HandState:
             return Explanation(
                 "auction.higher",
                 N_("a bid must be higher than %(high)s"),
-                {"high": r.bid_codes[high]},
+                {"high": bid_code(r, high)},
             )
         legal = (((1 << (r.n_bids - high - 1)) - 1) << (BID + high + 1)) | 1 << r.PASS
         if not r.restricted_bids:
@@ -505,14 +505,14 @@ class HandState:
             return Explanation(
                 r.bid_clause[i],
                 N_("%(bid)s may be bid only after someone has bid %(level)s"),
-                {"bid": r.bid_codes[i], "level": r.bid_after[i]},
+                {"bid": bid_code(r, i), "level": r.bid_after[i]},
             )
         # auction.blind-misere: a blind bid is one's first call
         if probe & blind:
             return Explanation(
                 "auction.blind-misere",
                 N_("%(bid)s may be bid only as one's first call, before looking at one's cards"),
-                {"bid": r.bid_codes[probe.bit_length() - 1 - BID]},
+                {"bid": bid_code(r, probe.bit_length() - 1 - BID)},
             )
         # auction.inkles: the inkle level is open to the first bidders only
         if probe & inkle:
@@ -969,9 +969,11 @@ class HandState:
         """
         why = self.verify(action)
         if why is not None:
+            r = self.rules
+            is_bid = r.BID <= action < r.BID + r.n_bids  # a special bid named where shown
             raise IllegalActionError(
                 self.to_move,
-                self.rules.action_str(action),
+                bid_code(r, action - r.BID) if is_bid else r.action_str(action),
                 why.clause,
                 why.text(),
                 why,

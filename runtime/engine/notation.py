@@ -13,15 +13,28 @@ Input accepts both: a code (``JH``, ``8S``), a code with the suit symbol in plac
 letter (``J♥``, ``8♠``), and the language's own letters or no-trumps word next to a suit symbol
 or as the whole bid (``B♥``, ``Kn♠``, ``7 SA``): a symbol makes a word unambiguous, so ``H♠``
 is the Dutch king of spades while ``HS`` stays a code (:meth:`Notation.read`).
+
+A special bid (``MIS``, ``OMIS``, ``BMIS``, ``DN``) is a code only a machine reads: a person
+reads its name in the language (misère, open misère; Dutch "open misère", Portuguese "miséria
+aberta"), the name the rule books give it (:func:`special_names`). A notation that knows a
+variant's special bids (:func:`notation_of` with the rules, :meth:`Notation.with_specials`)
+writes each by its name and reads the name back as the code. The engine's messages carry a
+special bid as a :class:`SpecialBid` (:func:`bid_code`): a code that knows its English name, so
+any notation of a language (even one without the rules) names it in that language.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Protocol
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .codes import SUIT_SYMBOLS
+
+if TYPE_CHECKING:
+    from .rules import Rules
 
 __all__ = [
     "ENGLISH",
@@ -29,13 +42,21 @@ __all__ = [
     "RTL_LANGUAGES",
     "Notation",
     "PTranslator",
+    "SpecialBid",
+    "bid_code",
     "notation_of",
     "read_notation",
+    "special_names",
 ]
 
 
 def NP_(context: str, message: str) -> str:
     """Mark ``message`` (in ``context``) for extraction; return it unchanged."""
+    return message
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for extraction (as :func:`.messages.N_`); return it unchanged."""
     return message
 
 
@@ -45,6 +66,26 @@ class PTranslator(Protocol):
     def pgettext(self, context: str, message: str) -> str:
         """The translation of ``message`` in ``context``."""
         ...
+
+
+class SpecialBid(str):
+    """A special bid's code that knows the English name the books give it (``MIS``, misère).
+
+    It *is* its code (``str()``, ``%s``, JSON and ``repr`` give ``MIS``: records, the API and
+    ``str()`` of an error keep the codes), while :meth:`Notation.bid` shows it by its name in the
+    notation's language, translated through the catalogue."""
+
+    name: str
+
+    def __new__(cls, code: str, name: str) -> SpecialBid:
+        """The code ``code`` of the special bid called ``name`` (English, a message id)."""
+        self = super().__new__(cls, code)
+        self.name = name
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its code and name (a child process may send it)."""
+        return (SpecialBid, (str(self), self.name))
 
 
 #: The card ranks written with a letter, by code; every other rank is its number (``10``).
@@ -84,12 +125,41 @@ class Notation:
     no_trumps: str = "%(level)sNT"
     #: the language is written right to left: a card or bid in its text is isolated
     rtl: bool = False
+    #: special bid code -> its name in the language (``MIS -> misère``): a variant's, given by
+    #: :meth:`with_specials`; none by default (a special bid's code is then shown as it is)
+    specials: tuple[tuple[str, str], ...] = ()
+    #: the special bids' English names -> their names in the language (``open misère`` ->
+    #: ``misère aberto``), for a :class:`SpecialBid` of a variant this notation does not know
+    names: tuple[tuple[str, str], ...] = ()
+
+    def with_specials(self, names: Mapping[str, str] | Iterable[tuple[str, str]]) -> Notation:
+        """This notation naming the special bids ``names`` (code -> name in the language,
+        :func:`special_names`): ``bid("MIS")`` is then ``misère``, and ``read`` takes the name
+        for the code."""
+        pairs = names.items() if isinstance(names, Mapping) else names
+        return replace(self, specials=tuple((str(c), str(n)) for c, n in pairs if n))
+
+    def special(self, code: str) -> str | None:
+        """The name of the special bid ``code`` in the language (a variant's, given by
+        :meth:`with_specials`, or a :class:`SpecialBid`'s own), None when it names none."""
+        for known, name in self.specials:
+            if known == code:
+                return name
+        if isinstance(code, SpecialBid):
+            for english, name in self.names:
+                if english == code.name:
+                    return name
+            return code.name
+        return None
 
     def isolate(self, text: str) -> str:
         """``text`` (a card, a bid, an action) as it stands in a sentence of the language:
         between LRI and PDI in a right-to-left language, so that ``7 SA`` or ``10♥`` is not
-        shown reversed; as it is otherwise."""
-        return f"{LRI}{text}{PDI}" if self.rtl and text else text
+        shown reversed; as it is otherwise, and for a special bid's name (words of the
+        language itself)."""
+        if not (self.rtl and text) or any(text == n for _, n in (*self.specials, *self.names)):
+            return text
+        return f"{LRI}{text}{PDI}"
 
     def rank(self, code: str) -> str:
         """A rank as players write it (``Q`` -> ``V`` in Dutch); numbers as they are."""
@@ -111,9 +181,13 @@ class Notation:
         return " ".join(self.card(c) for c in codes)
 
     def bid(self, code: str) -> str:
-        """A bid of tricks as players write it (``8S`` -> ``8♠``, ``7NT`` -> ``7 SA`` in Dutch);
-        any other code (``pass``, ``MIS``) as it is: a special bid has a name, which the caller
-        knows (the variant says misère or nullo)."""
+        """A bid as players write it: a bid of tricks in the notation (``8S`` -> ``8♠``,
+        ``7NT`` -> ``7 SA`` in Dutch), a special bid by its name when this notation knows the
+        variant's (``MIS`` -> ``misère``, :meth:`with_specials`); any other code (``pass``, a
+        special bid unknown here) as it is."""
+        name = self.special(code)
+        if name is not None:
+            return name
         if code.endswith("NT") and code[:-2].isdigit():
             return self.no_trumps % {"level": code[:-2]}
         if len(code) >= 2 and code[:-1].isdigit() and code[-1] in SUIT_SYMBOLS:
@@ -146,7 +220,7 @@ class Notation:
         elif ":" in text:
             joker, _, suit = text.partition(":")
             shown = f"{self.card(joker)}:{SUIT_SYMBOLS.get(suit.upper(), suit)}"
-        elif kind == "bid":
+        elif kind == "bid" or (kind is None and self.special(text) is not None):
             shown = self.bid(text)
         elif kind in (None, "card", "joker-lead"):
             shown = self.card(text)
@@ -156,11 +230,17 @@ class Notation:
 
     def read(self, word: str) -> str:
         """A word typed by a player, as the code it means: ``J♥``, ``B♥`` (Dutch), ``8♠``,
-        ``7 SA`` (Dutch) become ``JH``, ``JH``, ``8S``, ``7NT``; a suit symbol alone its letter
-        (``♥`` -> ``H``), a joker's lead ``JK:♥`` -> ``JK:H``; anything else is returned
-        unchanged (a code already, or an error the grammar reports)."""
+        ``7 SA`` (Dutch) become ``JH``, ``JH``, ``8S``, ``7NT``; a special bid's name the
+        notation knows its code (``open misère``, ``open misere`` -> ``OMIS``); a suit symbol
+        alone its letter (``♥`` -> ``H``), a joker's lead ``JK:♥`` -> ``JK:H``; anything else
+        is returned unchanged (a code already, or an error the grammar reports)."""
         text = " ".join(word.split())
         folded = text.replace(" ", "").casefold()
+        if self.specials:
+            plain = _folded(text)
+            for code, name in self.specials:
+                if plain == _folded(name):
+                    return code
         for level in range(1, 14):
             if folded == self.bid(f"{level}NT").replace(" ", "").casefold():
                 return f"{level}NT"
@@ -180,21 +260,68 @@ class Notation:
         no-trumps bid in the language's words (``7 SA``), otherwise word by word
         (``discard B♥ 4♦`` -> ``discard JH 4D``)."""
         whole = self.read(text)
-        if whole != text and whole.endswith("NT"):
+        if whole != text and (whole.endswith("NT") or self.special(whole) is not None):
             return whole
         return " ".join(self.read(w) for w in text.split())
+
+
+def _folded(text: str) -> str:
+    """``text`` as typed, compared without spaces, case or accents (``Open Misere``)."""
+    plain = unicodedata.normalize("NFKD", text.replace(" ", "").casefold())
+    return "".join(c for c in plain if not unicodedata.combining(c))
 
 
 #: English: the codes' own letters, ``7NT``.
 ENGLISH = Notation()
 
 
-def notation_of(translations: PTranslator | None) -> Notation:
+def notation_of(translations: PTranslator | None, rules: Rules | None = None) -> Notation:
     """The notation of the language of ``translations`` (a gettext-like object with
-    ``pgettext``), read once per translations object; English for None."""
-    if translations is None:
-        return ENGLISH
-    return _notation(translations)
+    ``pgettext``), read once per translations object; English for None. With the variant's
+    ``rules``, it names the variant's special bids in that language too (:func:`special_names`),
+    as a person reads them (``misère``; the codes stay in records, JSON and the grammar)."""
+    notation = ENGLISH if translations is None else _notation(translations)
+    if rules is None:
+        return notation
+    return notation.with_specials(special_names(rules, translations))
+
+
+# The names of the special bids, the rule books' own (clauses.j2's bid_meaning).
+# Translators: a special bid's name, in the rule books' bid ladder and wherever a player reads
+# the bid (play, hint, the table): the bid to take no trick.
+_MISERE = (N_("misère"), N_("nullo"))
+# Translators: a special bid's name: misère (nullo) played with the hand face up.
+_OPEN = (N_("open misère"), N_("open nullo"))
+# Translators: a special bid's name: misère (nullo) bid before seeing one's cards.
+_BLIND = (N_("blind misère"), N_("blind nullo"))
+# Translators: a special bid's name: misère (nullo) that both partners play.
+_DOUBLE = (N_("double misère"), N_("double nullo"))
+_SPECIAL_NAMES = (_MISERE, _OPEN, _BLIND, _DOUBLE)
+
+
+def special_names(rules: Rules, translations: Any = None) -> dict[str, str]:
+    """The variant's special bids by code, each by its name in the language of
+    ``translations`` (anything with gettext's ``gettext``; English for None): the names the
+    rule books give them (``MIS`` -> misère or nullo as the variant calls it, ``OMIS`` -> open
+    misère, ``BMIS`` -> blind misère, a bid both partners play -> double misère)."""
+    nullo = rules.terms.get("misere") == "nullo"
+    partners = max((len(team) for team in rules.teams), default=1) > 1
+    gettext = getattr(translations, "gettext", None)
+    names: dict[str, str] = {}
+    for i, code in enumerate(rules.bid_codes):
+        if rules.bid_kind[i] != "misere":
+            continue
+        if rules.bid_partner[i] == "plays" and partners:
+            pair = _DOUBLE
+        elif rules.bid_blind[i]:
+            pair = _BLIND
+        elif rules.bid_open[i] != "no":
+            pair = _OPEN
+        else:
+            pair = _MISERE
+        name = pair[1] if nullo else pair[0]
+        names[code] = str(gettext(name)) if callable(gettext) else name
+    return names
 
 
 #: The notation of each translations object asked for (by identity: one per catalogue load).
@@ -226,4 +353,19 @@ def read_notation(translations: PTranslator) -> Notation:
     info = getattr(translations, "info", None)
     language = str(info().get("language", "")) if callable(info) else ""
     rtl = language.replace("-", "_").split("_")[0].lower() in RTL_LANGUAGES
-    return Notation(ranks, no_trumps, rtl)
+    gettext = getattr(translations, "gettext", None)
+    names = tuple(
+        (name, str(gettext(name)) if callable(gettext) else name)
+        for pair in _SPECIAL_NAMES
+        for name in pair
+    )
+    return Notation(ranks, no_trumps, rtl, names=names)
+
+
+def bid_code(rules: Rules, index: int) -> str:
+    """The code of ladder entry ``index`` as an engine message carries it: a special bid as a
+    :class:`SpecialBid` (still its code, knowing its English name), a bid of tricks as it is."""
+    code = rules.bid_codes[index]
+    if rules.bid_kind[index] == "suit":
+        return code
+    return SpecialBid(code, special_names(rules).get(code, code))

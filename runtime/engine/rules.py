@@ -202,12 +202,8 @@ class Rules:
         self.play: Play = tables["play"]
         self.scoring: Scoring = tables["scoring"]
         self.end: End = tables["end"]
-        terms = tables["terms"]
-        self.terms: dict[str, str] = {
-            "joker": terms["joker"],
-            "kitty": terms["kitty"],
-            "misere": terms["misere"],
-        }
+        #: The variant's words (the registry's ``terms.*``), read where they are used.
+        self.terms: dict[str, str] = {k: str(v) for k, v in tables["terms"].items()}
         self.teams: tuple[tuple[int, ...], ...] = tuple(tuple(t) for t in tables["teams"])
         self.side_of_seat: tuple[int, ...] = tuple(tables["side_of_seat"])
         self.n_sides = len(self.teams)
