@@ -215,45 +215,22 @@ def _card_of(r: Rules, action: int) -> int:
 
 
 def _scoring_clauses(state: HandState) -> set[str]:
+    """The clauses of the finished hand's score: the scoring clauses that decided its points
+    (:attr:`~fivehundred.runtime.engine.scoring.HandScore.clauses`), a misère that ended early,
+    and the end of the game the scores after it reach."""
     r = state.rules
     result = state.result
     assert result is not None
-    out = {"seats.teams", "score.table"}
+    out = {"seats.teams"}
     scores = [s + p for s, p in zip(state.scores, result.points, strict=True)]
-    if result.contract >= 0:
-        misere = r.bid_kind[result.contract] == "misere"
-        if result.made:
-            out.add("score.made")
-        else:
-            out.add("score.failed")
-        allies = set(result.allies) or {result.contractor}
-        taken = sum(state.tricks_won[s] for s in allies)
-        if misere:
-            out.add("score.misere")
-            if result.complete is False or state.n_tricks < r.hand_size:
-                out.add("play.misere-ends")
-        else:
-            level = r.bid_level[result.contract]
-            if result.made and taken > level and r.overtricks:
-                out.add("score.overtricks")
-            if taken == r.hand_size:
-                out.add("score.slam")
-            if taken < r.hand_size:
-                out.add("score.opponents")
-        if r.opponents_freeze_at is not None and r.scoring["freeze"] == "threshold":
-            # a threshold acts where it withholds a side's trick points (score_hand says)
-            mask = sum(1 << s for s in allies)
-            score = score_hand(
-                r, result.contract, mask, state.tricks_won, state.scores, result.sans
-            )
-            out |= score.clauses & {"score.freeze"}
-        elif r.opponents_freeze_at is not None:
-            for side in range(r.n_sides):
-                earned = result.points[side]
-                if side not in {r.side_of_seat[s] for s in allies} and (
-                    state.scores[side] + earned >= r.opponents_freeze_at
-                ):
-                    out.add("score.freeze")
+    if result.contract >= 0 or state.tricks:  # not thrown in: scored by score_hand
+        score = score_hand(
+            r, result.contract, state.allies, state.tricks_won, state.scores, result.sans
+        )
+        out |= score.clauses
+    misere = result.contract >= 0 and r.bid_kind[result.contract] == "misere"
+    if misere and (result.complete is False or state.n_tricks < r.hand_size):
+        out.add("play.misere-ends")
     if any(reaches(r, s) for s in scores):
         out |= {"end.target", "end.must-bid-to-win"}
         if sum(reaches(r, s) for s in scores) > 1:

@@ -46,7 +46,7 @@ from random import Random
 from ..engine.codes import bits
 from ..engine.game import gone_out, reaches
 from ..engine.hand import AUCTION, DISCARD, OVER, PLAY, HandState, passes_reopen
-from ..engine.scoring import score_hand
+from ..engine.scoring import contract_points, opponent_points, score_hand, trick_points
 from ..engine.seatview import SeatView, view_of
 from .heuristic import (
     BidOdds,
@@ -648,30 +648,18 @@ def _cap(state: HandState) -> int | None:
 
 def _margin(state: HandState, taken: int, side: int) -> float:
     """The score margin of ``side`` (its points less the best other side's) when the contractor's
-    side ends the hand with ``taken`` tricks (the score clauses, as the engine's ``_score``; the
-    defenders' tricks shared evenly where they score apart)."""
+    side ends the hand with ``taken`` tricks (scored by :mod:`~fivehundred.runtime.engine.scoring`,
+    as the hand scores itself; the defenders' tricks shared evenly where they score apart)."""
     r = state.rules
     counted, _ = contract_sides(state)
     sides = r.side_of_seat
     n = r.hand_size
-    if state.contract < 0:  # all passed, played at no trumps: every side scores its tricks
-        return float(r.all_pass_per_trick * (2 * taken - n))
     contract = state.contract
-    value = r.bid_value[contract] + (r.sans_kitty_bonus or 0) * state.sans
-    if state.misere:
-        gain = value if taken == 0 else -value
-        per_trick = r.opponents_against_misere
-        opp = n - taken
-    else:
-        level = r.bid_level[contract]
-        if taken < level:
-            gain = -value
-        elif taken == n and value < r.slam_below:
-            gain = r.slam_value
-        else:
-            gain = value + r.overtricks * (taken - level)
-        per_trick = r.opponents_per_trick
-        opp = n - taken
+    per_trick = trick_points(r, contract)
+    if contract < 0:  # all passed, played at no trumps: every side scores its tricks
+        return float(per_trick * (2 * taken - n))
+    gain = contract_points(r, contract, taken, state.sans)
+    opp = n - taken
     ally_sides = {sides[s] for s in bits(counted)}
     others = [t for t in range(r.n_sides) if t not in ally_sides]
     points = [0.0] * r.n_sides
@@ -680,12 +668,7 @@ def _margin(state: HandState, taken: int, side: int) -> float:
         if t in ally_sides:
             points[t] = gain
             continue
-        earned: float = per_trick * share
-        if r.opponents_freeze_at is not None and r.scoring["freeze"] == "threshold":
-            earned = 0.0 if state.scores[t] > r.opponents_freeze_at else earned
-        elif r.opponents_freeze_at is not None:
-            earned = max(0.0, min(earned, r.opponents_freeze_at - state.scores[t]))
-        points[t] = earned
+        points[t] = opponent_points(r, per_trick * share, state.scores[t])
     mine = points[side]
     rest = [p for t, p in enumerate(points) if t != side]
     return float(mine - max(rest)) if rest else float(mine)

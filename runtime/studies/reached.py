@@ -180,13 +180,17 @@ def _auction_events(st: HandState, out: set[str]) -> None:
 
 
 def _score_events(st: HandState, out: set[str]) -> None:
-    """The scoring rules that decided the hand (slam, overtricks, a freeze that cut points),
-    as :func:`~fivehundred.runtime.engine.scoring.score_hand` tells."""
+    """The scoring rules that decided the hand and are events (slam, overtricks, a freeze that
+    cut points), as :func:`~fivehundred.runtime.engine.scoring.score_hand` tells: the clauses
+    that decide every hand (the contract made or failed, the opponents' tricks) are not."""
     res = st.result
     assert res is not None
     allies = sum(1 << s for s in res.allies)
     score = score_hand(st.rules, res.contract, allies, st.tricks_won, st.scores, res.sans)
-    out.update(score.clauses)
+    out.update(score.clauses & _EVENT_KEYS)
+
+
+_EVENT_KEYS = frozenset(EVENTS)
 
 
 def _play_events(st: HandState, out: set[str]) -> None:
