@@ -10,7 +10,8 @@ are folded in. The engine's checked path (``runtime/engine/hand.py``) reads the 
 
 An option this generator does not know (a new key or a new value in the tables) is a build
 error (:class:`EngineOptionError`), never silently wrong code: teach :data:`_OPTIONS` and the
-template the option, and the agreement test checks it.
+template the option, and the agreement test checks it. A later option of the registry
+(``Option.late``) at its default is known without a line here: it plays as before it existed.
 
 Rule-author text never becomes code: the only text of the tables in the module is the variant
 id, written by :func:`~fivehundred.generator.render.pyliteral`.
@@ -132,6 +133,18 @@ _OPTIONS: dict[str, frozenset[Any] | None] = {
 }
 
 
+def _late_default(path: str) -> frozenset[Any] | None:
+    """The values known for a key the generator was not taught: a later option of the registry
+    (``Option.late``) at its default, which are the rules as they were before the option existed
+    (what the generated code plays). So adding an option needs no line here; a variant that sets
+    it to another value stops the build until the template is taught it, and a rule file that
+    does plays the checked path (:func:`fivehundred.runtime.loading.load_rules`)."""
+    for opt in OPTIONS:
+        if opt.late and opt.table_keys is not None and ".".join(opt.table_keys) == path:
+            return frozenset({opt.default})
+    return None
+
+
 #: auction.no-ace-no-face: the registry's option of that clause, read through ``Rules.REDEAL``
 #: (the redeal id, -1 without the option).
 _OPTIONS[next(o.path for o in OPTIONS if o.clause == "auction.no-ace-no-face")] = frozenset(
@@ -158,12 +171,15 @@ def check_options(tables: Tables) -> None:
     found: dict[str, list[Any]] = {}
     _paths(tables, "", found)
     for path, values in found.items():
-        if path not in _OPTIONS:
-            raise EngineOptionError(
-                f"{tables['variant']}: the engine generator does not know the option {path!r} "
-                "(teach generator/engine.py and templates/engine.py.j2 what it does)"
-            )
-        known = _OPTIONS[path]
+        if path in _OPTIONS:
+            known = _OPTIONS[path]
+        else:
+            known = _late_default(path)
+            if known is None:
+                raise EngineOptionError(
+                    f"{tables['variant']}: the engine generator does not know the option "
+                    f"{path!r} (teach generator/engine.py and templates/engine.py.j2 what it does)"
+                )
         for value in values:
             if known is not None and value not in known:
                 raise EngineOptionError(

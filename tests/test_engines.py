@@ -310,3 +310,38 @@ def test_rule_author_text_reaches_the_engine_only_as_a_literal() -> None:
     assert "os" not in namespace
     hand = namespace["playout"](0, Random(3).random)
     assert len(hand) == len(Playout._fields)  # every field of a Playout, in its order
+
+
+def test_a_later_option_at_its_default_needs_no_line_of_the_generator(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Issue 17 §1: a new option is its registry entry, the engine's use and its book sentence.
+    A later option (``Option.late``) the generator was never taught is known at its default
+    (the rules as before it existed: the same code is generated); another value of it stops
+    the build by name, and a rule file with that value plays the checked path."""
+    import fivehundred.generator.engine as engine
+    from fivehundred.runtime.engine.tableformat import OPTIONS
+
+    tables = importlib.import_module("fivehundred.generated.rulesets.australian").TABLES
+    before = render_engine(tables)
+    late = [o for o in OPTIONS if o.late and o.table_keys is not None]
+    assert late
+    for opt in late:
+        path = ".".join(opt.table_keys or ())
+        monkeypatch.delitem(engine._OPTIONS, path, raising=False)
+    assert render_engine(tables) == before
+    opt = next(o for o in late if o.path == "play.joker.no_trumps.low_in_misere")
+    changed = _with(tables, opt.table_keys or (), not opt.default)
+    with pytest.raises(EngineOptionError, match="low_in_misere"):
+        render_engine(changed)
+    club = tmp_path / "club.yaml"
+    club.write_text(
+        "id: club\nextends: australian\nname: Club\nsummary: The joker low in a misère.\n"
+        "play:\n  joker:\n    no_trumps:\n      low_in_misere: true\n",
+        encoding="utf-8",
+    )
+    rules = load_rules(club)
+    assert rules.play["joker_no_trumps"]["low_in_misere"] is True
+    assert not fast_engine(rules).generated  # no module: the checked path plays it
+    for seed in range(5):
+        assert _disagreement(rules, seed, None) is None
