@@ -40,7 +40,7 @@ string and translatable: a message marked ``N_`` or a :class:`~.reasons.Why` wit
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from math import erf, sqrt
 from random import Random
@@ -90,7 +90,18 @@ class Decision:
 class _StrainTables:
     """Per (suit_of, power) pair: for every card the mask of higher cards of its effective suit."""
 
-    __slots__ = ("asc", "bottom", "desc", "higher", "lower", "masks", "power", "suit_of", "voided")
+    __slots__ = (
+        "asc",
+        "bottom",
+        "desc",
+        "higher",
+        "lower",
+        "masks",
+        "power",
+        "span",
+        "suit_of",
+        "voided",
+    )
 
     def __init__(
         self, suit_of: tuple[int, ...], power: tuple[int, ...], masks: tuple[int, ...]
@@ -98,6 +109,9 @@ class _StrainTables:
         n = len(suit_of)
         self.suit_of = suit_of
         self.power = power
+        #: One more than the highest power (powers are never negative: 0 is a card that
+        #: neither follows nor trumps), to pack a power into an int key.
+        self.span = max(power, default=0) + 1
         self.masks = masks  # the effective suits as bitmasks: the tables' or the hand's
         higher = [0] * n
         lower = [0] * n
@@ -213,7 +227,7 @@ def hand_tricks(rules: Rules, hand: int, strain: int) -> float:
     t = _strain_tables(rules, strain)
     if strain < NT:
         trumps = hand & t.masks[strain]
-        tricks = parts.trumps.get((strain, trumps))
+        tricks = parts.trumps[strain].get(trumps)
         if tricks is None:
             tricks = parts.trump_count(t, strain, trumps)
         spare = max(0, trumps.bit_count() - 2)
@@ -225,6 +239,7 @@ def hand_tricks(rules: Rules, hand: int, strain: int) -> float:
         tricks += (hand & t.masks[SUITLESS]).bit_count()  # a joker of its own at no trumps
         stoppers = 0
     side = parts.side
+    row = 4 * strain
     for s in side_suits:
         mine = hand & t.masks[s]
         if strain < NT:
@@ -237,7 +252,7 @@ def hand_tricks(rules: Rules, hand: int, strain: int) -> float:
                 ruffs = min(spare, 1)
                 tricks += 0.5 * ruffs
                 spare -= ruffs
-        got = side.get((strain, s, mine))
+        got = side[row + s].get(mine)
         if got is None:
             got = parts.side_count(t, strain, s, mine)
         for x in got[0]:
@@ -260,27 +275,34 @@ _SIDE_SUITS = tuple(tuple(s for s in range(4) if s != strain) for strain in rang
 class _CountParts:
     """What a hand's cards of one suit add to :func:`hand_tricks` under one rules, remembered
     by the cards held (a suit's holdings repeat from hand to hand): the trump count, and each
-    side suit's additions in the order they are made, with the stoppers they give."""
+    side suit's additions in the order they are made, with the stoppers they give. One table
+    per strain and suit, keyed by the cards held alone (a small int hashes faster than a
+    tuple), each cleared when it holds :data:`_PART_LIMIT` holdings."""
 
     __slots__ = ("danger", "live", "opponents", "side", "stopped", "trumps")
 
     def __init__(self, rules: Rules) -> None:
         self.live = _live_share(rules)
         self.opponents = max(1, rules.players - 1)
-        #: (strain, trumps held) -> the trumps' count
-        self.trumps: dict[tuple[int, int], float] = {}
-        #: (strain, suit, cards held) -> (what they add, in order; stoppers at no trumps)
-        self.side: dict[tuple[int, int, int], tuple[tuple[float, ...], int]] = {}
-        #: (suit, cards held, opponents) -> the (danger, card) of those cards at misère
-        self.danger: dict[tuple[int, int, int], tuple[tuple[float, int], ...]] = {}
-        #: (suit, cards held) -> whether they stop the suit at no trumps (:func:`_unstopped`)
-        self.stopped: dict[tuple[int, int], bool] = {}
+        #: By trump strain: trumps held -> the trumps' count
+        self.trumps: tuple[dict[int, float], ...] = tuple({} for _ in range(4))
+        #: By ``4 * strain + suit``: cards held -> (what they add, in order; stoppers at no
+        #: trumps)
+        self.side: tuple[dict[int, tuple[tuple[float, ...], int]], ...] = tuple(
+            {} for _ in range(20)
+        )
+        #: By suit: (cards held, opponents) -> the (danger, card) of those cards at misère, and
+        #: the dangers alone
+        self.danger: tuple[_Dangers, ...] = tuple({} for _ in range(4))
+        #: By suit: cards held -> whether they stop the suit at no trumps (:func:`_unstopped`)
+        self.stopped: tuple[dict[int, bool], ...] = tuple({} for _ in range(4))
 
     def suit_danger(
         self, t: _StrainTables, s: int, mine: int, opponents: int
-    ) -> tuple[tuple[float, int], ...]:
+    ) -> tuple[tuple[tuple[float, int], ...], tuple[float, ...]]:
         """The cards of ``mine`` (of suit ``s``, no trumps tables ``t``) in danger at misère
-        against ``opponents`` (see :func:`misere_danger`), lowest card first."""
+        against ``opponents`` (see :func:`misere_danger`) as (danger, card), lowest card
+        first, and their dangers alone in the same order."""
         out = []
         for i, c in enumerate([c for c in t.asc[s] if mine >> c & 1]):
             # The opponents hold ``below`` cards under the i-th lowest card; leading the suit
@@ -289,10 +311,11 @@ class _CountParts:
             danger = below / max(1, opponents) - i - 0.5
             if danger > 0:
                 out.append((danger, c))
-        got = tuple(out)
-        if len(self.danger) > 20000:
-            self.danger.clear()
-        self.danger[(s, mine, opponents)] = got
+        got = (tuple(out), tuple(d for d, _ in out))
+        known = self.danger[s]
+        if len(known) >= _PART_LIMIT:
+            known.clear()
+        known[(mine, opponents)] = got
         return got
 
     def trump_count(self, t: _StrainTables, strain: int, trumps: int) -> float:
@@ -319,9 +342,10 @@ class _CountParts:
         # Long trumps win late: more than the opponents' share of the trumps left.
         outside = (trump_mask.bit_count() - n_trumps) * live
         tricks += max(0.0, n_trumps - 1 - outside / self.opponents) * 0.3
-        if len(self.trumps) > 20000:
-            self.trumps.clear()
-        self.trumps[(strain, trumps)] = tricks
+        known = self.trumps[strain]
+        if len(known) >= _PART_LIMIT:
+            known.clear()
+        known[trumps] = tricks
         return tricks
 
     def side_count(
@@ -357,11 +381,18 @@ class _CountParts:
         if strain == NT and length >= 5 and mine & ~t.lower[desc[1]]:
             adds.append((length - 4) * 0.7)  # a long suit with a top card runs
         got = (tuple(adds), stoppers)
-        if len(self.side) > 20000:
-            self.side.clear()
-        self.side[(strain, s, mine)] = got
+        known = self.side[4 * strain + s]
+        if len(known) >= _PART_LIMIT:
+            known.clear()
+        known[mine] = got
         return got
 
+
+#: By suit: (cards held, opponents) -> (danger, card) pairs and the dangers alone.
+_Dangers = dict[tuple[int, int], tuple[tuple[tuple[float, int], ...], tuple[float, ...]]]
+#: The most holdings one table of :class:`_CountParts` keeps (a few thousand cover a deck's
+#: suits of ten cards; the big decks' suits are cleared now and then).
+_PART_LIMIT = 8192
 
 _PARTS: dict[int, tuple[Rules, _CountParts]] = {}
 #: The same by what they depend on: the strain tables (one object per card order, shared by
@@ -448,10 +479,10 @@ def misere_danger(rules: Rules, hand: int, opponents: int) -> list[tuple[float, 
         out.append((100.0, c))
     for s in range(4):
         mine = hand & t.masks[s]
-        got = parts.danger.get((s, mine, opponents))
+        got = parts.danger[s].get((mine, opponents))
         if got is None:
             got = parts.suit_danger(t, s, mine, opponents)
-        out += got
+        out += got[0]
     out.sort(reverse=True)
     return out
 
@@ -573,11 +604,10 @@ def misere_score(rules: Rules, hand: int) -> float:
     dangers = [100.0] * (hand & t.masks[SUITLESS]).bit_count()
     for s in range(4):
         mine = hand & t.masks[s]
-        got = parts.danger.get((s, mine, opponents))
+        got = parts.danger[s].get((mine, opponents))
         if got is None:
             got = parts.suit_danger(t, s, mine, opponents)
-        for d, _ in got:
-            dangers.append(d)
+        dangers += got[1]
     dangers.sort(reverse=True)
     total: float = 0  # an int 0 as sum() starts, for no danger at all
     for d in dangers[drops:]:
@@ -726,11 +756,10 @@ def _need(view: SeatView) -> tuple[float, str]:
         return STOP, N_(
             "the opponents' bid would win them the game: outbid it even on a slim chance"
         )
-    if any(
-        side != mine and _near_target(r, sc) and _in_auction(view, side)
-        for side, sc in enumerate(view.scores)
-    ):
-        return NEED - 0.12, N_("the opponents are near the target: bid to keep them out")
+    near = r.target - 2 * max(cheapest, 10 * r.hand_size // 2)  # _near_target, written out
+    for side, sc in enumerate(view.scores):
+        if side != mine and sc >= near and _in_auction(view, side):
+            return NEED - 0.12, N_("the opponents are near the target: bid to keep them out")
     if r.lose_at is not None and view.scores[mine] - 2 * cheapest <= r.lose_at:
         return NEED + 0.1, N_("near the losing score: bid only a safe contract")
     return NEED, ""
@@ -1079,11 +1108,7 @@ class _HandFacts:
         self.hand = hand
         sure = _sure_all(rules, hand)  # sure_tricks at each strain
         self.sure = sure
-        laid = [False] * rules.n_bids
-        for strain, entries in _suit_entries(rules):
-            for i, level in entries:
-                laid[i] = sure[strain] >= level
-        self.laid = tuple(laid)
+        self.laid = _laid(rules, sure)
         self._counts: list[float | None] = [None] * 5
         self._misere: float | None = None
         self._stopped: bool | None = None
@@ -1123,6 +1148,26 @@ class _HandFacts:
 _FACTS: dict[tuple[int, int], _HandFacts] = {}
 
 
+def _laid(rules: Rules, sure: list[int]) -> tuple[bool, ...]:
+    """By ladder index: whether the sure tricks ``sure`` (by strain) make the bid alone
+    (remembered: most hands have one of a few patterns of sure tricks)."""
+    key = (id(rules), *sure)
+    hit = _LAID.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    laid = [False] * rules.n_bids
+    for strain, entries in _suit_entries(rules):
+        for i, level in entries:
+            laid[i] = sure[strain] >= level
+    if len(_LAID) > 1024:
+        _LAID.clear()
+    got = _LAID[key] = (rules, tuple(laid))
+    return got[1]
+
+
+_LAID: dict[tuple[int, ...], tuple[Rules, tuple[bool, ...]]] = {}
+
+
 def _hand_facts(rules: Rules, hand: int) -> _HandFacts:
     """The auction's facts of ``hand`` (:class:`_HandFacts`), remembered through the auction."""
     hit = _FACTS.get((id(rules), hand))
@@ -1134,35 +1179,14 @@ def _hand_facts(rules: Rules, hand: int) -> _HandFacts:
     return facts
 
 
-_NEEDS: dict[
-    tuple[int, tuple[int, ...], int, int, int, int],
-    tuple[Rules, tuple[float, str, tuple[float, ...], tuple[str, ...]]],
-] = {}
-
-
 def _needs(view: SeatView) -> tuple[float, str, tuple[float, ...], tuple[str, ...]]:
-    """:func:`_need` and :func:`_game_needs` of the seat's side at these scores (remembered:
-    they change only with the scores, between hands, and with the bid held and the seats out of
-    the auction)."""
+    """:func:`_need` and :func:`_game_needs` of the seat's side at these scores (the second
+    remembered: it reads only the scores, the side and the need, the same all through a hand;
+    the first is asked afresh, since the bid held and the seats out of the auction change at
+    every call)."""
     r = view.rules
-    # The scores, and what _stop and _in_auction read of the auction.
-    high_side = r.side_of_seat[view.high_seat] if view.high >= 0 else -1
-    key = (
-        id(r),
-        view.scores,
-        r.side_of_seat[view.seat],
-        view.high,
-        high_side,
-        _out_of_auction(view),
-    )
-    hit = _NEEDS.get(key)
-    if hit is not None and hit[0] is r:
-        return hit[1]
-    if len(_NEEDS) > 256:
-        _NEEDS.clear()
     need, why = _need(view)
-    # _game_needs reads only the side's scores and the need: the same all through a hand.
-    gkey = (id(r), view.scores, key[2], need, why)
+    gkey = (id(r), view.scores, r.side_of_seat[view.seat], need, why)
     got = _GAME_NEEDS.get(gkey)
     if got is not None and got[0] is r:
         needs, whys = got[1]
@@ -1171,7 +1195,6 @@ def _needs(view: SeatView) -> tuple[float, str, tuple[float, ...], tuple[str, ..
             _GAME_NEEDS.clear()
         needs, whys = _game_needs(view, need, why)
         _GAME_NEEDS[gkey] = (r, (needs, whys))
-    _NEEDS[key] = (r, (need, why, needs, whys))
     return need, why, needs, whys
 
 
@@ -1184,11 +1207,12 @@ _GAME_NEEDS: dict[
 def _unstopped(rules: Rules, hand: int) -> int:
     """Suits of ``hand`` with no stopper at no trumps (no ace, no guarded king, ...)."""
     t = _strain_tables(rules, NT)
-    known = _count_parts(rules).stopped  # by (suit, cards held): remembered
+    stops = _count_parts(rules).stopped  # by suit, then cards held: remembered
     out = 0
     for s in range(4):
         mine = hand & t.masks[s]
-        stopped = known.get((s, mine))
+        known = stops[s]
+        stopped = known.get(mine)
         if stopped is None:
             n = mine.bit_count()
             stopped = False
@@ -1196,9 +1220,9 @@ def _unstopped(rules: Rules, hand: int) -> int:
                 if mine >> c & 1 and n > rank:
                     stopped = True
                     break
-            if len(known) > 20000:
+            if len(known) >= _PART_LIMIT:
                 known.clear()
-            known[(s, mine)] = stopped
+            known[mine] = stopped
         out += not stopped
     return out
 
@@ -1372,7 +1396,7 @@ def choose_bid(
 
 
 def _first_call(view: SeatView) -> bool:
-    return all(s != view.seat for s, _ in view.calls)
+    return view.seat not in [s for s, _ in view.calls]  # a list: faster than all() here
 
 
 def _group(r: Rules, i: int) -> int:
@@ -1617,8 +1641,9 @@ def _partner(view: SeatView, legal: list[int]) -> Decision:
 
 def discard_choice(view: SeatView, hand: int | None = None) -> tuple[int, str]:
     """The set of cards (a bitmask) the contractor drops from ``hand`` (default: its hand), and
-    why: as many cards as are still to be discarded."""
-    return discard_options(view, hand)[0]
+    why: as many cards as are still to be discarded (the first of :func:`discard_options`,
+    the others not worked out)."""
+    return next(_discard_sets(view, hand))
 
 
 def discard_options(view: SeatView, hand: int | None = None) -> list[tuple[int, str]]:
@@ -1628,6 +1653,18 @@ def discard_options(view: SeatView, hand: int | None = None) -> list[tuple[int, 
     drop the lowest cards; the alternatives void each short side suit in turn, or none. At no
     trumps: the lowest cards of the short suits. At misère: the most dangerous cards.
     """
+    seen: set[int] = set()
+    unique = []
+    for mask, why in _discard_sets(view, hand):
+        if mask not in seen:
+            seen.add(mask)
+            unique.append((mask, why))
+    return unique
+
+
+def _discard_sets(view: SeatView, hand: int | None = None) -> Iterator[tuple[int, str]]:
+    """The sets of :func:`discard_options` as they are worked out, the choice first (a set may
+    come again)."""
     r = view.rules
     hand = view.hand if hand is None else hand
     count = max(1, min(r.discard_count, hand.bit_count() - r.hand_size))
@@ -1639,9 +1676,8 @@ def discard_options(view: SeatView, hand: int | None = None) -> list[tuple[int, 
             t = _strain_tables(r, NT)
             rest = sorted(bits(hand & ~sum(1 << c for c in drop)), key=lambda c: -t.bottom[c])
             drop += rest[: count - len(drop)]
-        return [
-            (sum(1 << c for c in drop), N_("misère: drop the cards most likely to win a trick"))
-        ]
+        yield sum(1 << c for c in drop), N_("misère: drop the cards most likely to win a trick")
+        return
     t = _strain_tables(r, strain)
     trump_mask = t.masks[strain] if strain < NT else 0
 
@@ -1662,7 +1698,6 @@ def discard_options(view: SeatView, hand: int | None = None) -> list[tuple[int, 
             drop_mask |= 1 << c
         return drop_mask
 
-    options: list[tuple[int, str]] = []
     if strain < NT:
         side = [s for s in range(4) if s != strain]
         side.sort(key=lambda s: (hand & t.masks[s]).bit_count())
@@ -1676,23 +1711,14 @@ def discard_options(view: SeatView, hand: int | None = None) -> list[tuple[int, 
                 budget -= n
         if voids:
             why = N_("void short side suits to ruff them, keep trumps and winners")
-            options.append((fill(voids), why))
-        options.append((fill(0), N_("keep trumps and winners, drop low cards")))
+            yield fill(voids), why
+        yield fill(0), N_("keep trumps and winners, drop low cards")
         for s in side:
             cards = hand & t.masks[s]
             if 0 < cards.bit_count() <= count:
-                options.append(
-                    (fill(cards), Why(N_("void %(suit)s to ruff it"), suit=SUIT_WORDS[SUITS[s]]))
-                )
+                yield fill(cards), Why(N_("void %(suit)s to ruff it"), suit=SUIT_WORDS[SUITS[s]])
     else:
-        options.append((fill(0), N_("keep winners and long suits, drop low cards of short suits")))
-    seen: set[int] = set()
-    unique = []
-    for mask, why in options:
-        if mask not in seen:
-            seen.add(mask)
-            unique.append((mask, why))
-    return unique
+        yield fill(0), N_("keep winners and long suits, drop low cards of short suits")
 
 
 def _discard(view: SeatView, state: HandState) -> Decision:
@@ -1908,19 +1934,24 @@ class _Context:
 
     def low_card(self, cards: list[int]) -> int:
         """The card of least value: not a trump, not a winner, from a short suit, lowest."""
+        if len(cards) == 1:
+            return cards[0]
         t = self.t
-        suit_of, power, masks, higher = t.suit_of, t.power, t.masks, t.higher
+        suit_of, power, masks, higher, span = t.suit_of, t.power, t.masks, t.higher, t.span
         trump, hand, out, card, jl = self.trump, self.hand, self.out, self.card, self.jl
 
-        def value(a: int) -> tuple[int, int, int, int]:
+        room = len(suit_of) + 1  # more than a suit's length
+
+        def value(a: int) -> int:
+            # (is a trump, is the boss, power, length in its suit), compared in that order,
+            # packed in one int: a power is below ``span``, a length below ``room``.
             c = a if a < jl else card(a)
             suit = suit_of[c]
             is_trump = suit in (trump, SUITLESS)
+            is_boss = not higher[c] & out
             length = (hand & masks[suit]).bit_count()
-            return (int(is_trump), int(not higher[c] & out), power[c], length)  # is_boss
+            return ((2 * is_trump + is_boss) * span + power[c]) * room + length
 
-        if len(cards) == 1:
-            return cards[0]
         return min(cards, key=value)
 
     def cheapest(self, cards: list[int]) -> int:
