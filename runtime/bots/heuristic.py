@@ -1258,16 +1258,21 @@ class _Judge:
     def candidates(self, legal: list[int]) -> list[tuple[int, str]]:
         """``(action, reason)`` of each legal bid, not blind, that the judge accepts (not
         strict), in the order of ``legal``."""
+        bid, basis = self.r.BID, self.basis
+        return [(a, basis[a - bid]) for a in self.accepted(legal)]
+
+    def accepted(self, legal: list[int]) -> list[int]:
+        """The bids of :meth:`candidates` without their reasons (not put in words)."""
         r = self.r
-        bid, blind, chance, needs, basis = r.BID, r.bid_blind, self.chance, self.needs, self.basis
-        out: list[tuple[int, str]] = []
+        bid, blind, chance, needs = r.BID, r.bid_blind, self.chance, self.needs
+        out: list[int] = []
         for a in legal:
             i = a - bid
             if i < 0 or blind[i]:
                 continue  # the pass and the calls below the ladder; a blind bid
             p = chance[i]
             if p is not None and p >= needs[i]:
-                out.append((a, basis[i]))
+                out.append(a)
         return out
 
 
@@ -1349,6 +1354,11 @@ def choose_bid(
         blind = _blind_misere(view, legal)
         if blind is not None:
             return blind
+    if odds is not None and isinstance(judge, _Judge):
+        # The heuristic's own judge: a reason is put in words only for the bid made.
+        basis, bid = judge.basis, r.BID
+        accepted = judge.accepted(legal)
+        return _choose_by_gain(view, legal, accepted, lambda a: basis[a - bid], odds, partner_high)
     candidates: list[tuple[int, str]]
     if isinstance(judge, _Judge):
         candidates = judge.candidates(legal)
@@ -1364,7 +1374,9 @@ def choose_bid(
             if why is not None:
                 candidates.append((a, why))
     if odds is not None:
-        return _choose_by_gain(view, legal, candidates, odds, partner_high)
+        reasons = dict(candidates)
+        accepted = [a for a, _ in candidates]
+        return _choose_by_gain(view, legal, accepted, reasons.__getitem__, odds, partner_high)
     if not candidates:
         return Decision(r.PASS, N_("the hand is not worth a higher bid"))
     if partner_high:
@@ -1407,10 +1419,13 @@ def _group(r: Rules, i: int) -> int:
 def _choose_by_gain(
     view: SeatView,
     legal: list[int],
-    candidates: list[tuple[int, str]],
+    candidates: list[int],
+    why_of: Callable[[int], str],
     odds: BidOdds,
     partner_high: bool,
 ) -> Decision:
+    """:func:`choose_bid` with ``odds``: ``candidates`` are the bids the judge accepts (actions,
+    in the order of ``legal``), ``why_of`` gives one's reason (asked only of the bid made)."""
     r = view.rules
     chance = odds.chance
     mine = r.side_of_seat[view.seat]
@@ -1444,22 +1459,22 @@ def _choose_by_gain(
         held = chance[view.high]
         keep = _gain(r, view.high, held) if held is not None else 0.0
         better = [
-            (a, why)
-            for a, why in candidates
+            a
+            for a in candidates
             if _group(r, a - r.BID) == _group(r, view.high)
             and _gain(r, a - r.BID, chance[a - r.BID] or 0.0) > keep + 10
         ]
         if not better:
             return Decision(r.PASS, N_("keep the bid: a raise would risk more than it adds"))
-        a, why = max(better, key=lambda c: _gain(r, c[0] - r.BID, chance[c[0] - r.BID] or 0.0))
-        return Decision(a, Why(N_("raise my own bid: %(why)s"), why=why))
+        a = max(better, key=lambda a: _gain(r, a - r.BID, chance[a - r.BID] or 0.0))
+        return Decision(a, Why(N_("raise my own bid: %(why)s"), why=why_of(a)))
     if partner_high:
         strain = r.bid_strain[view.high]
         held = chance[view.high]
         keep = _gain(r, view.high, held) if held is not None else 0.0
         raise_ = [
-            (a, why)
-            for a, why in candidates
+            a
+            for a in candidates
             if r.bid_kind[a - r.BID] == "suit"
             and r.bid_strain[a - r.BID] == strain
             and r.bid_kind[view.high] == "suit"
@@ -1468,11 +1483,11 @@ def _choose_by_gain(
         ]
         if not raise_:
             return Decision(r.PASS, N_("partner holds the bid and the pair reaches no higher"))
-        a, why = max(raise_, key=lambda c: _gain(r, c[0] - r.BID, chance[c[0] - r.BID] or 0.0))
+        a = max(raise_, key=lambda a: _gain(r, a - r.BID, chance[a - r.BID] or 0.0))
         if r.procedure != "single-round":
             # Rounds: raise to the cheapest level above partner's that still gains.
-            a, why = min(raise_)
-        return Decision(a, Why(N_("raise partner's suit: %(why)s"), why=why))
+            a = min(raise_)
+        return Decision(a, Why(N_("raise partner's suit: %(why)s"), why=why_of(a)))
     if not candidates:
         need, needs = odds.need, odds.needs
         for a in legal:
@@ -1484,75 +1499,75 @@ def _choose_by_gain(
                 note = note_of(i)  # a bid the score alone turned down
                 break
         return Decision(r.PASS, noted(N_("the hand is not worth a higher bid"), note))
-    if _stop(view) and not any((chance[a - r.BID] or 0.0) >= NEED for a, _ in candidates):
+    if _stop(view) and not any((chance[a - r.BID] or 0.0) >= NEED for a in candidates):
         # Only to take the contract from them: the bid likeliest to make, the cheapest of those.
-        pick = max(candidates, key=lambda c: (chance[c[0] - r.BID] or 0.0, -c[0]))
-        return Decision(pick[0], noted(pick[1], note_of(pick[0] - r.BID)))
+        pick = max(candidates, key=lambda a: (chance[a - r.BID] or 0.0, -a))
+        return Decision(pick, noted(why_of(pick), note_of(pick - r.BID)))
 
-    def gain(c: tuple[int, str]) -> float:
-        i = c[0] - r.BID
+    def gain(a: int) -> float:
+        i = a - r.BID
         g = _gain(r, i, chance[i] or 0.0)
         if wins(i):
             g += 50.0 * (chance[i] or 0.0)  # making it wins the game
         return g
 
     best = max(candidates, key=gain)
-    group = _group(r, best[0] - r.BID)
+    group = _group(r, best - r.BID)
     if r.procedure == "single-round":
         # One call: enough to win the game if that is in reach, else the best gain.
-        winning = [c for c in candidates if wins(c[0] - r.BID)]
+        winning = [a for a in candidates if wins(a - r.BID)]
         if winning:
-            pick = max(winning, key=lambda c: (chance[c[0] - r.BID] or 0.0, -c[0]))
+            pick = max(winning, key=lambda a: (chance[a - r.BID] or 0.0, -a))
             return Decision(
-                pick[0],
+                pick,
                 noted(
-                    Why(N_("one call: just enough to win the game; %(why)s"), why=pick[1]),
-                    note_of(pick[0] - r.BID),
+                    Why(N_("one call: just enough to win the game; %(why)s"), why=why_of(pick)),
+                    note_of(pick - r.BID),
                 ),
             )
         if _team_of(r, view.seat).bit_count() > 1:
             return Decision(
-                best[0],
+                best,
                 noted(
                     Why(
                         N_("one call: the bid that gains most (partner may raise it); %(why)s"),
-                        why=best[1],
+                        why=why_of(best),
                     ),
-                    note_of(best[0] - r.BID),
+                    note_of(best - r.BID),
                 ),
             )
         # Alone, with no second call to climb with and no partner to raise: the highest level
         # the hand reaches in its best strain (a lower one scores less and leaves the others
         # room to outbid it cheaply).
-        top = max(c for c in candidates if _group(r, c[0] - r.BID) == group)
+        top = max(a for a in candidates if _group(r, a - r.BID) == group)
         return Decision(
-            top[0],
+            top,
             noted(
                 Why(
                     N_("one call: the highest the hand reaches in its best strain; %(why)s"),
-                    why=top[1],
+                    why=why_of(top),
                 ),
-                note_of(top[0] - r.BID),
+                note_of(top - r.BID),
             ),
         )
-    same = [c for c in candidates if _group(r, c[0] - r.BID) == group]
-    laid = [c for c in same if odds.laid and odds.laid[c[0] - r.BID]]
-    if laid and max(laid)[0] > min(same)[0]:
+    same = [a for a in candidates if _group(r, a - r.BID) == group]
+    laid = [a for a in same if odds.laid and odds.laid[a - r.BID]]
+    if laid and max(laid) > min(same):
         # No risk in bidding what the sure tricks make: the cheaper bid would only score less.
         pick = max(laid)
-        return Decision(pick[0], Why(N_("bid what the hand lays down: %(why)s"), why=pick[1]))
-    winning = [c for c in same if wins(c[0] - r.BID)]
-    if winning and not wins(min(same)[0] - r.BID):
+        return Decision(pick, Why(N_("bid what the hand lays down: %(why)s"), why=why_of(pick)))
+    winning = [a for a in same if wins(a - r.BID)]
+    if winning and not wins(min(same) - r.BID):
         pick = min(winning)
         return Decision(
-            pick[0],
+            pick,
             noted(
-                Why(N_("just high enough to win the game: %(why)s"), why=pick[1]),
-                note_of(pick[0] - r.BID),
+                Why(N_("just high enough to win the game: %(why)s"), why=why_of(pick)),
+                note_of(pick - r.BID),
             ),
         )
     pick = min(same)
-    return Decision(pick[0], noted(pick[1], note_of(pick[0] - r.BID)))
+    return Decision(pick, noted(why_of(pick), note_of(pick - r.BID)))
 
 
 def _margin(rules: Rules, level: int) -> float:
