@@ -225,42 +225,43 @@ def hand_tricks(rules: Rules, hand: int, strain: int) -> float:
     """
     parts = _count_parts(rules)
     t = _strain_tables(rules, strain)
-    if strain < NT:
-        trumps = hand & t.masks[strain]
+    masks, side = t.masks, parts.side
+    if strain == NT:
+        tricks = 0.0
+        tricks += (hand & masks[SUITLESS]).bit_count()  # a joker of its own at no trumps
+        stoppers = 0
+        for s in range(4):
+            mine = hand & masks[s]
+            got = side[4 * NT + s].get(mine)
+            if got is None:
+                got = parts.side_count(t, NT, s, mine)
+            for x in got[0]:
+                tricks += x
+            stoppers += got[1]
+        tricks -= 0.6 * max(0, 3 - stoppers)
+    else:
+        trumps = hand & masks[strain]
         tricks = parts.trumps[strain].get(trumps)
         if tricks is None:
             tricks = parts.trump_count(t, strain, trumps)
-        spare = max(0, trumps.bit_count() - 2)
-        side_suits: tuple[int, ...] = _SIDE_SUITS[strain]
-    else:
-        spare = 0
-        side_suits = (0, 1, 2, 3)
-        tricks = 0.0
-        tricks += (hand & t.masks[SUITLESS]).bit_count()  # a joker of its own at no trumps
-        stoppers = 0
-    side = parts.side
-    row = 4 * strain
-    for s in side_suits:
-        mine = hand & t.masks[s]
-        if strain < NT:
-            length = mine.bit_count()
-            if length == 0:
-                ruffs = min(spare, 2)
-                tricks += 0.8 * ruffs
-                spare -= ruffs
-            elif length == 1:
-                ruffs = min(spare, 1)
-                tricks += 0.5 * ruffs
-                spare -= ruffs
-        got = side[row + s].get(mine)
-        if got is None:
-            got = parts.side_count(t, strain, s, mine)
-        for x in got[0]:
-            tricks += x
-        if strain == NT:
-            stoppers += got[1]
-    if strain == NT:
-        tricks -= 0.6 * max(0, 3 - stoppers)
+        spare = trumps.bit_count() - 2  # trumps to ruff with (adding no ruff adds 0.0: skipped)
+        row = 4 * strain
+        for s in _SIDE_SUITS[strain]:
+            mine = hand & masks[s]
+            if spare > 0:
+                length = mine.bit_count()
+                if length == 0:
+                    ruffs = min(spare, 2)
+                    tricks += 0.8 * ruffs
+                    spare -= ruffs
+                elif length == 1:
+                    tricks += 0.5  # one ruff
+                    spare -= 1
+            got = side[row + s].get(mine)
+            if got is None:
+                got = parts.side_count(t, strain, s, mine)
+            for x in got[0]:
+                tricks += x
     # The counts above overrate strong hands (winners and ruffs overlap): shrink the excess.
     base = 0.5 * rules.hand_size
     if tricks > base:
