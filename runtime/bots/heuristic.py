@@ -241,9 +241,8 @@ def hand_tricks(rules: Rules, hand: int, strain: int) -> float:
         tricks -= 0.6 * max(0, 3 - stoppers)
     else:
         trumps = hand & masks[strain]
-        tricks = parts.trumps[strain].get(trumps)
-        if tricks is None:
-            tricks = parts.trump_count(t, strain, trumps)
+        known = parts.trumps[strain].get(trumps)
+        tricks = parts.trump_count(t, strain, trumps) if known is None else known
         spare = trumps.bit_count() - 2  # trumps to ruff with (adding no ruff adds 0.0: skipped)
         row = 4 * strain
         for s in _SIDE_SUITS[strain]:
