@@ -34,6 +34,11 @@ Play
 Its budget is set in the bot spec (:func:`parse_settings`): ``search:samples=16,ms=50``
 (deals per decision; a time budget per play decision, after at least two deals), and the old
 forms ``search:N`` and ``search:N:S`` (N deals, at most S seconds).
+
+Every decision comes with a reason, translatable as the heuristic's are: a message marked
+``N_`` or a :class:`~.reasons.Why` whose bids are :func:`~.reasons.bid_param` codes, shown in
+the reader's notation (a special bid by its name), and whose margins are
+:func:`~.reasons.signed_param` numbers.
 """
 
 from __future__ import annotations
