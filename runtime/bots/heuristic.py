@@ -1631,7 +1631,11 @@ def discard_options(view: SeatView, hand: int | None = None) -> list[tuple[int, 
     r = view.rules
     hand = view.hand if hand is None else hand
     count = max(1, min(r.discard_count, hand.bit_count() - r.hand_size))
-    strain = view.strain if view.contract >= 0 else NT
+    # The contract's strain: the engine sets the trump tables only when the play starts, so at
+    # the discard a view still shows no trumps (read at it, a bower could go).
+    strain = NT
+    if view.contract >= 0 and r.bid_kind[view.contract] == "suit":
+        strain = r.bid_strain[view.contract]
     if view.misere:
         danger = misere_danger(r, hand, _active_opponents_misere(r))
         drop = [c for _, c in danger][:count]
@@ -2131,8 +2135,27 @@ class _Context:
             return through
         longest = max(side, key=lambda a: (hand & t.masks[t.suit_of[self.card(a)]]).bit_count())
         suit = t.suit_of[self.card(longest)]
+        top = self.sequence_top(suit)
+        if top >= 0 and top in side:
+            return Decision(
+                top, N_("lead the top of a sequence in the longest suit: it drives out a winner")
+            )
         low = self.cheapest([a for a in side if t.suit_of[self.card(a)] == suit])
         return Decision(low, N_("lead low from the longest suit"))
+
+    def sequence_top(self, suit: int) -> int:
+        """The mover's top card in ``suit`` when the next is in sequence with it (no unseen
+        card between them, as with king and queen once the ace is out), else -1: leading it
+        costs nothing and forces out a higher card, where a low lead lets a low card win."""
+        t = self.t
+        if suit == SUITLESS:
+            return -1
+        mine = _desc(self.hand & t.masks[suit], t.power)
+        if len(mine) < 2:
+            return -1
+        top, second = mine[0], mine[1]
+        between = t.higher[second] & ~t.higher[top] & ~(1 << top)
+        return -1 if between & self.out else top
 
     def lead_through(self, side: list[int]) -> Decision | None:
         """Defending when the contractor plays next and a fellow defender last: lead low in the
