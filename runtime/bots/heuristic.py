@@ -20,18 +20,21 @@ Bidding
     where our own defence tricks would take us out. Near the target it bids just high enough to
     win the game and raises no bid that already wins it; it bids what the hand lays down.
 Kitty
-    It keeps trumps and winners and drops whole short side suits (to ruff them), or at misère
-    its most dangerous cards; it plays sans kitty when the bonus outweighs the kitty's tricks.
+    It reads the hand at the contract's trumps (the engine shows them only once the play
+    starts), keeps trumps and winners and drops whole short side suits (to ruff them), or at
+    misère its most dangerous cards; it plays sans kitty when the bonus outweighs the kitty's
+    tricks.
 Play
     Second hand low, third hand high, win as cheaply as will hold, never overtake a partner who
     is winning, draw trumps as contractor with the top ones, cash winners, ruff when void, lead
-    partner's voids as defender; at misère the contractor ducks under and sheds high cards while
-    the defenders lead low into what the bidder holds (the face-up hand at open misère), keep the
-    trick low for him and shed high cards once he is beaten. Defenders who score apart play
-    together while making the contract would win the contractor the game (no overtaking, no
-    wasted trump, leading through the contractor), cover a fellow defender whose share of the
-    defence's tricks would win him the game, and play for their own tricks once the contract
-    is settled.
+    partner's voids as defender, else lead the longest suit: its top card when the next is in
+    sequence with it, a low one otherwise; at misère the contractor ducks under and sheds high
+    cards while the defenders lead low into what the bidder holds (the face-up hand at open
+    misère), keep the trick low for him and shed high cards once he is beaten. Defenders who
+    score apart play together while making the contract would win the contractor the game (no
+    overtaking, no wasted trump, leading through the contractor), cover a fellow defender whose
+    share of the defence's tricks would win him the game, and play for their own tricks once the
+    contract is settled.
 
 Every decision comes with a short reason (``fivehundred play``'s ``hint``), English as a
 string and translatable: a message marked ``N_`` or a :class:`~.reasons.Why` with parameters
