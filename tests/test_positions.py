@@ -252,14 +252,63 @@ def test_three_handed_defence_leads_through_the_contractor_when_the_contract_is_
     """Seat 0 won the first trick; the contractor (seat 1, whose 6S wins him the game) plays
     next and the other defender last. Seat 0 leads low in his weakest side suit, through the
     contractor to the defender sitting over him, not away from his heart honours; at ordinary
-    scores the plain lead from the longest suit stays."""
+    scores the plain lead from the longest suit stays (the king, top of his king-queen)."""
     hand = ["KH", "QH", "10H", "9H", "9C", "8C", "10D", "8D", "7S"]
     actions = ["6S", "pass", "pass", "9D", "7D", "AD"]
     action, why = hints(THREE, 0, hand, actions, scores=[100, 480, 100])
     assert action == "8C"
     assert "lead through the contractor" in why
     action, why = hints(THREE, 0, hand, actions, scores=[100, 100, 100])
-    assert action == "9H" and "through" not in why
+    assert action == "KH" and "through" not in why and "longest suit" in why
+
+
+def test_discard_at_the_contracts_trumps_keeps_the_bowers():
+    """Three-handed, seat 0 won the auction at 7H and took the widow (QC, JD, 7H). At the discard
+    the engine still shows no trumps (it sets the trump tables when the play starts): read so,
+    the jack of diamonds is a low diamond, and heuristic-1 drops it, the left bower. The
+    heuristic reads the hand at hearts: it voids spades to ruff them and keeps every trump."""
+    game = fivehundred.load(THREE)
+    hand = ["QS", "KS", "QC", "AC", "8D", "JD", "KD", "7H", "9H", "10H", "JH", "KH", "JK"]
+    trumps = {"JD", "7H", "9H", "10H", "JH", "KH", "JK"}
+
+    def discards(bot):
+        out = set()
+        for seed in (0, 1, 2):
+            state = game.position(
+                0, hand, ["pass", "6S", "7H"], kitty=["QC", "JD", "7H"], seed=seed
+            )
+            dropped = []
+            for _ in range(3):
+                action, why = state.hint(bot)
+                dropped.append((action.removeprefix("discard "), str(why)))
+                state.apply(action)
+            out.add(tuple(dropped))
+        assert len(out) == 1, out
+        return out.pop()
+
+    dropped = discards("heuristic")
+    assert not {c for c, _ in dropped} & trumps
+    assert {c for c, _ in dropped} >= {"QS", "KS"}
+    assert "void short side suits to ruff them" in dropped[0][1]
+    assert {c for c, _ in discards("heuristic-1")} & trumps == {"JD"}
+
+
+def test_lead_the_top_of_a_sequence_in_the_longest_suit():
+    """Three-handed, seat 0 defends 6S and won the first trick with the ace of diamonds: no
+    winner left to cash, no singleton. From king-queen-nine-eight of hearts, the ace out, he
+    leads the king: it costs nothing (the queen is as good) and drives out the ace, where the
+    eight lets the contractor win cheaply. From king-jack-nine-eight (the queen out) he leads
+    low, as heuristic-1 always did."""
+    actions = ["6S", "pass", "pass", "9D", "7D", "AD"]
+    hand = ["10D", "8D", "KH", "QH", "9H", "8H", "10C", "9C", "7S"]
+    action, why = hints(THREE, 0, hand, actions)
+    assert action == "KH"
+    assert "top of a sequence" in why
+    assert hints(THREE, 0, hand, actions, bot="heuristic-1")[0] == "8H"
+    broken = ["10D", "8D", "KH", "JH", "9H", "8H", "10C", "9C", "7S"]
+    action, why = hints(THREE, 0, broken, actions)
+    assert action == "8H"
+    assert "lead low from the longest suit" in why
 
 
 def test_bid_the_game_before_an_opponent_goes_out_on_his_tricks():
@@ -267,7 +316,7 @@ def test_bid_the_game_before_an_opponent_goes_out_on_his_tricks():
     reach 500 on one hand. Seat 0 (480) needs only two tricks in defence; seat 1 (400) bids
     6H, the contract that takes him out, on a chance he would pass at ordinary scores (or
     with nobody near the target)."""
-    hand = ["10S", "7D", "7S", "8D", "JH", "JK", "KC", "KH", "KS", "QD"]
+    hand = ["KH", "QH", "10H", "9H", "8H", "AC", "9C", "10D", "8D", "10S"]
     action, why = hints(THREE, 1, hand, [], scores=[480, 400, 100])
     assert action == "6H"
     assert "wins the game before the opponents go out" in why
@@ -277,8 +326,8 @@ def test_bid_the_game_before_an_opponent_goes_out_on_his_tricks():
 
 def test_no_risky_contract_when_ones_own_defence_tricks_win_the_game():
     """P: a defender's own tricks count for him. Seat 1 at 480 needs two tricks in defence to
-    win: he does not risk 6D on a 61% chance that he bids at ordinary scores."""
-    hand = ["10D", "10H", "7C", "8D", "9H", "AC", "AD", "KD", "QD", "QH"]
+    win: he does not risk 6D on a 63% chance that he bids at ordinary scores."""
+    hand = ["JH", "KD", "10D", "8D", "7D", "AS", "QS", "10S", "7S", "8H"]
     assert hints(THREE, 1, hand, [], scores=[100, 100, 100])[0] == "6D"
     action, why = hints(THREE, 1, hand, [], scores=[100, 480, 100])
     assert action == "pass"
@@ -298,7 +347,7 @@ def test_partners_bid_that_wins_the_game_is_not_raised():
 def test_only_a_contract_wins_where_one_must_bid_to_win():
     """G: only the contractor's side wins the game, by its own contract. At 460 any contract
     made wins, and defending never does: a hand passed at 0 all bids 6H at about even odds."""
-    hand = ["10C", "QC", "QH", "6H", "KH", "JD", "8S", "AD", "4D", "5S"]
+    hand = ["KH", "QH", "7H", "5H", "AC", "9C", "6C", "9D", "6S", "5S"]
     assert hints(AUS, 1, hand, [], scores=[0, 0])[0] == "pass"
     action, why = hints(AUS, 1, hand, [], scores=[0, 460])
     assert action == "6H"
@@ -366,11 +415,11 @@ def test_outbid_the_opponents_bid_that_would_win_them_the_game():
 
 def test_bid_to_keep_out_only_an_opponent_who_may_still_win_the_auction():
     """Three-handed, one call each: seat 1 has passed and seat 0 calls after seat 2. With seat 0
-    at 420 and free to bid, seat 2 bids its 48% diamonds to keep him from the contract; with
+    at 420 and free to bid, seat 2 bids its 45% diamonds to keep him from the contract; with
     seat 1 at 420 instead, who has had his one call, seat 2 passes: if seat 0 passes too the hand
     is thrown in, which keeps the leader out better than a contract more likely lost than
     made."""
-    hand = ["10D", "10C", "8H", "9S", "JD", "JS", "AD", "KD", "8C", "AC"]
+    hand = ["QD", "JD", "9D", "8D", "AH", "KH", "QH", "9C", "8C", "QS"]
     action, why = hints(THREE, 2, hand, ["pass"], scores=[420, 0, 0])
     assert action == "6D"
     assert "bid to keep them out" in why

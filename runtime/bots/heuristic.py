@@ -20,18 +20,21 @@ Bidding
     where our own defence tricks would take us out. Near the target it bids just high enough to
     win the game and raises no bid that already wins it; it bids what the hand lays down.
 Kitty
-    It keeps trumps and winners and drops whole short side suits (to ruff them), or at misère
-    its most dangerous cards; it plays sans kitty when the bonus outweighs the kitty's tricks.
+    It reads the hand at the contract's trumps (the engine shows them only once the play
+    starts), keeps trumps and winners and drops whole short side suits (to ruff them), or at
+    misère its most dangerous cards; it plays sans kitty when the bonus outweighs the kitty's
+    tricks.
 Play
     Second hand low, third hand high, win as cheaply as will hold, never overtake a partner who
     is winning, draw trumps as contractor with the top ones, cash winners, ruff when void, lead
-    partner's voids as defender; at misère the contractor ducks under and sheds high cards while
-    the defenders lead low into what the bidder holds (the face-up hand at open misère), keep the
-    trick low for him and shed high cards once he is beaten. Defenders who score apart play
-    together while making the contract would win the contractor the game (no overtaking, no
-    wasted trump, leading through the contractor), cover a fellow defender whose share of the
-    defence's tricks would win him the game, and play for their own tricks once the contract
-    is settled.
+    partner's voids as defender, else lead the longest suit: its top card when the next is in
+    sequence with it, a low one otherwise; at misère the contractor ducks under and sheds high
+    cards while the defenders lead low into what the bidder holds (the face-up hand at open
+    misère), keep the trick low for him and shed high cards once he is beaten. Defenders who
+    score apart play together while making the contract would win the contractor the game (no
+    overtaking, no wasted trump, leading through the contractor), cover a fellow defender whose
+    share of the defence's tricks would win him the game, and play for their own tricks once the
+    contract is settled.
 
 Every decision comes with a short reason (``fivehundred play``'s ``hint``), English as a
 string and translatable: a message marked ``N_`` or a :class:`~.reasons.Why` with parameters
@@ -1683,7 +1686,11 @@ def _discard_sets(view: SeatView, hand: int | None = None) -> Iterator[tuple[int
     r = view.rules
     hand = view.hand if hand is None else hand
     count = max(1, min(r.discard_count, hand.bit_count() - r.hand_size))
-    strain = view.strain if view.contract >= 0 else NT
+    # The contract's strain: the engine sets the trump tables only when the play starts, so at
+    # the discard a view still shows no trumps (read at it, a bower could go).
+    strain = NT
+    if view.contract >= 0 and r.bid_kind[view.contract] == "suit":
+        strain = r.bid_strain[view.contract]
     if view.misere:
         danger = misere_danger(r, hand, _active_opponents_misere(r))
         drop = [c for _, c in danger][:count]
@@ -2177,8 +2184,27 @@ class _Context:
             return through
         longest = max(side, key=lambda a: (hand & t.masks[t.suit_of[self.card(a)]]).bit_count())
         suit = t.suit_of[self.card(longest)]
+        top = self.sequence_top(suit)
+        if top >= 0 and top in side:
+            return Decision(
+                top, N_("lead the top of a sequence in the longest suit: it drives out a winner")
+            )
         low = self.cheapest([a for a in side if t.suit_of[self.card(a)] == suit])
         return Decision(low, N_("lead low from the longest suit"))
+
+    def sequence_top(self, suit: int) -> int:
+        """The mover's top card in ``suit`` when the next is in sequence with it (no unseen
+        card between them, as with king and queen once the ace is out), else -1: leading it
+        costs nothing and forces out a higher card, where a low lead lets a low card win."""
+        t = self.t
+        if suit == SUITLESS:
+            return -1
+        mine = _desc(self.hand & t.masks[suit], t.power)
+        if len(mine) < 2:
+            return -1
+        top, second = mine[0], mine[1]
+        between = t.higher[second] & ~t.higher[top] & ~(1 << top)
+        return -1 if between & self.out else top
 
     def lead_through(self, side: list[int]) -> Decision | None:
         """Defending when the contractor plays next and a fellow defender last: lead low in the
