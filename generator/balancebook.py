@@ -18,7 +18,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from babel import Locale, UnknownLocaleError
 from babel.numbers import format_decimal, get_decimal_symbol, parse_pattern
@@ -295,33 +295,35 @@ def _solo(rs: Ruleset) -> bool:
     return max((len(team) for team in rs.teams), default=1) == 1 and rs.partner_call == "none"
 
 
-#: The engine rules of the last rulesets asked, per variant id (see _rules).
-_RULES: dict[str, tuple[Ruleset, Rules]] = {}
+_T = TypeVar("_T")
 
 
-def _rules(rs: Ruleset) -> Rules:
-    """The engine rules of ``rs`` (remembered: a build renders each book in 12 forms)."""
-    from ..runtime.engine.rules import Rules
-
-    cached = _RULES.get(rs.id)
+def _per_ruleset(memo: dict[str, tuple[Ruleset, _T]], rs: Ruleset, make: Callable[[], _T]) -> _T:
+    """``make()`` for ``rs``, remembered for the last ruleset of its id (a build renders each
+    book in 12 forms)."""
+    cached = memo.get(rs.id)
     if cached is not None and cached[0] is rs:
         return cached[1]
-    rules = Rules(rs.tables)
-    _RULES[rs.id] = (rs, rules)
-    return rules
+    value = make()
+    memo[rs.id] = (rs, value)
+    return value
 
 
-#: The last ruleset fingerprinted, per variant id: a build renders each book in 12 forms.
+#: The engine rules and the fingerprint of the last rulesets asked, per variant id.
+_RULES: dict[str, tuple[Ruleset, Rules]] = {}
 _FINGERPRINTS: dict[str, tuple[Ruleset, str]] = {}
 
 
+def _rules(rs: Ruleset) -> Rules:
+    """The engine rules of ``rs``."""
+    from ..runtime.engine.rules import Rules
+
+    return _per_ruleset(_RULES, rs, lambda: Rules(rs.tables))
+
+
 def _fingerprint(rs: Ruleset) -> str:
-    cached = _FINGERPRINTS.get(rs.id)
-    if cached is not None and cached[0] is rs:
-        return cached[1]
-    value = rules_fingerprint(rs.tables)
-    _FINGERPRINTS[rs.id] = (rs, value)
-    return value
+    """The rules fingerprint of ``rs``."""
+    return _per_ruleset(_FINGERPRINTS, rs, lambda: rules_fingerprint(rs.tables))
 
 
 def _context(
