@@ -234,6 +234,46 @@ def test_the_dutch_table_writes_cards_and_bids_in_dutch_notation(
     page.context.close()
 
 
+def test_the_dutch_table_names_special_bids_and_sends_their_codes(
+    browser: Any, running: Running
+) -> None:
+    """Issue 21 §4: a special bid is a code only a machine reads. At a Dutch table of a
+    variant with misère the bid buttons, the auction and the contract show its Dutch name (the
+    name the Dutch book gives it), while the move a button sends stays the code."""
+    from fivehundred.generator.i18n import load_translations
+    from fivehundred.runtime.engine.game import load_builtin
+    from fivehundred.runtime.engine.notation import special_names
+
+    names = special_names(load_builtin("australian"), load_translations("nl"))
+    assert names["BMIS"] != "blind misère"  # Dutch: blinde misère
+    _, made = running.post({"variant": "australian", "seats": BOTS_BUT_SEAT_0})
+    page = open_seat(browser, running, made["seats"][0], lang="nl")
+    page.wait_for_selector("#actions .bid .code")  # seat 0's turn to bid: the ladder
+    for code, name in names.items():
+        button = page.locator(f'#actions button[data-action="{code}"]')
+        assert button.inner_text() == name, (code, button.inner_text())
+        assert code not in button.inner_text()
+    # the auction, the contract and the summary draw their bids with codeEl and codeText
+    assert page.evaluate("codeEl('OMIS', '', true).textContent") == names["OMIS"]
+    assert page.evaluate("codeText('BMIS', true)") == f"\u2068{names['BMIS']}\u2069"
+    page.evaluate(
+        """() => { state.auction = [{seat: 1, call: 'MIS', inkle: false}];
+        state.contract = {bid: 'MIS', seat: 1, side: 1, sans: false}; drawSide(); }"""
+    )
+    assert names["MIS"] in page.inner_text("#auction")
+    assert names["MIS"] in page.inner_text("#contract")
+    assert "MIS" not in page.inner_text("#auction") + page.inner_text("#contract")
+    assert not page.errors
+    page.context.close()
+    # in Arabic the name is isolated in its own direction, as codes are in theirs
+    arabic = special_names(load_builtin("australian"), load_translations("ar"))
+    page = open_seat(browser, running, made["seats"][0], lang="ar")
+    page.wait_for_selector('#actions button[data-action="MIS"]')
+    shown = page.locator('#actions button[data-action="MIS"] .code')
+    assert shown.inner_text() == arabic["MIS"] and shown.get_attribute("dir") == "auto"
+    page.context.close()
+
+
 def test_the_arabic_table_shows_a_bid_unreversed(browser: Any, running: Running) -> None:
     _, made = running.post({"variant": "australian", "seats": BOTS_BUT_SEAT_0})
     page = open_seat(browser, running, made["seats"][0], lang="ar")

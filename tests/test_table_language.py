@@ -196,3 +196,24 @@ def _table_at_auction() -> Any:
 
     rules = load_builtin("australian")
     return Table(id="a", rules=rules, seats=(Seat(),) * 4, options=Options(), seed=3, source={})
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGS])
+def test_a_tables_state_names_its_special_bids_in_the_readers_language(lang: str) -> None:
+    """Issue 21 §4: the state a seat is sent names the variant's special bids in the table's
+    language (the names the books give them), while its ladder and legal moves keep the codes
+    the page sends back."""
+    from fivehundred.runtime.engine.notation import special_names
+    from fivehundred.runtime.server.uitext import translations
+
+    tr = translations(lang)
+    table = _table_at_auction()
+    seat = table.to_move
+    msg = table.message(seat, tr)
+    assert msg["specials"] == special_names(table.rules, tr)
+    assert set(msg["specials"]) == {"MIS", "OMIS", "BMIS"}
+    if lang == "nl":
+        assert msg["specials"]["MIS"] == "misère" and msg["specials"]["BMIS"] == "blinde misère"
+    if lang != "en":
+        assert msg["specials"]["OMIS"] != "open misère" or lang == "nl"
+    assert "MIS" in msg["ladder"] and all(" " not in a for a in msg["legal"])
