@@ -355,6 +355,23 @@ def test_the_bench_shows_an_error_at_its_line_then_the_book(browser: Any, runnin
     assert "auction.all-pass" in page.inner_text("#diff")
     book = page.frame_locator("#book")
     assert "Bench house" in book.locator("h1").inner_text(timeout=10000)
+    # a link within the book scrolls the preview, and opens no page of /books/
+    frame = page.frames[1]  # the preview
+    assert frame.evaluate("scrollY") == 0
+    pages = len(context.pages)
+    target = frame.evaluate(
+        """() => [...document.querySelectorAll('a[href^="#"]')].map((a) => a.getAttribute('href'))
+        .filter((h) => document.getElementById(h.slice(1))).pop()"""
+    )
+    frame.locator(f'a[href="{target}"]').first.click()
+    frame.wait_for_function("scrollY > 0", timeout=5000)
+    assert frame.url == "about:srcdoc" + target  # not the bench page's own address
+    assert "Bench house" in book.locator("h1").inner_text()  # still the preview
+    assert len(context.pages) == pages  # no tab opened at /books/LL/
+    # a link to another book (the base's) opens the server's book in a new tab
+    base = frame.locator("a.base")
+    assert base.get_attribute("href") == f"{running.base}/books/en/australian.html"
+    assert base.get_attribute("target") == "_blank"
     # the book in Dutch, on demand
     page.select_option("#book-lang", "nl")
     page.wait_for_function(
