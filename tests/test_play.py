@@ -310,9 +310,7 @@ def test_a_typo_gets_did_you_mean_among_the_legal_moves(fixed_deal: Arrange) -> 
     assert not refused.group(2).startswith("did you mean")
     held = re.search(r"> Q♠\n(.*)\n(.*)\n", text)
     assert held is not None
-    assert held.group(1) == (
-        "you may not play Q♠: seat 0 (you) does not hold Q♠ [play.follow-suit]"
-    )
+    assert held.group(1) == ("you may not play Q♠: you do not hold Q♠ [play.follow-suit]")
     assert held.group(2) == "did you mean A♠, K♠?"
     nonsense = re.search(r"> XX\n(.*)\n(.*)\n", text)
     assert nonsense is not None and not nonsense.group(2).startswith("did you mean")
@@ -485,6 +483,31 @@ def test_the_game_in_arabic_isolates_cards_and_signed_numbers() -> None:
     assert f"{LRI}+" in text or f"{LRI}-" in text  # points in a hand's summary
     assert arabic.pgettext("side", "you and partner") in text
     assert "you and partner" not in text and "[0, 0]" not in text
+    assert text.count(LRI) == text.count(PDI)
+
+
+def test_arabic_isolates_the_words_typed_and_names_you_once(fixed_deal: Arrange) -> None:
+    """Issue 21 §4 in Arabic: a word the person typed, quoted in a message ('take', 'pas'),
+    stands between LRI and PDI as the cards do; a card not held is refused naming the person
+    once, as the sentence's subject ("you do not hold Q♠"), not "seat 0 (you)" again."""
+    from fivehundred.runtime.engine.seatnames import OWN_SEAT_REASONS, SEAT_WHO
+
+    arabic = load_translations("ar")
+    notation = notation_of(arabic)
+    bots = (Scripted("5C", "6H", "discard 4D", "discard 7D", "discard 5S"),
+            Scripted("pass", "6S"), Scripted("pass", "AC", "JS"))  # fmt: skip
+    rules = fixed_deal("australian", *bots)
+    transcript, _ = run(rules, ["take", "pas", "pass", "6♦", "Q♠", "quit"], translations=arabic)
+    text = transcript.text
+    for word in ("'take'", "'pas'"):
+        assert f"{LRI}{word}{PDI}" in text, word
+        assert text.count(word) == text.count(f"{LRI}{word}{PDI}"), word
+    queen = notation.isolate(notation.card("QS"))
+    yours = OWN_SEAT_REASONS["seat %(seat)s does not hold %(card)s"][0]
+    assert arabic.gettext(yours) != yours  # translated
+    assert render(yours, {"card": queen}, arabic) in text
+    you = arabic.pgettext("seat", "you")
+    assert render(SEAT_WHO, {"seat": 0, "who": you}, arabic) not in text
     assert text.count(LRI) == text.count(PDI)
 
 

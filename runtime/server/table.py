@@ -274,7 +274,7 @@ class Table:
                 "malformed",
                 N_("%(move)s is not a move: %(why)s"),
                 move=repr(text),
-                why=exc.text(translations),
+                why=exc.text_for(translations, notation_of(translations)),  # type: ignore[arg-type]
             ) from None
         probe = state.copy()
         probe.apply_str(text)  # raises IllegalActionError naming the seat, move and clause
