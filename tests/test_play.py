@@ -576,3 +576,36 @@ def test_end_of_input_ends_the_game_quietly() -> None:
     transcript, winner = run(load_rules("australian"), [], seed=8)
     assert winner is None
     assert "Traceback" not in transcript.text and "game over" not in transcript.text
+
+
+def test_a_reasons_own_seat_is_named_as_the_subject_for_every_seat() -> None:
+    """The reason of an illegal move names its own seat as the sentence's subject does: the
+    reader's "you do not hold", another seat whose hand he plays by its name alone; every
+    engine reason so rewritten is one the engine gives (its msgid in the catalogue's template),
+    and another seat in a reason keeps its number with its name."""
+    from fivehundred.runtime.engine.errors import IllegalActionError
+    from fivehundred.runtime.engine.messages import Explanation
+    from fivehundred.runtime.engine.seatnames import OWN_SEAT_REASONS, illegal_sentence
+
+    rules = load_rules("australian")
+    why = Explanation(
+        "play.follow-suit", "seat %(seat)s does not hold %(card)s", {"seat": 2, "card": "QS"}
+    )
+    exc = IllegalActionError(2, "QS", why.clause, why.text(), why, "card")
+    assert illegal_sentence(rules, 0, exc) == "partner may not play Q♠: partner does not hold Q♠"
+    assert illegal_sentence(rules, 2, exc) == "you may not play Q♠: you do not hold Q♠"
+    dutch = load_translations("nl")
+    assert illegal_sentence(rules, 2, exc, dutch) == "jij mag V♠ niet spelen: jij hebt V♠ niet"
+    # a reason naming another seat than the subject keeps "seat 1 (left opponent)"
+    other = Explanation(
+        "seats.partner", "seat %(seat)s is already on the contractor's side", {"seat": 1}
+    )
+    exc = IllegalActionError(0, "partner 1", other.clause, other.text(), other, "partner")
+    assert illegal_sentence(rules, 0, exc).endswith(
+        ": seat 1 (left opponent) is already on the contractor's side"
+    )
+    pot = (Path(__file__).parents[1] / "specs" / "locales" / "messages.pot").read_text(
+        encoding="utf-8"
+    )
+    for template in OWN_SEAT_REASONS:
+        assert f'msgid "{template}"' in pot.replace('"\n"', ""), template
