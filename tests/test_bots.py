@@ -408,7 +408,7 @@ def _heuristic_decisions(variant: str, hands: int, forget: bool) -> list[tuple[i
             if forget:
                 for memory in (
                     heuristic._FACTS,
-                    heuristic._NEEDS,
+                    heuristic._LAID,
                     heuristic._PARTS,
                     heuristic._PARTS_BY_TABLES,
                     heuristic._TABLES,

@@ -205,6 +205,28 @@ def test_hint_reads_symbols_and_the_language(capsys):
     assert dutch.split()[1] == DUTCH.action(code, "bid").split()[0]
 
 
+@pytest.mark.parametrize("bot", ["heuristic", "search"])
+def test_hint_gives_the_reason_in_the_language(capsys, bot):
+    """``hint --lang nl``: the bot's reason in Dutch, its bids in the Dutch notation (the
+    search bot's "94% kans om 6♥ te maken"), the same reason ``--json`` gives in English."""
+    from fivehundred.runtime.adapters.api import Game
+    from fivehundred.runtime.bots.reasons import reason_text
+
+    hand = "5♥ J♥ 10♥ 9♥ 8♥ 7♥ A♠ K♠ Q♠ 4♦"
+    args = ["hint", "australian", "--seat", "1", "--hand", hand, "--bot", bot]
+    assert main([*args, "--lang", "nl"]) == 0
+    dutch = capsys.readouterr().out
+    assert main([*args, "--json"]) == 0
+    english = json.loads(capsys.readouterr().out)["reason"]
+    state = Game(load_rules("australian")).position(1, [ENGLISH.read(c) for c in hand.split()])
+    _, reason = state.hint(bot)
+    assert english == str(reason)
+    said = reason_text(reason, load_translations("nl"))
+    assert said != english and dutch.rstrip("\n").endswith(f"({said})"), (dutch, said)
+    if bot == "search":  # its chance of the bid, the bid in the notation
+        assert "6♥" in said and "6H" not in said
+
+
 # -- special bids by name (issue 21 §1/§4) ------------------------------------------------------
 
 

@@ -400,3 +400,121 @@ def test_sampled_deals_keep_what_the_contract_showed(variant):
                 if state.called_cards:
                     checked += 1
     assert checked >= 100
+
+
+# -- the reasons, in the reader's language (issues 19/21) ---------------------------------------
+
+
+def _search_reasons(variant: str, hands: int, seed: int) -> list[str]:
+    """Every reason the search bot (a small budget) gives in ``hands`` whole hands."""
+    rules = load_rules(variant)
+    bot = make_bot("search:samples=4,bids=8,discards=4")
+    assert isinstance(bot, SearchBot)
+    rng = Random(seed)
+    out = []
+    for n in range(hands):
+        state = HandState.new(rules, n % rules.players, rng)
+        while state.phase != OVER:
+            decision = bot.decide(state, rng)
+            out.append(decision.reason)
+            state.apply_fast(decision.action)
+    return out
+
+
+def _plain_parts(reason: object) -> list[str]:
+    """The parts of a reason that are plain text: the reason itself when it is a plain str,
+    else the str parameters (at any depth) that are neither a :class:`Why` nor a noted code."""
+    from fivehundred.runtime.bots.reasons import Noted, Why
+
+    if isinstance(reason, Noted):
+        return []
+    if isinstance(reason, Why):
+        return [p for v in reason.params.values() for p in _plain_parts(v)]
+    return [reason] if isinstance(reason, str) else []
+
+
+@pytest.mark.parametrize("variant", ["australian", "misere-230"])
+def test_every_search_reason_is_a_translatable_message(variant):
+    """A reason written as an f-string again (``f"let {code} stand..."``) is a plain str that
+    no catalogue holds: every reason the search bot gives, and every text inside one, is a
+    message the Dutch catalogue translates, or a number formatted (``45%``)."""
+    from fivehundred.generator.i18n import load_translations
+    from fivehundred.runtime.bots.reasons import Why
+
+    dutch = load_translations("nl")
+    reasons = _search_reasons(variant, 3, seed=4)
+    for reason in reasons:
+        if isinstance(reason, Why):
+            assert dutch.gettext(reason.template) != reason.template or reason.template[:2] == "%("
+        for part in _plain_parts(reason):
+            if part.rstrip("%").lstrip("+-\u2212").replace(".", "").isdigit():
+                continue
+            assert dutch.gettext(part) != part, (part, str(reason))
+    # the search's own sentences, with parameters, are among them
+    assert any(isinstance(r, Why) and "sampled deals" in r.template for r in reasons)
+
+
+def test_the_search_bots_bid_reasons_read_in_dutch_notation():
+    """The search bot's reasons that name a bid (its chance of a bid, outbidding or letting the
+    opponents' contract stand) render in Dutch with the Dutch notation: ``6♥``, ``misère`` by
+    name, no code (``6H``, ``MIS``) and no English word of the English reason; in Arabic the
+    bid is isolated left to right."""
+    import re
+
+    from fivehundred.generator.i18n import load_translations
+    from fivehundred.runtime.bots.reasons import Noted, Why, reason_text
+    from fivehundred.runtime.engine.notation import LRI, PDI, notation_of
+
+    rules = load_rules("australian")
+    dutch, arabic = load_translations("nl"), load_translations("ar")
+    notation = notation_of(dutch, rules)
+    code = re.compile(r"(?<![\w♠♣♦♥])(\d{1,2}(NT|[SCDH])|[OB]?MIS)(?![\w])")
+
+    def bids(reason: object) -> list[Noted]:
+        if isinstance(reason, Noted):
+            return [reason] if reason.kind == "bid" else []
+        if isinstance(reason, Why):
+            return [b for v in reason.params.values() for b in bids(v)]
+        return []
+
+    def templates(reason: object) -> list[str]:
+        if isinstance(reason, Why):
+            return [reason.template] + [t for v in reason.params.values() for t in templates(v)]
+        return []
+
+    named: set[str] = set()
+    kinds: set[str] = set()
+    bot = make_bot("search:bids=8")
+    assert isinstance(bot, SearchBot)
+    for seed in range(40):
+        rng = Random(seed)
+        state = HandState.new(rules, seed % rules.players, Random(seed))
+        while state.phase == AUCTION:
+            decision = bot.decide(state, rng)
+            state.apply_fast(decision.action)
+            noted = bids(decision.reason)
+            if not noted:
+                continue
+            text = reason_text(decision.reason, dutch)
+            english = str(decision.reason)
+            assert text != english
+            for bid in noted:
+                shown = notation.bid(str(bid.code))
+                assert shown in text, (shown, text)
+                named.add(bid.code)
+            assert not code.search(text), text
+            for template in templates(decision.reason):
+                words = re.findall(r"[a-z']{5,}", re.sub(r"%\(\w+\)s", " ", template))
+                for word in words:
+                    assert not re.search(rf"(?<!\w){word}(?!\w)", text, re.I), (word, text)
+                kinds.add(template.split(":")[0])
+            isolated = reason_text(decision.reason, arabic)
+            for bid in noted:
+                assert bid.text(arabic) in isolated
+                if bid.code[0].isdigit():  # a bid of tricks; a special bid is a word
+                    assert bid.text(arabic)[0] == LRI and bid.text(arabic)[-1] == PDI
+        if "MIS" in named and {"outbid", "let %(high)s stand"} <= kinds:
+            break
+    assert "MIS" in named, named  # a special bid, shown by its Dutch name
+    assert any(c[0].isdigit() for c in named)
+    assert {"outbid", "let %(high)s stand"} <= kinds, kinds

@@ -40,7 +40,7 @@ string and translatable: a message marked ``N_`` or a :class:`~.reasons.Why` wit
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from math import erf, sqrt
 from random import Random
@@ -90,7 +90,18 @@ class Decision:
 class _StrainTables:
     """Per (suit_of, power) pair: for every card the mask of higher cards of its effective suit."""
 
-    __slots__ = ("asc", "bottom", "desc", "higher", "lower", "masks", "power", "suit_of", "voided")
+    __slots__ = (
+        "asc",
+        "bottom",
+        "desc",
+        "higher",
+        "lower",
+        "masks",
+        "power",
+        "span",
+        "suit_of",
+        "voided",
+    )
 
     def __init__(
         self, suit_of: tuple[int, ...], power: tuple[int, ...], masks: tuple[int, ...]
@@ -98,6 +109,9 @@ class _StrainTables:
         n = len(suit_of)
         self.suit_of = suit_of
         self.power = power
+        #: One more than the highest power (powers are never negative: 0 is a card that
+        #: neither follows nor trumps), to pack a power into an int key.
+        self.span = max(power, default=0) + 1
         self.masks = masks  # the effective suits as bitmasks: the tables' or the hand's
         higher = [0] * n
         lower = [0] * n
@@ -211,41 +225,42 @@ def hand_tricks(rules: Rules, hand: int, strain: int) -> float:
     """
     parts = _count_parts(rules)
     t = _strain_tables(rules, strain)
-    if strain < NT:
-        trumps = hand & t.masks[strain]
-        tricks = parts.trumps.get((strain, trumps))
-        if tricks is None:
-            tricks = parts.trump_count(t, strain, trumps)
-        spare = max(0, trumps.bit_count() - 2)
-        side_suits: tuple[int, ...] = _SIDE_SUITS[strain]
-    else:
-        spare = 0
-        side_suits = (0, 1, 2, 3)
-        tricks = 0.0
-        tricks += (hand & t.masks[SUITLESS]).bit_count()  # a joker of its own at no trumps
-        stoppers = 0
-    side = parts.side
-    for s in side_suits:
-        mine = hand & t.masks[s]
-        if strain < NT:
-            length = mine.bit_count()
-            if length == 0:
-                ruffs = min(spare, 2)
-                tricks += 0.8 * ruffs
-                spare -= ruffs
-            elif length == 1:
-                ruffs = min(spare, 1)
-                tricks += 0.5 * ruffs
-                spare -= ruffs
-        got = side.get((strain, s, mine))
-        if got is None:
-            got = parts.side_count(t, strain, s, mine)
-        for x in got[0]:
-            tricks += x
-        if strain == NT:
-            stoppers += got[1]
+    masks, side = t.masks, parts.side
     if strain == NT:
+        tricks = 0.0
+        tricks += (hand & masks[SUITLESS]).bit_count()  # a joker of its own at no trumps
+        stoppers = 0
+        for s in range(4):
+            mine = hand & masks[s]
+            got = side[4 * NT + s].get(mine)
+            if got is None:
+                got = parts.side_count(t, NT, s, mine)
+            for x in got[0]:
+                tricks += x
+            stoppers += got[1]
         tricks -= 0.6 * max(0, 3 - stoppers)
+    else:
+        trumps = hand & masks[strain]
+        known = parts.trumps[strain].get(trumps)
+        tricks = parts.trump_count(t, strain, trumps) if known is None else known
+        spare = trumps.bit_count() - 2  # trumps to ruff with (adding no ruff adds 0.0: skipped)
+        row = 4 * strain
+        for s in _SIDE_SUITS[strain]:
+            mine = hand & masks[s]
+            if spare > 0:
+                length = mine.bit_count()
+                if length == 0:
+                    ruffs = min(spare, 2)
+                    tricks += 0.8 * ruffs
+                    spare -= ruffs
+                elif length == 1:
+                    tricks += 0.5  # one ruff
+                    spare -= 1
+            got = side[row + s].get(mine)
+            if got is None:
+                got = parts.side_count(t, strain, s, mine)
+            for x in got[0]:
+                tricks += x
     # The counts above overrate strong hands (winners and ruffs overlap): shrink the excess.
     base = 0.5 * rules.hand_size
     if tricks > base:
@@ -260,27 +275,34 @@ _SIDE_SUITS = tuple(tuple(s for s in range(4) if s != strain) for strain in rang
 class _CountParts:
     """What a hand's cards of one suit add to :func:`hand_tricks` under one rules, remembered
     by the cards held (a suit's holdings repeat from hand to hand): the trump count, and each
-    side suit's additions in the order they are made, with the stoppers they give."""
+    side suit's additions in the order they are made, with the stoppers they give. One table
+    per strain and suit, keyed by the cards held alone (a small int hashes faster than a
+    tuple), each cleared when it holds :data:`_PART_LIMIT` holdings."""
 
     __slots__ = ("danger", "live", "opponents", "side", "stopped", "trumps")
 
     def __init__(self, rules: Rules) -> None:
         self.live = _live_share(rules)
         self.opponents = max(1, rules.players - 1)
-        #: (strain, trumps held) -> the trumps' count
-        self.trumps: dict[tuple[int, int], float] = {}
-        #: (strain, suit, cards held) -> (what they add, in order; stoppers at no trumps)
-        self.side: dict[tuple[int, int, int], tuple[tuple[float, ...], int]] = {}
-        #: (suit, cards held, opponents) -> the (danger, card) of those cards at misère
-        self.danger: dict[tuple[int, int, int], tuple[tuple[float, int], ...]] = {}
-        #: (suit, cards held) -> whether they stop the suit at no trumps (:func:`_unstopped`)
-        self.stopped: dict[tuple[int, int], bool] = {}
+        #: By trump strain: trumps held -> the trumps' count
+        self.trumps: tuple[dict[int, float], ...] = tuple({} for _ in range(4))
+        #: By ``4 * strain + suit``: cards held -> (what they add, in order; stoppers at no
+        #: trumps)
+        self.side: tuple[dict[int, tuple[tuple[float, ...], int]], ...] = tuple(
+            {} for _ in range(20)
+        )
+        #: By suit: (cards held, opponents) -> the (danger, card) of those cards at misère, and
+        #: the dangers alone
+        self.danger: tuple[_Dangers, ...] = tuple({} for _ in range(4))
+        #: By suit: cards held -> whether they stop the suit at no trumps (:func:`_unstopped`)
+        self.stopped: tuple[dict[int, bool], ...] = tuple({} for _ in range(4))
 
     def suit_danger(
         self, t: _StrainTables, s: int, mine: int, opponents: int
-    ) -> tuple[tuple[float, int], ...]:
+    ) -> tuple[tuple[tuple[float, int], ...], tuple[float, ...]]:
         """The cards of ``mine`` (of suit ``s``, no trumps tables ``t``) in danger at misère
-        against ``opponents`` (see :func:`misere_danger`), lowest card first."""
+        against ``opponents`` (see :func:`misere_danger`) as (danger, card), lowest card
+        first, and their dangers alone in the same order."""
         out = []
         for i, c in enumerate([c for c in t.asc[s] if mine >> c & 1]):
             # The opponents hold ``below`` cards under the i-th lowest card; leading the suit
@@ -289,10 +311,11 @@ class _CountParts:
             danger = below / max(1, opponents) - i - 0.5
             if danger > 0:
                 out.append((danger, c))
-        got = tuple(out)
-        if len(self.danger) > 20000:
-            self.danger.clear()
-        self.danger[(s, mine, opponents)] = got
+        got = (tuple(out), tuple(d for d, _ in out))
+        known = self.danger[s]
+        if len(known) >= _PART_LIMIT:
+            known.clear()
+        known[(mine, opponents)] = got
         return got
 
     def trump_count(self, t: _StrainTables, strain: int, trumps: int) -> float:
@@ -319,9 +342,10 @@ class _CountParts:
         # Long trumps win late: more than the opponents' share of the trumps left.
         outside = (trump_mask.bit_count() - n_trumps) * live
         tricks += max(0.0, n_trumps - 1 - outside / self.opponents) * 0.3
-        if len(self.trumps) > 20000:
-            self.trumps.clear()
-        self.trumps[(strain, trumps)] = tricks
+        known = self.trumps[strain]
+        if len(known) >= _PART_LIMIT:
+            known.clear()
+        known[trumps] = tricks
         return tricks
 
     def side_count(
@@ -357,11 +381,18 @@ class _CountParts:
         if strain == NT and length >= 5 and mine & ~t.lower[desc[1]]:
             adds.append((length - 4) * 0.7)  # a long suit with a top card runs
         got = (tuple(adds), stoppers)
-        if len(self.side) > 20000:
-            self.side.clear()
-        self.side[(strain, s, mine)] = got
+        known = self.side[4 * strain + s]
+        if len(known) >= _PART_LIMIT:
+            known.clear()
+        known[mine] = got
         return got
 
+
+#: By suit: (cards held, opponents) -> (danger, card) pairs and the dangers alone.
+_Dangers = dict[tuple[int, int], tuple[tuple[tuple[float, int], ...], tuple[float, ...]]]
+#: The most holdings one table of :class:`_CountParts` keeps (a few thousand cover a deck's
+#: suits of ten cards; the big decks' suits are cleared now and then).
+_PART_LIMIT = 8192
 
 _PARTS: dict[int, tuple[Rules, _CountParts]] = {}
 #: The same by what they depend on: the strain tables (one object per card order, shared by
@@ -448,10 +479,10 @@ def misere_danger(rules: Rules, hand: int, opponents: int) -> list[tuple[float, 
         out.append((100.0, c))
     for s in range(4):
         mine = hand & t.masks[s]
-        got = parts.danger.get((s, mine, opponents))
+        got = parts.danger[s].get((mine, opponents))
         if got is None:
             got = parts.suit_danger(t, s, mine, opponents)
-        out += got
+        out += got[0]
     out.sort(reverse=True)
     return out
 
@@ -573,11 +604,10 @@ def misere_score(rules: Rules, hand: int) -> float:
     dangers = [100.0] * (hand & t.masks[SUITLESS]).bit_count()
     for s in range(4):
         mine = hand & t.masks[s]
-        got = parts.danger.get((s, mine, opponents))
+        got = parts.danger[s].get((mine, opponents))
         if got is None:
             got = parts.suit_danger(t, s, mine, opponents)
-        for d, _ in got:
-            dangers.append(d)
+        dangers += got[1]
     dangers.sort(reverse=True)
     total: float = 0  # an int 0 as sum() starts, for no danger at all
     for d in dangers[drops:]:
@@ -726,11 +756,10 @@ def _need(view: SeatView) -> tuple[float, str]:
         return STOP, N_(
             "the opponents' bid would win them the game: outbid it even on a slim chance"
         )
-    if any(
-        side != mine and _near_target(r, sc) and _in_auction(view, side)
-        for side, sc in enumerate(view.scores)
-    ):
-        return NEED - 0.12, N_("the opponents are near the target: bid to keep them out")
+    near = r.target - 2 * max(cheapest, 10 * r.hand_size // 2)  # _near_target, written out
+    for side, sc in enumerate(view.scores):
+        if side != mine and sc >= near and _in_auction(view, side):
+            return NEED - 0.12, N_("the opponents are near the target: bid to keep them out")
     if r.lose_at is not None and view.scores[mine] - 2 * cheapest <= r.lose_at:
         return NEED + 0.1, N_("near the losing score: bid only a safe contract")
     return NEED, ""
@@ -1079,11 +1108,7 @@ class _HandFacts:
         self.hand = hand
         sure = _sure_all(rules, hand)  # sure_tricks at each strain
         self.sure = sure
-        laid = [False] * rules.n_bids
-        for strain, entries in _suit_entries(rules):
-            for i, level in entries:
-                laid[i] = sure[strain] >= level
-        self.laid = tuple(laid)
+        self.laid = _laid(rules, sure)
         self._counts: list[float | None] = [None] * 5
         self._misere: float | None = None
         self._stopped: bool | None = None
@@ -1123,6 +1148,26 @@ class _HandFacts:
 _FACTS: dict[tuple[int, int], _HandFacts] = {}
 
 
+def _laid(rules: Rules, sure: list[int]) -> tuple[bool, ...]:
+    """By ladder index: whether the sure tricks ``sure`` (by strain) make the bid alone
+    (remembered: most hands have one of a few patterns of sure tricks)."""
+    key = (id(rules), *sure)
+    hit = _LAID.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    laid = [False] * rules.n_bids
+    for strain, entries in _suit_entries(rules):
+        for i, level in entries:
+            laid[i] = sure[strain] >= level
+    if len(_LAID) > 1024:
+        _LAID.clear()
+    got = _LAID[key] = (rules, tuple(laid))
+    return got[1]
+
+
+_LAID: dict[tuple[int, ...], tuple[Rules, tuple[bool, ...]]] = {}
+
+
 def _hand_facts(rules: Rules, hand: int) -> _HandFacts:
     """The auction's facts of ``hand`` (:class:`_HandFacts`), remembered through the auction."""
     hit = _FACTS.get((id(rules), hand))
@@ -1134,35 +1179,14 @@ def _hand_facts(rules: Rules, hand: int) -> _HandFacts:
     return facts
 
 
-_NEEDS: dict[
-    tuple[int, tuple[int, ...], int, int, int, int],
-    tuple[Rules, tuple[float, str, tuple[float, ...], tuple[str, ...]]],
-] = {}
-
-
 def _needs(view: SeatView) -> tuple[float, str, tuple[float, ...], tuple[str, ...]]:
-    """:func:`_need` and :func:`_game_needs` of the seat's side at these scores (remembered:
-    they change only with the scores, between hands, and with the bid held and the seats out of
-    the auction)."""
+    """:func:`_need` and :func:`_game_needs` of the seat's side at these scores (the second
+    remembered: it reads only the scores, the side and the need, the same all through a hand;
+    the first is asked afresh, since the bid held and the seats out of the auction change at
+    every call)."""
     r = view.rules
-    # The scores, and what _stop and _in_auction read of the auction.
-    high_side = r.side_of_seat[view.high_seat] if view.high >= 0 else -1
-    key = (
-        id(r),
-        view.scores,
-        r.side_of_seat[view.seat],
-        view.high,
-        high_side,
-        _out_of_auction(view),
-    )
-    hit = _NEEDS.get(key)
-    if hit is not None and hit[0] is r:
-        return hit[1]
-    if len(_NEEDS) > 256:
-        _NEEDS.clear()
     need, why = _need(view)
-    # _game_needs reads only the side's scores and the need: the same all through a hand.
-    gkey = (id(r), view.scores, key[2], need, why)
+    gkey = (id(r), view.scores, r.side_of_seat[view.seat], need, why)
     got = _GAME_NEEDS.get(gkey)
     if got is not None and got[0] is r:
         needs, whys = got[1]
@@ -1171,7 +1195,6 @@ def _needs(view: SeatView) -> tuple[float, str, tuple[float, ...], tuple[str, ..
             _GAME_NEEDS.clear()
         needs, whys = _game_needs(view, need, why)
         _GAME_NEEDS[gkey] = (r, (needs, whys))
-    _NEEDS[key] = (r, (need, why, needs, whys))
     return need, why, needs, whys
 
 
@@ -1184,11 +1207,12 @@ _GAME_NEEDS: dict[
 def _unstopped(rules: Rules, hand: int) -> int:
     """Suits of ``hand`` with no stopper at no trumps (no ace, no guarded king, ...)."""
     t = _strain_tables(rules, NT)
-    known = _count_parts(rules).stopped  # by (suit, cards held): remembered
+    stops = _count_parts(rules).stopped  # by suit, then cards held: remembered
     out = 0
     for s in range(4):
         mine = hand & t.masks[s]
-        stopped = known.get((s, mine))
+        known = stops[s]
+        stopped = known.get(mine)
         if stopped is None:
             n = mine.bit_count()
             stopped = False
@@ -1196,9 +1220,9 @@ def _unstopped(rules: Rules, hand: int) -> int:
                 if mine >> c & 1 and n > rank:
                     stopped = True
                     break
-            if len(known) > 20000:
+            if len(known) >= _PART_LIMIT:
                 known.clear()
-            known[(s, mine)] = stopped
+            known[mine] = stopped
         out += not stopped
     return out
 
@@ -1234,16 +1258,21 @@ class _Judge:
     def candidates(self, legal: list[int]) -> list[tuple[int, str]]:
         """``(action, reason)`` of each legal bid, not blind, that the judge accepts (not
         strict), in the order of ``legal``."""
+        bid, basis = self.r.BID, self.basis
+        return [(a, basis[a - bid]) for a in self.accepted(legal)]
+
+    def accepted(self, legal: list[int]) -> list[int]:
+        """The bids of :meth:`candidates` without their reasons (not put in words)."""
         r = self.r
-        bid, blind, chance, needs, basis = r.BID, r.bid_blind, self.chance, self.needs, self.basis
-        out: list[tuple[int, str]] = []
+        bid, blind, chance, needs = r.BID, r.bid_blind, self.chance, self.needs
+        out: list[int] = []
         for a in legal:
             i = a - bid
             if i < 0 or blind[i]:
                 continue  # the pass and the calls below the ladder; a blind bid
             p = chance[i]
             if p is not None and p >= needs[i]:
-                out.append((a, basis[i]))
+                out.append(a)
         return out
 
 
@@ -1325,6 +1354,11 @@ def choose_bid(
         blind = _blind_misere(view, legal)
         if blind is not None:
             return blind
+    if odds is not None and isinstance(judge, _Judge):
+        # The heuristic's own judge: a reason is put in words only for the bid made.
+        basis, bid = judge.basis, r.BID
+        accepted = judge.accepted(legal)
+        return _choose_by_gain(view, legal, accepted, lambda a: basis[a - bid], odds, partner_high)
     candidates: list[tuple[int, str]]
     if isinstance(judge, _Judge):
         candidates = judge.candidates(legal)
@@ -1340,7 +1374,9 @@ def choose_bid(
             if why is not None:
                 candidates.append((a, why))
     if odds is not None:
-        return _choose_by_gain(view, legal, candidates, odds, partner_high)
+        reasons = dict(candidates)
+        accepted = [a for a, _ in candidates]
+        return _choose_by_gain(view, legal, accepted, reasons.__getitem__, odds, partner_high)
     if not candidates:
         return Decision(r.PASS, N_("the hand is not worth a higher bid"))
     if partner_high:
@@ -1372,7 +1408,7 @@ def choose_bid(
 
 
 def _first_call(view: SeatView) -> bool:
-    return all(s != view.seat for s, _ in view.calls)
+    return view.seat not in [s for s, _ in view.calls]  # a list: faster than all() here
 
 
 def _group(r: Rules, i: int) -> int:
@@ -1383,10 +1419,13 @@ def _group(r: Rules, i: int) -> int:
 def _choose_by_gain(
     view: SeatView,
     legal: list[int],
-    candidates: list[tuple[int, str]],
+    candidates: list[int],
+    why_of: Callable[[int], str],
     odds: BidOdds,
     partner_high: bool,
 ) -> Decision:
+    """:func:`choose_bid` with ``odds``: ``candidates`` are the bids the judge accepts (actions,
+    in the order of ``legal``), ``why_of`` gives one's reason (asked only of the bid made)."""
     r = view.rules
     chance = odds.chance
     mine = r.side_of_seat[view.seat]
@@ -1420,22 +1459,22 @@ def _choose_by_gain(
         held = chance[view.high]
         keep = _gain(r, view.high, held) if held is not None else 0.0
         better = [
-            (a, why)
-            for a, why in candidates
+            a
+            for a in candidates
             if _group(r, a - r.BID) == _group(r, view.high)
             and _gain(r, a - r.BID, chance[a - r.BID] or 0.0) > keep + 10
         ]
         if not better:
             return Decision(r.PASS, N_("keep the bid: a raise would risk more than it adds"))
-        a, why = max(better, key=lambda c: _gain(r, c[0] - r.BID, chance[c[0] - r.BID] or 0.0))
-        return Decision(a, Why(N_("raise my own bid: %(why)s"), why=why))
+        a = max(better, key=lambda a: _gain(r, a - r.BID, chance[a - r.BID] or 0.0))
+        return Decision(a, Why(N_("raise my own bid: %(why)s"), why=why_of(a)))
     if partner_high:
         strain = r.bid_strain[view.high]
         held = chance[view.high]
         keep = _gain(r, view.high, held) if held is not None else 0.0
         raise_ = [
-            (a, why)
-            for a, why in candidates
+            a
+            for a in candidates
             if r.bid_kind[a - r.BID] == "suit"
             and r.bid_strain[a - r.BID] == strain
             and r.bid_kind[view.high] == "suit"
@@ -1444,11 +1483,11 @@ def _choose_by_gain(
         ]
         if not raise_:
             return Decision(r.PASS, N_("partner holds the bid and the pair reaches no higher"))
-        a, why = max(raise_, key=lambda c: _gain(r, c[0] - r.BID, chance[c[0] - r.BID] or 0.0))
+        a = max(raise_, key=lambda a: _gain(r, a - r.BID, chance[a - r.BID] or 0.0))
         if r.procedure != "single-round":
             # Rounds: raise to the cheapest level above partner's that still gains.
-            a, why = min(raise_)
-        return Decision(a, Why(N_("raise partner's suit: %(why)s"), why=why))
+            a = min(raise_)
+        return Decision(a, Why(N_("raise partner's suit: %(why)s"), why=why_of(a)))
     if not candidates:
         need, needs = odds.need, odds.needs
         for a in legal:
@@ -1460,75 +1499,75 @@ def _choose_by_gain(
                 note = note_of(i)  # a bid the score alone turned down
                 break
         return Decision(r.PASS, noted(N_("the hand is not worth a higher bid"), note))
-    if _stop(view) and not any((chance[a - r.BID] or 0.0) >= NEED for a, _ in candidates):
+    if _stop(view) and not any((chance[a - r.BID] or 0.0) >= NEED for a in candidates):
         # Only to take the contract from them: the bid likeliest to make, the cheapest of those.
-        pick = max(candidates, key=lambda c: (chance[c[0] - r.BID] or 0.0, -c[0]))
-        return Decision(pick[0], noted(pick[1], note_of(pick[0] - r.BID)))
+        pick = max(candidates, key=lambda a: (chance[a - r.BID] or 0.0, -a))
+        return Decision(pick, noted(why_of(pick), note_of(pick - r.BID)))
 
-    def gain(c: tuple[int, str]) -> float:
-        i = c[0] - r.BID
+    def gain(a: int) -> float:
+        i = a - r.BID
         g = _gain(r, i, chance[i] or 0.0)
         if wins(i):
             g += 50.0 * (chance[i] or 0.0)  # making it wins the game
         return g
 
     best = max(candidates, key=gain)
-    group = _group(r, best[0] - r.BID)
+    group = _group(r, best - r.BID)
     if r.procedure == "single-round":
         # One call: enough to win the game if that is in reach, else the best gain.
-        winning = [c for c in candidates if wins(c[0] - r.BID)]
+        winning = [a for a in candidates if wins(a - r.BID)]
         if winning:
-            pick = max(winning, key=lambda c: (chance[c[0] - r.BID] or 0.0, -c[0]))
+            pick = max(winning, key=lambda a: (chance[a - r.BID] or 0.0, -a))
             return Decision(
-                pick[0],
+                pick,
                 noted(
-                    Why(N_("one call: just enough to win the game; %(why)s"), why=pick[1]),
-                    note_of(pick[0] - r.BID),
+                    Why(N_("one call: just enough to win the game; %(why)s"), why=why_of(pick)),
+                    note_of(pick - r.BID),
                 ),
             )
         if _team_of(r, view.seat).bit_count() > 1:
             return Decision(
-                best[0],
+                best,
                 noted(
                     Why(
                         N_("one call: the bid that gains most (partner may raise it); %(why)s"),
-                        why=best[1],
+                        why=why_of(best),
                     ),
-                    note_of(best[0] - r.BID),
+                    note_of(best - r.BID),
                 ),
             )
         # Alone, with no second call to climb with and no partner to raise: the highest level
         # the hand reaches in its best strain (a lower one scores less and leaves the others
         # room to outbid it cheaply).
-        top = max(c for c in candidates if _group(r, c[0] - r.BID) == group)
+        top = max(a for a in candidates if _group(r, a - r.BID) == group)
         return Decision(
-            top[0],
+            top,
             noted(
                 Why(
                     N_("one call: the highest the hand reaches in its best strain; %(why)s"),
-                    why=top[1],
+                    why=why_of(top),
                 ),
-                note_of(top[0] - r.BID),
+                note_of(top - r.BID),
             ),
         )
-    same = [c for c in candidates if _group(r, c[0] - r.BID) == group]
-    laid = [c for c in same if odds.laid and odds.laid[c[0] - r.BID]]
-    if laid and max(laid)[0] > min(same)[0]:
+    same = [a for a in candidates if _group(r, a - r.BID) == group]
+    laid = [a for a in same if odds.laid and odds.laid[a - r.BID]]
+    if laid and max(laid) > min(same):
         # No risk in bidding what the sure tricks make: the cheaper bid would only score less.
         pick = max(laid)
-        return Decision(pick[0], Why(N_("bid what the hand lays down: %(why)s"), why=pick[1]))
-    winning = [c for c in same if wins(c[0] - r.BID)]
-    if winning and not wins(min(same)[0] - r.BID):
+        return Decision(pick, Why(N_("bid what the hand lays down: %(why)s"), why=why_of(pick)))
+    winning = [a for a in same if wins(a - r.BID)]
+    if winning and not wins(min(same) - r.BID):
         pick = min(winning)
         return Decision(
-            pick[0],
+            pick,
             noted(
-                Why(N_("just high enough to win the game: %(why)s"), why=pick[1]),
-                note_of(pick[0] - r.BID),
+                Why(N_("just high enough to win the game: %(why)s"), why=why_of(pick)),
+                note_of(pick - r.BID),
             ),
         )
     pick = min(same)
-    return Decision(pick[0], noted(pick[1], note_of(pick[0] - r.BID)))
+    return Decision(pick, noted(why_of(pick), note_of(pick - r.BID)))
 
 
 def _margin(rules: Rules, level: int) -> float:
@@ -1617,8 +1656,9 @@ def _partner(view: SeatView, legal: list[int]) -> Decision:
 
 def discard_choice(view: SeatView, hand: int | None = None) -> tuple[int, str]:
     """The set of cards (a bitmask) the contractor drops from ``hand`` (default: its hand), and
-    why: as many cards as are still to be discarded."""
-    return discard_options(view, hand)[0]
+    why: as many cards as are still to be discarded (the first of :func:`discard_options`,
+    the others not worked out)."""
+    return next(_discard_sets(view, hand))
 
 
 def discard_options(view: SeatView, hand: int | None = None) -> list[tuple[int, str]]:
@@ -1628,6 +1668,18 @@ def discard_options(view: SeatView, hand: int | None = None) -> list[tuple[int, 
     drop the lowest cards; the alternatives void each short side suit in turn, or none. At no
     trumps: the lowest cards of the short suits. At misère: the most dangerous cards.
     """
+    seen: set[int] = set()
+    unique = []
+    for mask, why in _discard_sets(view, hand):
+        if mask not in seen:
+            seen.add(mask)
+            unique.append((mask, why))
+    return unique
+
+
+def _discard_sets(view: SeatView, hand: int | None = None) -> Iterator[tuple[int, str]]:
+    """The sets of :func:`discard_options` as they are worked out, the choice first (a set may
+    come again)."""
     r = view.rules
     hand = view.hand if hand is None else hand
     count = max(1, min(r.discard_count, hand.bit_count() - r.hand_size))
@@ -1639,9 +1691,8 @@ def discard_options(view: SeatView, hand: int | None = None) -> list[tuple[int, 
             t = _strain_tables(r, NT)
             rest = sorted(bits(hand & ~sum(1 << c for c in drop)), key=lambda c: -t.bottom[c])
             drop += rest[: count - len(drop)]
-        return [
-            (sum(1 << c for c in drop), N_("misère: drop the cards most likely to win a trick"))
-        ]
+        yield sum(1 << c for c in drop), N_("misère: drop the cards most likely to win a trick")
+        return
     t = _strain_tables(r, strain)
     trump_mask = t.masks[strain] if strain < NT else 0
 
@@ -1662,7 +1713,6 @@ def discard_options(view: SeatView, hand: int | None = None) -> list[tuple[int, 
             drop_mask |= 1 << c
         return drop_mask
 
-    options: list[tuple[int, str]] = []
     if strain < NT:
         side = [s for s in range(4) if s != strain]
         side.sort(key=lambda s: (hand & t.masks[s]).bit_count())
@@ -1676,23 +1726,14 @@ def discard_options(view: SeatView, hand: int | None = None) -> list[tuple[int, 
                 budget -= n
         if voids:
             why = N_("void short side suits to ruff them, keep trumps and winners")
-            options.append((fill(voids), why))
-        options.append((fill(0), N_("keep trumps and winners, drop low cards")))
+            yield fill(voids), why
+        yield fill(0), N_("keep trumps and winners, drop low cards")
         for s in side:
             cards = hand & t.masks[s]
             if 0 < cards.bit_count() <= count:
-                options.append(
-                    (fill(cards), Why(N_("void %(suit)s to ruff it"), suit=SUIT_WORDS[SUITS[s]]))
-                )
+                yield fill(cards), Why(N_("void %(suit)s to ruff it"), suit=SUIT_WORDS[SUITS[s]])
     else:
-        options.append((fill(0), N_("keep winners and long suits, drop low cards of short suits")))
-    seen: set[int] = set()
-    unique = []
-    for mask, why in options:
-        if mask not in seen:
-            seen.add(mask)
-            unique.append((mask, why))
-    return unique
+        yield fill(0), N_("keep winners and long suits, drop low cards of short suits")
 
 
 def _discard(view: SeatView, state: HandState) -> Decision:
@@ -1908,19 +1949,24 @@ class _Context:
 
     def low_card(self, cards: list[int]) -> int:
         """The card of least value: not a trump, not a winner, from a short suit, lowest."""
+        if len(cards) == 1:
+            return cards[0]
         t = self.t
-        suit_of, power, masks, higher = t.suit_of, t.power, t.masks, t.higher
+        suit_of, power, masks, higher, span = t.suit_of, t.power, t.masks, t.higher, t.span
         trump, hand, out, card, jl = self.trump, self.hand, self.out, self.card, self.jl
 
-        def value(a: int) -> tuple[int, int, int, int]:
+        room = len(suit_of) + 1  # more than a suit's length
+
+        def value(a: int) -> int:
+            # (is a trump, is the boss, power, length in its suit), compared in that order,
+            # packed in one int: a power is below ``span``, a length below ``room``.
             c = a if a < jl else card(a)
             suit = suit_of[c]
             is_trump = suit in (trump, SUITLESS)
+            is_boss = not higher[c] & out
             length = (hand & masks[suit]).bit_count()
-            return (int(is_trump), int(not higher[c] & out), power[c], length)  # is_boss
+            return ((2 * is_trump + is_boss) * span + power[c]) * room + length
 
-        if len(cards) == 1:
-            return cards[0]
         return min(cards, key=value)
 
     def cheapest(self, cards: list[int]) -> int:

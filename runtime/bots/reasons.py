@@ -6,13 +6,29 @@ reasons (``"raise my own bid: %(why)s"``). A :class:`Why` *is* its English text 
 so whatever printed or compared reasons before still does; :func:`reason_text` renders either
 kind through a translations object, every string parameter translated too (numbers and
 percentages are formatted before they are passed, and translate to themselves).
+
+A card, a bid or a signed number in a reason is a :class:`Noted` parameter (:func:`bid_param`,
+:func:`card_param`, :func:`signed_param`): it keeps its code and is shown in the reader's
+notation (``7♥``, Dutch ``7 SA``, a special bid by its name: ``misère``), isolated left to
+right in a right-to-left language; its English value is the English notation's.
 """
 
 from __future__ import annotations
 
 from typing import Any, Protocol
 
-__all__ = ["Translations", "Why", "reason_text"]
+from ..engine.notation import ENGLISH, Notation, bid_code, notation_of
+from ..engine.rules import Rules
+
+__all__ = [
+    "Noted",
+    "Translations",
+    "Why",
+    "bid_param",
+    "card_param",
+    "reason_text",
+    "signed_param",
+]
 
 
 class Translations(Protocol):
@@ -48,10 +64,64 @@ class Why(str):
         return template % {k: reason_text(v, translations) for k, v in self.params.items()}
 
 
+class Noted(str):
+    """A card, a bid or a signed number in a reason, shown in the reader's notation: its value
+    is the English notation's (``7♥``, ``misère``, ``-20`` with a real minus sign),
+    :meth:`text` the reader's."""
+
+    code: str
+    kind: str
+
+    def __new__(cls, code: str, kind: str) -> Noted:
+        """``code`` (a bid's, a :class:`~..engine.notation.SpecialBid`, a card's, or a number
+        already written) of ``kind`` ``bid``, ``card`` or ``number``."""
+        self = super().__new__(cls, _shown(ENGLISH, code, kind))
+        self.code = code
+        self.kind = kind
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its code and kind."""
+        return (Noted, (self.code, self.kind))
+
+    def text(self, translations: Translations | None = None) -> str:
+        """As the reader of ``translations`` writes it (English for None, or for a
+        translations object without ``pgettext``, which has no notation)."""
+        if translations is None or not hasattr(translations, "pgettext"):
+            return str.__str__(self)
+        notation = notation_of(translations)  # type: ignore[arg-type]
+        return notation.isolate(_shown(notation, self.code, self.kind))
+
+
+def _shown(notation: Notation, code: str, kind: str) -> str:
+    if kind == "bid":
+        return notation.bid(code)
+    if kind == "card":
+        return notation.card(code)
+    return code
+
+
+def bid_param(rules: Rules, index: int) -> Noted:
+    """Ladder entry ``index`` of ``rules`` as a reason's parameter (a special bid by its name)."""
+    return Noted(bid_code(rules, index), "bid")
+
+
+def card_param(code: str) -> Noted:
+    """The card ``code`` (``JH``) as a reason's parameter."""
+    return Noted(code, "card")
+
+
+def signed_param(value: float) -> Noted:
+    """``value`` rounded to a whole number with its sign (``+12``, ``-20`` with a real minus
+    sign, U+2212; ``0`` without one) as a reason's parameter."""
+    text = f"{value:+.0f}"
+    return Noted("0" if text in ("+0", "-0") else text.replace("-", "\u2212"), "number")
+
+
 def reason_text(reason: object, translations: Translations | None = None) -> str:
-    """A reason (a :class:`Why`, a message marked ``N_``, a number) in the language of
-    ``translations``."""
-    if isinstance(reason, Why):
+    """A reason (a :class:`Why`, a message marked ``N_``, a :class:`Noted` parameter, a
+    number) in the language of ``translations``."""
+    if isinstance(reason, Why | Noted):
         return reason.text(translations)
     text = str(reason)
     return translations.gettext(text) if translations is not None and text else text

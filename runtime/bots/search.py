@@ -34,6 +34,11 @@ Play
 Its budget is set in the bot spec (:func:`parse_settings`): ``search:samples=16,ms=50``
 (deals per decision; a time budget per play decision, after at least two deals), and the old
 forms ``search:N`` and ``search:N:S`` (N deals, at most S seconds).
+
+Every decision comes with a reason, translatable as the heuristic's are: a message marked
+``N_`` or a :class:`~.reasons.Why` whose bids are :func:`~.reasons.bid_param` codes, shown in
+the reader's notation (a special bid by its name), and whose margins are
+:func:`~.reasons.signed_param` numbers.
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ from random import Random
 from ..engine.codes import bits
 from ..engine.game import gone_out, reaches
 from ..engine.hand import AUCTION, DISCARD, OVER, PLAY, HandState, passes_reopen
+from ..engine.messages import N_
 from ..engine.scoring import contract_points, opponent_points, score_hand, trick_points
 from ..engine.seatview import SeatView, view_of
 from .heuristic import (
@@ -60,6 +66,7 @@ from .heuristic import (
     hand_tricks,
     misere_danger,
 )
+from .reasons import Why, bid_param, signed_param
 from .sampling import Sampler
 from .solver import Solver, contract_sides
 from .state import BotState, hand_state
@@ -204,7 +211,7 @@ class SearchBot:
         if state.phase == AUCTION and s.bids:
             legal = state.legal_actions()
             if len(legal) == 1:
-                return Decision(legal[0], "the only legal call")
+                return Decision(legal[0], N_("the only legal call"))
             view = view_of(state, state.to_move)
             odds = self._odds(state, view, rng)
             call = choose_bid(view, legal, _judge_of(odds, state.rules), odds)
@@ -250,7 +257,15 @@ class SearchBot:
                 k = max(range(len(options)), key=lambda k: (totals[k], -k))
                 mask = options[k][0]
                 avg = totals[k] / s.discards - (s.prior if k == 0 else 0.0)
-                why = f"{options[k][1]} (best of {len(options)} discards played out: {avg:+.0f})"
+                why = Why(
+                    # Translators: why the search bot discards these cards: %(why)s is the
+                    # heuristic's reason for them, %(margin)s the side's mean score margin a
+                    # deal (+12) when each of the %(options)s discards was played out.
+                    N_("%(why)s (best of %(options)s discards played out: %(margin)s)"),
+                    why=options[k][1],
+                    options=len(options),
+                    margin=signed_param(avg),
+                )
             self._plan = (key, mask, why)
         _, mask, why = self._plan
         left = mask & view.hand
@@ -268,7 +283,7 @@ class SearchBot:
         view = view_of(state, seat)
         candidates = distinct_actions(view, state.to_move, legal)
         if len(candidates) == 1:
-            return Decision(candidates[0], "the only card worth considering")
+            return Decision(candidates[0], N_("the only card worth considering"))
         side = r.side_of_seat[seat]
         # A nomination of the joker's suit is the heuristic's to make; the solver plays cards.
         solve = state.contract >= 0 and all(a < r.NOMINATE for a in candidates)
@@ -301,8 +316,15 @@ class SearchBot:
             totals[preferred] += s.prior * done
         best = max(candidates, key=lambda a: (totals[a], -candidates.index(a)))
         avg = totals[best] / done - (s.prior if best == preferred else 0.0)
-        how = "solved" if solve and r.hand_size - state.n_tricks <= s.endgame else "played out"
-        return Decision(best, f"best average score ({avg:+.0f}) over {done} sampled deals {how}")
+        if solve and r.hand_size - state.n_tricks <= s.endgame:
+            # Translators: why the search bot plays this card: %(margin)s is the side's mean
+            # score margin a deal (+12) over %(deals)s deals of the unseen cards, each solved
+            # with best play by every seat.
+            how = N_("best average score (%(margin)s) over %(deals)s sampled deals solved")
+        else:
+            # Translators: as above, the deals played out by the bot's own rules of play.
+            how = N_("best average score (%(margin)s) over %(deals)s sampled deals played out")
+        return Decision(best, Why(how, margin=signed_param(avg), deals=done))
 
     def _values(self, world: HandState, actions: list[int], side: int, solve: bool) -> list[float]:
         """:meth:`_value` of every action in ``world`` (one solver for them all when the
@@ -377,8 +399,18 @@ class SearchBot:
                 return call
             return Decision(
                 r.PASS,
-                f"let {r.bid_codes[view.high]} stand: {loss:+.0f} a deal against outbidding it, "
-                f"over {len(study.deals)} sampled deals played out",
+                Why(
+                    # Translators: why the search bot passes over the opponents' bid %(high)s:
+                    # outbidding it would change the side's mean score margin a deal by
+                    # %(margin)s (-30), over %(deals)s deals of the unseen cards played out.
+                    N_(
+                        "let %(high)s stand: %(margin)s a deal against outbidding it, "
+                        "over %(deals)s sampled deals played out"
+                    ),
+                    high=bid_param(r, view.high),
+                    margin=signed_param(loss),
+                    deals=len(study.deals),
+                ),
             )
         cheapest: dict[int, int] = {}
         for a in legal:
@@ -400,8 +432,18 @@ class SearchBot:
             return call
         return Decision(
             best,
-            f"outbid: {gain:+.0f} a deal against letting {r.bid_codes[view.high]} stand, "
-            f"over {len(study.deals)} sampled deals played out",
+            Why(
+                # Translators: why the search bot outbids the opponents' bid %(high)s: it gains
+                # %(margin)s (+30) a deal in the side's mean score margin over letting it stand,
+                # over %(deals)s deals of the unseen cards played out.
+                N_(
+                    "outbid: %(margin)s a deal against letting %(high)s stand, "
+                    "over %(deals)s sampled deals played out"
+                ),
+                margin=signed_param(gain),
+                high=bid_param(r, view.high),
+                deals=len(study.deals),
+            ),
         )
 
     def _odds(self, state: HandState, view: SeatView, rng: Random) -> BidOdds:
@@ -582,9 +624,19 @@ class _BidStudy:
             share = made / total
             p = (n * share + prior * model) / (n + prior)
             chance[i] = p
-            basis[i] = (
-                f"{p:.0%} to make {r.bid_codes[i]}: made in {share:.0%} of {len(self.deals)} "
-                f"sampled deals played out, {model:.0%} by the hand's count"
+            basis[i] = Why(
+                # Translators: the search bot's chance %(chance)s (45%) of making the bid
+                # %(bid)s: the bid was made in %(share)s of %(deals)s deals of the unseen cards
+                # played out, and the heuristic's count of the hand alone gives %(model)s.
+                N_(
+                    "%(chance)s to make %(bid)s: made in %(share)s of %(deals)s sampled deals "
+                    "played out, %(model)s by the hand's count"
+                ),
+                chance=f"{p:.0%}",
+                bid=bid_param(r, i),
+                share=f"{share:.0%}",
+                deals=len(self.deals),
+                model=f"{model:.0%}",
             )
         return replace(base, chance=tuple(chance), basis=tuple(basis))
 

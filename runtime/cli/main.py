@@ -715,8 +715,9 @@ def cmd_hint(args: argparse.Namespace) -> int:
     """A position from one seat's view; print the bot's action and its reason.
 
     The hand and the actions may be written with suit symbols (``J♥``) or in the notation of
-    ``--lang`` (Dutch ``B♥``); the plain line names the action in that notation, ``--json``
-    keeps the code.
+    ``--lang`` (Dutch ``B♥``); the plain line names the action in that notation and gives the
+    bot's reason in that language (its bids in the notation too), ``--json`` keeps the code and
+    the English reason.
     """
     from ...generator.i18n import load_translations
     from ..adapters.api import Game
@@ -770,10 +771,12 @@ def cmd_hint(args: argparse.Namespace) -> int:
             )
         )
     else:
+        from ..bots.reasons import reason_text
         from .play import HINT
 
         shown = notation.action(action, "bid" if state.phase == "auction" else None)
-        print(printable(render(HINT, {"action": shown, "reason": reason}, translations)))
+        said = {"action": shown, "reason": reason_text(reason, translations)}
+        print(printable(render(HINT, said, translations)))
     return 0
 
 
