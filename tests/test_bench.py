@@ -86,6 +86,30 @@ def test_a_good_file_gets_its_book_in_the_language_asked_and_its_diff_rows(
     assert "no-trumps in bench-house" in rows["auction.all-pass"]
 
 
+def test_the_books_preview_keeps_its_in_page_links_in_the_preview(running: Running) -> None:
+    """The preview is an iframe's srcdoc: a link within the book (``#s-play``, a clause's
+    anchor) must name an anchor of the book itself, and only links to other books lead to the
+    server's books (``/books/nl/...``, in a new tab). Once a ``<base href="/books/nl/">`` sent
+    the in-book links there too."""
+    import re
+
+    with bench(running, "nl") as ws:
+        book = check(ws, GOOD, 1, "nl")["book"]
+    assert "<base" not in book
+    ids = set(re.findall(r'\bid="([^"]+)"', book))
+    links = re.findall(r"<a\b[^>]*>", book)
+    inside = [a for a in links if 'href="#' in a]
+    assert len(inside) > 20 and 'href="#s-play"' in book
+    for a in inside:
+        anchor = re.search(r'href="#([^"]*)"', a)
+        assert anchor and anchor.group(1) in ids and "target=" not in a, a
+    outside = [a for a in links if 'href="#' not in a]
+    assert any('href="/books/nl/australian.html"' in a for a in outside), outside  # the base
+    for a in outside:
+        assert re.search(r'href="/books/(en|nl|nb|da|ar|pt)/[a-z0-9-]+\.html"', a), a
+        assert 'target="_blank"' in a, a
+
+
 def test_a_study_reports_progress_then_figures_against_the_base(running: Running) -> None:
     with bench(running) as ws:
         ws.send(json.dumps({"type": "study", "games": 3}))

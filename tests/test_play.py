@@ -310,9 +310,7 @@ def test_a_typo_gets_did_you_mean_among_the_legal_moves(fixed_deal: Arrange) -> 
     assert not refused.group(2).startswith("did you mean")
     held = re.search(r"> Q♠\n(.*)\n(.*)\n", text)
     assert held is not None
-    assert held.group(1) == (
-        "you may not play Q♠: seat 0 (you) does not hold Q♠ [play.follow-suit]"
-    )
+    assert held.group(1) == ("you may not play Q♠: you do not hold Q♠ [play.follow-suit]")
     assert held.group(2) == "did you mean A♠, K♠?"
     nonsense = re.search(r"> XX\n(.*)\n(.*)\n", text)
     assert nonsense is not None and not nonsense.group(2).startswith("did you mean")
@@ -488,6 +486,31 @@ def test_the_game_in_arabic_isolates_cards_and_signed_numbers() -> None:
     assert text.count(LRI) == text.count(PDI)
 
 
+def test_arabic_isolates_the_words_typed_and_names_you_once(fixed_deal: Arrange) -> None:
+    """Issue 21 §4 in Arabic: a word the person typed, quoted in a message ('take', 'pas'),
+    stands between LRI and PDI as the cards do; a card not held is refused naming the person
+    once, as the sentence's subject ("you do not hold Q♠"), not "seat 0 (you)" again."""
+    from fivehundred.runtime.engine.seatnames import OWN_SEAT_REASONS, SEAT_WHO
+
+    arabic = load_translations("ar")
+    notation = notation_of(arabic)
+    bots = (Scripted("5C", "6H", "discard 4D", "discard 7D", "discard 5S"),
+            Scripted("pass", "6S"), Scripted("pass", "AC", "JS"))  # fmt: skip
+    rules = fixed_deal("australian", *bots)
+    transcript, _ = run(rules, ["take", "pas", "pass", "6♦", "Q♠", "quit"], translations=arabic)
+    text = transcript.text
+    for word in ("'take'", "'pas'"):
+        assert f"{LRI}{word}{PDI}" in text, word
+        assert text.count(word) == text.count(f"{LRI}{word}{PDI}"), word
+    queen = notation.isolate(notation.card("QS"))
+    yours = OWN_SEAT_REASONS["seat %(seat)s does not hold %(card)s"][0]
+    assert arabic.gettext(yours) != yours  # translated
+    assert render(yours, {"card": queen}, arabic) in text
+    you = arabic.pgettext("seat", "you")
+    assert render(SEAT_WHO, {"seat": 0, "who": you}, arabic) not in text
+    assert text.count(LRI) == text.count(PDI)
+
+
 # -- the command line -----------------------------------------------------------------------
 
 
@@ -553,3 +576,36 @@ def test_end_of_input_ends_the_game_quietly() -> None:
     transcript, winner = run(load_rules("australian"), [], seed=8)
     assert winner is None
     assert "Traceback" not in transcript.text and "game over" not in transcript.text
+
+
+def test_a_reasons_own_seat_is_named_as_the_subject_for_every_seat() -> None:
+    """The reason of an illegal move names its own seat as the sentence's subject does: the
+    reader's "you do not hold", another seat whose hand he plays by its name alone; every
+    engine reason so rewritten is one the engine gives (its msgid in the catalogue's template),
+    and another seat in a reason keeps its number with its name."""
+    from fivehundred.runtime.engine.errors import IllegalActionError
+    from fivehundred.runtime.engine.messages import Explanation
+    from fivehundred.runtime.engine.seatnames import OWN_SEAT_REASONS, illegal_sentence
+
+    rules = load_rules("australian")
+    why = Explanation(
+        "play.follow-suit", "seat %(seat)s does not hold %(card)s", {"seat": 2, "card": "QS"}
+    )
+    exc = IllegalActionError(2, "QS", why.clause, why.text(), why, "card")
+    assert illegal_sentence(rules, 0, exc) == "partner may not play Q♠: partner does not hold Q♠"
+    assert illegal_sentence(rules, 2, exc) == "you may not play Q♠: you do not hold Q♠"
+    dutch = load_translations("nl")
+    assert illegal_sentence(rules, 2, exc, dutch) == "jij mag V♠ niet spelen: jij hebt V♠ niet"
+    # a reason naming another seat than the subject keeps "seat 1 (left opponent)"
+    other = Explanation(
+        "seats.partner", "seat %(seat)s is already on the contractor's side", {"seat": 1}
+    )
+    exc = IllegalActionError(0, "partner 1", other.clause, other.text(), other, "partner")
+    assert illegal_sentence(rules, 0, exc).endswith(
+        ": seat 1 (left opponent) is already on the contractor's side"
+    )
+    pot = (Path(__file__).parents[1] / "specs" / "locales" / "messages.pot").read_text(
+        encoding="utf-8"
+    )
+    for template in OWN_SEAT_REASONS:
+        assert f'msgid "{template}"' in pot.replace('"\n"', ""), template

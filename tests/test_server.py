@@ -296,6 +296,13 @@ def test_bad_input_errs_on_its_connection_and_another_table_plays_on(running: Ru
         dutch.send(json.dumps({"type": "act", "action": "6S"}))
         message = until(dutch, lambda m: m["type"] == "error")
         assert message["message"].startswith("jij mag 6♠ niet bieden: "), message
+    # ... and in Arabic a word the player sent, quoted, is isolated as cards are (LRI .. PDI)
+    with running.ws(other["id"], token_of(other["seats"][second]), lang="ar") as arabic:
+        recv(arabic)
+        arabic.send(json.dumps({"type": "act", "action": "zz"}))
+        message = until(arabic, lambda m: m["type"] == "error")
+        assert "\u2066'zz'\u2069" in message["message"], message
+        assert message["message"].count("'zz'") == message["message"].count("\u2066'zz'\u2069")
     # A flood: past the rate the connection is told to slow down, and the table is untouched.
     version = table.version
     for _ in range(100):

@@ -234,6 +234,46 @@ def test_the_dutch_table_writes_cards_and_bids_in_dutch_notation(
     page.context.close()
 
 
+def test_the_dutch_table_names_special_bids_and_sends_their_codes(
+    browser: Any, running: Running
+) -> None:
+    """Issue 21 §4: a special bid is a code only a machine reads. At a Dutch table of a
+    variant with misère the bid buttons, the auction and the contract show its Dutch name (the
+    name the Dutch book gives it), while the move a button sends stays the code."""
+    from fivehundred.generator.i18n import load_translations
+    from fivehundred.runtime.engine.game import load_builtin
+    from fivehundred.runtime.engine.notation import special_names
+
+    names = special_names(load_builtin("australian"), load_translations("nl"))
+    assert names["BMIS"] != "blind misère"  # Dutch: blinde misère
+    _, made = running.post({"variant": "australian", "seats": BOTS_BUT_SEAT_0})
+    page = open_seat(browser, running, made["seats"][0], lang="nl")
+    page.wait_for_selector("#actions .bid .code")  # seat 0's turn to bid: the ladder
+    for code, name in names.items():
+        button = page.locator(f'#actions button[data-action="{code}"]')
+        assert button.inner_text() == name, (code, button.inner_text())
+        assert code not in button.inner_text()
+    # the auction, the contract and the summary draw their bids with codeEl and codeText
+    assert page.evaluate("codeEl('OMIS', '', true).textContent") == names["OMIS"]
+    assert page.evaluate("codeText('BMIS', true)") == f"\u2068{names['BMIS']}\u2069"
+    page.evaluate(
+        """() => { state.auction = [{seat: 1, call: 'MIS', inkle: false}];
+        state.contract = {bid: 'MIS', seat: 1, side: 1, sans: false}; drawSide(); }"""
+    )
+    assert names["MIS"] in page.inner_text("#auction")
+    assert names["MIS"] in page.inner_text("#contract")
+    assert "MIS" not in page.inner_text("#auction") + page.inner_text("#contract")
+    assert not page.errors
+    page.context.close()
+    # in Arabic the name is isolated in its own direction, as codes are in theirs
+    arabic = special_names(load_builtin("australian"), load_translations("ar"))
+    page = open_seat(browser, running, made["seats"][0], lang="ar")
+    page.wait_for_selector('#actions button[data-action="MIS"]')
+    shown = page.locator('#actions button[data-action="MIS"] .code')
+    assert shown.inner_text() == arabic["MIS"] and shown.get_attribute("dir") == "auto"
+    page.context.close()
+
+
 def test_the_arabic_table_shows_a_bid_unreversed(browser: Any, running: Running) -> None:
     _, made = running.post({"variant": "australian", "seats": BOTS_BUT_SEAT_0})
     page = open_seat(browser, running, made["seats"][0], lang="ar")
@@ -315,6 +355,23 @@ def test_the_bench_shows_an_error_at_its_line_then_the_book(browser: Any, runnin
     assert "auction.all-pass" in page.inner_text("#diff")
     book = page.frame_locator("#book")
     assert "Bench house" in book.locator("h1").inner_text(timeout=10000)
+    # a link within the book scrolls the preview, and opens no page of /books/
+    frame = page.frames[1]  # the preview
+    assert frame.evaluate("scrollY") == 0
+    pages = len(context.pages)
+    target = frame.evaluate(
+        """() => [...document.querySelectorAll('a[href^="#"]')].map((a) => a.getAttribute('href'))
+        .filter((h) => document.getElementById(h.slice(1))).pop()"""
+    )
+    frame.locator(f'a[href="{target}"]').first.click()
+    frame.wait_for_function("scrollY > 0", timeout=5000)
+    assert frame.url == "about:srcdoc" + target  # not the bench page's own address
+    assert "Bench house" in book.locator("h1").inner_text()  # still the preview
+    assert len(context.pages) == pages  # no tab opened at /books/LL/
+    # a link to another book (the base's) opens the server's book in a new tab
+    base = frame.locator("a.base")
+    assert base.get_attribute("href") == f"{running.base}/books/en/australian.html"
+    assert base.get_attribute("target") == "_blank"
     # the book in Dutch, on demand
     page.select_option("#book-lang", "nl")
     page.wait_for_function(

@@ -196,3 +196,54 @@ def _table_at_auction() -> Any:
 
     rules = load_builtin("australian")
     return Table(id="a", rules=rules, seats=(Seat(),) * 4, options=Options(), seed=3, source={})
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGS])
+def test_a_tables_state_names_its_special_bids_in_the_readers_language(lang: str) -> None:
+    """Issue 21 §4: the state a seat is sent names the variant's special bids in the table's
+    language (the names the books give them), while its ladder and legal moves keep the codes
+    the page sends back."""
+    from fivehundred.runtime.engine.notation import special_names
+    from fivehundred.runtime.server.uitext import translations
+
+    tr = translations(lang)
+    table = _table_at_auction()
+    seat = table.to_move
+    msg = table.message(seat, tr)
+    assert msg["specials"] == special_names(table.rules, tr)
+    assert set(msg["specials"]) == {"MIS", "OMIS", "BMIS"}
+    if lang == "nl":
+        assert msg["specials"]["MIS"] == "misère" and msg["specials"]["BMIS"] == "blinde misère"
+    if lang != "en":
+        assert msg["specials"]["OMIS"] != "open misère" or lang == "nl"
+    assert "MIS" in msg["ladder"] and all(" " not in a for a in msg["legal"])
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGS])
+def test_a_card_not_held_names_you_once_as_the_sentences_subject(lang: str) -> None:
+    """A card not held is refused at the table naming the person once, as the sentence's
+    subject does ("you may not play Q♠: you do not hold Q♠"), never "seat 0 (you)" in the
+    reason; the engine's own English ``str()`` keeps the seat's number."""
+    from fivehundred.runtime.engine.messages import render
+    from fivehundred.runtime.engine.notation import notation_of
+    from fivehundred.runtime.engine.seatnames import OWN_SEAT_REASONS, SEAT_WHO
+    from fivehundred.runtime.server.uitext import translations
+
+    tr = translations(lang)
+    notation = notation_of(tr)  # type: ignore[arg-type]
+    table = _table_in_play()
+    seat = table.to_move
+    held = {
+        table.rules.deck[c] for c in range(table.rules.n_cards) if table.hand.hands[seat] >> c & 1
+    }
+    card = next(c for c in ("QS", "KC", "JD", "QH", "KD", "AS", "AH") if c not in held)
+    exc = _illegal_at(table, seat, card)
+    assert f"seat {seat} does not hold {card}" in str(exc)  # records and tests rely on it
+    text = table.illegal_text(exc, tr, seat)
+    yours = OWN_SEAT_REASONS["seat %(seat)s does not hold %(card)s"][0]
+    if tr is not None:
+        assert tr.gettext(yours) != yours, lang  # translated
+    shown = notation.isolate(notation.card(card))
+    assert text.endswith(": " + render(yours, {"card": shown}, tr)), text
+    you = tr.pgettext("seat", "you") if tr is not None else "you"  # type: ignore[attr-defined]
+    assert render(SEAT_WHO, {"seat": seat, "who": you}, tr) not in text

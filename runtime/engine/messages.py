@@ -178,7 +178,8 @@ def render(
     A ``suit`` parameter holding a suit code (``S``) is shown as the suit's name (``spades``),
     translated too. With ``notation``, the cards (``card``, ``cards``) and bids (``bid``,
     ``high``) of the parameters, and a joker's lead (``example``), are shown in it, each
-    isolated left to right in a right-to-left language.
+    isolated left to right in a right-to-left language, as is a quoted word the player typed
+    (``'take'``).
     """
     text = translator.gettext(template) if translator is not None else template
     if not params:
@@ -202,6 +203,10 @@ def _noted(name: str, value: Any, notation: Notation) -> Any:
         return notation.isolate(notation.bid(value))
     if name == "example":
         return notation.action(value, "joker-lead")
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        # a word the player typed, quoted ('take', 'pas'): isolated left to right in a
+        # right-to-left language, as the cards and bids are
+        return notation.isolate(value)
     return value
 
 
@@ -231,9 +236,12 @@ def illegal(
 def illegal_action(action: str, kind: ActionKind | None, notation: Notation | None = None) -> str:
     """An illegal move as :func:`illegal` names it: with ``notation`` a card, bid or discard
     in it (``B♥``; a discard by its cards alone, ``4♦ 5♣``), otherwise, and for a word of the
-    grammar (``take``), quoted as given."""
-    if notation is None or kind not in _NOTED_KINDS:
+    grammar (``take``), quoted as given (with ``notation``, isolated in a right-to-left
+    language as a card is)."""
+    if notation is None:
         return repr(action)
+    if kind not in _NOTED_KINDS:  # a word as typed, quoted: isolated in a right-to-left text
+        return notation.isolate(repr(action))
     shown = action.split(None, 1)[1] if kind == "discard" and " " in action else action
     if kind == "discard":  # the text as typed: 5c is 5♣ too
         codes = [normalise_card(word) or word for word in shown.split()]

@@ -17,6 +17,7 @@ from .notation import NP_, notation_of
 from .rules import Rules
 
 __all__ = [
+    "OWN_SEAT_REASONS",
     "PLAY_ILLEGAL",
     "POSITIONS",
     "SEAT_NAMES",
@@ -61,6 +62,30 @@ SEAT_NAMES: dict[tuple[str, str], str] = {
 # Translators: play: seat is a seat number inside another message ("seat 2 does not hold B♥"),
 # who the name play gives that seat (you, partner, left...).
 SEAT_WHO = N_("%(seat)s (%(who)s)")
+
+#: An engine reason whose seat is the one the sentence is about (the seat that may not make the
+#: move), as a person reads it after that seat has been named once: for the reader's own seat
+#: (``you may not play Q♠: you do not hold Q♠``) and for a seat whose hand he plays
+#: (``partner may not play Q♠: partner does not hold Q♠``), instead of ``seat 0 (you)``. Keyed
+#: by the engine's template (runtime/engine/hand.py), whose English ``str()`` stays as it is.
+OWN_SEAT_REASONS: dict[str, tuple[str, str]] = {
+    "seat %(seat)s does not hold %(card)s": (
+        # Translators: play and the table: why the person may not play a card, after "you may
+        # not play Q♠:"; card is the card in your notation.
+        N_("you do not hold %(card)s"),
+        # Translators: as the message before, for the seat whose hand the person plays; who is
+        # its name (partner), standing alone before the verb.
+        N_("%(who)s does not hold %(card)s"),
+    ),
+    "seat %(seat)s has shown void in %(suit)s: leading the joker, he may not name it": (
+        # Translators: play and the table: why the person may not lead the joker naming a suit
+        # (suit, a word: hearts) he has already shown to have none of.
+        N_("you have shown void in %(suit)s: leading the joker, you may not name it"),
+        # Translators: as the message before, for the seat whose hand the person plays (who:
+        # partner).
+        N_("%(who)s has shown void in %(suit)s: leading the joker, he may not name it"),
+    ),
+}
 
 #: Why the person may not make a move, by the kind of the move (the engine's
 #: :data:`~fivehundred.runtime.engine.messages.ILLEGAL_BY_KIND`, the seat by its name).
@@ -122,18 +147,25 @@ def illegal_sentence(
     """An illegal move's sentence to the person in seat ``reader``, without its clause id: the
     seat by its name from that chair (``you``, ``partner`` whose hand you play), the move and
     the reason (a seat in it named too) in the notation of ``translations``' language (``you
-    may not play B♥: seat 0 (you) does not hold B♥``; cards and bids isolated in Arabic)."""
+    may not play B♥: you do not hold B♥``, :data:`OWN_SEAT_REASONS`; cards and bids isolated in
+    Arabic)."""
     notation = notation_of(translations)
     why = exc.explanation
     if why is None:
         reason = exc.reason
     else:
         params = dict(why.params)
+        template = why.template
         seat = params.get("seat")
         if isinstance(seat, int) and 0 <= seat < rules.players:
             who = seat_name(rules, reader, seat, translations)
-            params["seat"] = render(SEAT_WHO, {"seat": seat, "who": who}, translations)
-        reason = render(why.template, params, translations, notation)
+            forms = OWN_SEAT_REASONS.get(template) if seat == exc.seat else None
+            if forms is not None:  # the sentence's own seat: named as its subject is
+                template = forms[0] if seat == reader else forms[1]
+                params["who"] = who
+            else:
+                params["seat"] = render(SEAT_WHO, {"seat": seat, "who": who}, translations)
+        reason = render(template, params, translations, notation)
     template = PLAY_ILLEGAL.get(exc.kind, PLAY_ILLEGAL[None])
     shown = illegal_action(exc.action, exc.kind, notation)
     who = seat_name(rules, reader, exc.seat, translations)

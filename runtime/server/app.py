@@ -40,6 +40,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..engine.errors import FiveHundredError, IllegalActionError, SpecError
 from ..engine.game import load_builtin
 from ..engine.messages import N_, Translator, render
+from ..engine.notation import notation_of
 from ..engine.rules import Rules
 from ..terminal import UNSAFE
 from .bench import Bench
@@ -421,9 +422,12 @@ class Server:
                 )
             )
         except TableError as exc:
-            client.push(json.dumps(_error(exc.code, exc.text(tr))))
+            # a word the player sent, quoted ('zz'), isolated in Arabic as play does it
+            shown = exc.text_for(tr, notation_of(tr))  # type: ignore[arg-type]
+            client.push(json.dumps(_error(exc.code, shown)))
         except FiveHundredError as exc:
-            client.push(json.dumps(_error("malformed", exc.text(tr))))
+            shown = exc.text_for(tr, notation_of(tr))  # type: ignore[arg-type]
+            client.push(json.dumps(_error("malformed", shown)))
 
     def _ask_next(self, table: Table, client: Client) -> None:
         if client.seat < 0:

@@ -24,6 +24,8 @@ import asyncio
 import contextlib
 import json
 import os
+import posixpath
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +43,7 @@ __all__ = [
     "MAX_TEXT",
     "STUDY_SECONDS",
     "Bench",
+    "preview_book",
     "study_main",
 ]
 
@@ -300,7 +303,32 @@ def _check(text: str, lang: str, tr: Translator | None) -> dict[str, Any]:
             "diagnostics": shown_diagnostics(out.get("diagnostics", []), tr),
         }
     warnings = shown_diagnostics(out.get("warnings", []), tr)
+    if isinstance(out.get("book"), str):
+        out["book"] = preview_book(out["book"], lang)
     return {"type": "checked", "diagnostics": [], **out, "warnings": warnings}
+
+
+#: A link of a page: the opening of an ``<a>`` up to its address, the address, the closing quote.
+_LINK = re.compile(r'(<a\b[^>]*?\bhref=")([^"]*)(")')
+
+
+def preview_book(page: str, lang: str) -> str:
+    """The rule book ``page`` (HTML in ``lang``) as the bench's preview shows it (an
+    ``iframe``'s ``srcdoc``, which has no address of its own): a link within the book
+    (``#s-play``, a clause's anchor) stays as it is and so scrolls the preview; a link to
+    another book beside it (``australian.html``, ``../nl/index.html``) opens the server's book
+    (``/books/nl/australian.html``) in a new tab. No ``<base>`` is needed, which would send
+    the in-book links to ``/books/LL/`` too."""
+
+    def linked(match: re.Match[str]) -> str:
+        head, href, quote = match.groups()
+        if href.startswith("#") or not href:
+            return match.group(0)
+        if not re.match(r"^[a-z][a-z0-9+.-]*:|^/", href):  # beside the book: /books/LL/...
+            href = posixpath.normpath(posixpath.join(f"/books/{lang}", href))
+        return f'<a target="_blank" rel="noopener"{head[2:]}{href}{quote}'
+
+    return _LINK.sub(linked, page)
 
 
 # -- the study's child process ------------------------------------------------------------------

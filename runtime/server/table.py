@@ -21,7 +21,7 @@ from ..engine.errors import FiveHundredError, IllegalActionError
 from ..engine.game import NO_WINNER, Match
 from ..engine.hand import OVER, HandState, action_kind
 from ..engine.messages import N_, Translator, illegal, render
-from ..engine.notation import notation_of
+from ..engine.notation import notation_of, special_names
 from ..engine.records import record_of
 from ..engine.rules import Rules
 from ..engine.seatnames import illegal_sentence
@@ -274,7 +274,7 @@ class Table:
                 "malformed",
                 N_("%(move)s is not a move: %(why)s"),
                 move=repr(text),
-                why=exc.text(translations),
+                why=exc.text_for(translations, notation_of(translations)),  # type: ignore[arg-type]
             ) from None
         probe = state.copy()
         probe.apply_str(text)  # raises IllegalActionError naming the seat, move and clause
@@ -390,6 +390,9 @@ class Table:
             moves=len(self.actions),
             options=asdict(self.options),
             ladder=list(r.bid_codes),
+            # the variant's special bids by code, each by its name in the reader's language
+            # (MIS -> misère): the page shows the name and sends the code back (issue 21 §4)
+            specials=special_names(r, translations),
             # every table has a rule book: a built-in variant's under /books/, a house file's
             # under the table's own address (for those with a link: house_book_page)
             book=True,

@@ -76,7 +76,11 @@ function answer(m) {
     // the last good file's book and differences stay, dimmed, until the file compiles again
     for (const id of ["book", "diff-box"]) document.getElementById(id).classList.toggle("stale", !ok);
     if (ok) {
-      document.getElementById("book").srcdoc = m.book.replace("<head>", `<head><base href="/books/${m.lang}/" target="_blank">`);
+      // the server has made the links to other books absolute (opening in a new tab) and left
+      // the in-book anchors (#s-play) as they are: they scroll the preview (bench.preview_book)
+      // (about:srcdoc, the preview's own address, so that #s-play is not the bench page's)
+      document.getElementById("book").srcdoc = m.book.replace("<head>", '<head><base href="about:srcdoc">')
+        .replaceAll(' href="/books/', ` href="${location.origin}/books/`);
       const diff = document.getElementById("diff");
       fill(diff, ...m.diff.map((d) => el("tr", {}, el("td", {}, el("code", { dir: "ltr" }, d.clause)), el("td", {}, el("bdi", { dir: "ltr" }, d.text)))));
       if (!m.diff.length) diff.append(el("tr", {}, el("td", {}, t("no-differences"))));

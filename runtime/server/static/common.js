@@ -5,6 +5,10 @@ const SYMBOL = { S: "\u2660", C: "\u2663", D: "\u2666", H: "\u2665" };
 let UI = {};
 // How the page's language writes cards and bids (the books' notation): rank letters, no trumps.
 let NOTATION = { ranks: {}, nt: "%(level)sNT" };
+// The table's special bids by code, each by its name in the page's language (MIS -> misère),
+// as the table's state gives them: a person reads the name, the page sends the code.
+let SPECIALS = {};
+function specialName(code) { return Object.hasOwn(SPECIALS, code) ? SPECIALS[code] : null; }
 
 function pageLang() {
   const asked = new URLSearchParams(location.search).get("lang");
@@ -46,6 +50,11 @@ function el(tag, attrs, ...children) {
 // A card or bid code with suit symbols, laid out left to right even in Arabic pages.
 // ``bid``: the code is a call (6S is six spades, not the six of spades).
 function codeEl(code, extra, bid) {
+  const name = specialName(code);
+  if (name !== null) {
+    // a special bid by its name: words of the language, isolated in the direction they take
+    return el("span", { class: "code bid special " + (extra || ""), dir: "auto", "data-code": code }, name);
+  }
   const span = el("span", { class: "code " + (extra || ""), dir: "ltr", "data-code": code });
   const m = bid ? null : /^(10|11|12|13|[2-9JQKA])([SCDH])$/.exec(code);
   if (m) {
@@ -80,8 +89,11 @@ function rankText(rank) { return NOTATION.ranks[rank] ?? rank; }
 function ntText(level) { return NOTATION.nt.replace("%(level)s", level); }
 
 // A code as plain text in the page's notation (B\u2665, 7 SA), isolated left to right (U+2066
-// .. U+2069) so that it reads the same inside a sentence of a right-to-left page.
+// .. U+2069) so that it reads the same inside a sentence of a right-to-left page; a special
+// bid by its name in the language (misère), isolated in its own direction (U+2068 .. U+2069).
 function codeText(code, bid) {
+  const name = specialName(code);
+  if (name !== null) return "\u2068" + name + "\u2069"; // FIRST STRONG ISOLATE: the name's own direction
   const m = bid ? null : /^(10|11|12|13|[2-9JQKA])([SCDH])$/.exec(code);
   let text = code;
   if (m) text = rankText(m[1]) + SYMBOL[m[2]];

@@ -44,7 +44,7 @@ function connect() {
   socket = new WebSocket(`${scheme}://${location.host}/ws/${TABLE}?token=${encodeURIComponent(TOKEN)}&lang=${lang}`);
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
-    if (message.type === "state") { state = message; hideError(); draw(); }
+    if (message.type === "state") { state = message; SPECIALS = message.specials || {}; hideError(); draw(); }
     else if (message.type === "error") showError(message);
     else if (message.type === "chat") { chatLines.push(message); chatLines = chatLines.slice(-6); if (state) drawChat(); }
   };
