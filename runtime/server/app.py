@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import re
 import secrets
 import time
 from collections.abc import AsyncIterator
@@ -43,7 +42,7 @@ from ..engine.messages import N_, Translator, render
 from ..engine.notation import notation_of
 from ..engine.rules import Rules
 from ..terminal import UNSAFE
-from .bench import Bench
+from .bench import Bench, book_links
 from .housefile import HouseFileError, compile_house, house_book, shown_diagnostics
 from .store import Store
 from .table import CHAT_PRESETS, Options, Seat, Table, TableError
@@ -455,8 +454,6 @@ def _error(code: str, message: str) -> dict[str, Any]:
 # -- HTTP ------------------------------------------------------------------------------------------
 
 
-#: A link of a rule book to another book beside it (``index.html``, its base's ``australian.html``).
-_BOOK_LINK = re.compile(r'href="([a-z0-9][a-z0-9-]*\.html)"')
 #: A house table's book is the author's words around the renderer's: no script runs in it (it
 #: has none), and the link's token in its address is sent to no other page.
 _BOOK_HEADERS = {
@@ -611,7 +608,7 @@ def make_app(
                 page = await asyncio.to_thread(house_book, text, lang)
         except HouseFileError as exc:
             return PlainTextResponse(exc.text(translations(lang)), 500)
-        page = _BOOK_LINK.sub(lambda m: f'href="/books/{lang}/{m.group(1)}"', page)
+        page = book_links(page, lang)  # its links to other books open the server's
         return Response(page, media_type="text/html; charset=utf-8", headers=_BOOK_HEADERS)
 
     async def book(request: Request) -> Response:

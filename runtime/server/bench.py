@@ -43,6 +43,7 @@ __all__ = [
     "MAX_TEXT",
     "STUDY_SECONDS",
     "Bench",
+    "book_links",
     "preview_book",
     "study_main",
 ]
@@ -312,13 +313,11 @@ def _check(text: str, lang: str, tr: Translator | None) -> dict[str, Any]:
 _LINK = re.compile(r'(<a\b[^>]*?\bhref=")([^"]*)(")')
 
 
-def preview_book(page: str, lang: str) -> str:
-    """The rule book ``page`` (HTML in ``lang``) as the bench's preview shows it (an
-    ``iframe``'s ``srcdoc``, which has no address of its own): a link within the book
-    (``#s-play``, a clause's anchor) stays as it is and so scrolls the preview; a link to
-    another book beside it (``australian.html``, ``../nl/index.html``) opens the server's book
-    (``/books/nl/australian.html``) in a new tab. No ``<base>`` is needed, which would send
-    the in-book links to ``/books/LL/`` too."""
+def book_links(page: str, lang: str, *, new_tab: bool = False) -> str:
+    """The rule book ``page`` (HTML in ``lang``) served away from ``/books/LL/``: a link within
+    the book (``#s-play``, a clause's anchor) stays as it is; a link to another book beside it
+    (``australian.html``, ``../nl/index.html``) opens the server's book
+    (``/books/nl/australian.html``), in a new tab with ``new_tab``."""
 
     def linked(match: re.Match[str]) -> str:
         head, href, quote = match.groups()
@@ -326,9 +325,19 @@ def preview_book(page: str, lang: str) -> str:
             return match.group(0)
         if not re.match(r"^[a-z][a-z0-9+.-]*:|^/", href):  # beside the book: /books/LL/...
             href = posixpath.normpath(posixpath.join(f"/books/{lang}", href))
+        if not new_tab:
+            return f"{head}{href}{quote}"
         return f'<a target="_blank" rel="noopener"{head[2:]}{href}{quote}'
 
     return _LINK.sub(linked, page)
+
+
+def preview_book(page: str, lang: str) -> str:
+    """The rule book ``page`` (HTML in ``lang``) as the bench's preview shows it (an
+    ``iframe``'s ``srcdoc``, which has no address of its own): a link within the book scrolls
+    the preview, a link to another book opens the server's in a new tab (:func:`book_links`).
+    No ``<base>`` is needed, which would send the in-book links to ``/books/LL/`` too."""
+    return book_links(page, lang, new_tab=True)
 
 
 # -- the study's child process ------------------------------------------------------------------
