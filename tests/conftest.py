@@ -253,6 +253,7 @@ GROUPS: dict[str, str] = {
     "test_tables_australian.py": "generator",
     "test_tableformat.py": "generator",
     "test_layout.py": "runtime",
+    "test_native.py": "runtime",
     "test_docs.py": "generator",
     "test_i18n.py": "generator",
     "test_notation_books.py": "generator",

@@ -34,7 +34,7 @@ LAYERS: dict[str, set[str]] = {
     },
     "runtime.cli": {
         "runtime.engine", "runtime.bots", "runtime.studies", "runtime.adapters",
-        "runtime.loading", "runtime.server", "generator",
+        "runtime.loading", "runtime.server", "runtime.native", "generator",
     },
     # the build writes the conformance vectors by replaying hands on the engine
     "generator": {"runtime.engine", "runtime.studies", "runtime.adapters.conformance"},
@@ -84,9 +84,10 @@ def test_each_layer_imports_only_the_layers_below(package: str) -> None:
 
 
 def test_every_runtime_module_is_in_a_layer() -> None:
-    """No module lies loose in runtime/ but the shared helpers and the loader."""
+    """No module lies loose in runtime/ but the shared helpers, the loader and the guard of
+    the compiled build (``native``: the package's import installs it)."""
     loose = {p.stem for p in (ROOT / "runtime").glob("*.py")}
-    assert loose == {"__init__", "files", "loading", "terminal", "transaction"}, loose
+    assert loose == {"__init__", "files", "loading", "native", "terminal", "transaction"}, loose
     folders = {p.name for p in (ROOT / "runtime").iterdir() if p.is_dir() and p.name[0] != "_"}
     assert {f"runtime.{f}" for f in folders} - {"runtime.__pycache__"} <= set(LAYERS)
 

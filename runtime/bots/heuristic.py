@@ -612,7 +612,7 @@ def misere_score(rules: Rules, hand: int) -> float:
             got = parts.suit_danger(t, s, mine, opponents)
         dangers += got[1]
     dangers.sort(reverse=True)
-    total: float = 0  # an int 0 as sum() starts, for no danger at all
+    total = 0.0  # a float from the start (the compiled build keeps a float a float)
     for d in dangers[drops:]:
         total += d if d < 3.0 else 3.0
     return total

@@ -871,6 +871,26 @@ def cmd_new(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_compile(args: argparse.Namespace) -> int:
+    """Build, remove or report the compiled build of the bots' hot modules (runtime/native.py)."""
+    from ..native import NativeError, build, remove, status
+
+    if args.remove:
+        for path in remove():
+            print(f"removed {path}")
+    elif not args.status:
+        try:
+            made = build(verbose=args.verbose)
+        except NativeError as exc:
+            _err(f"fivehundred compile: {exc}")
+            return 2
+        for path in made:
+            print(f"wrote {path}")
+    for state in status():
+        print(state.line())
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     """Time the engine's fast path against the hand-written reference in the same run."""
     from ..engine.game import load_builtin
@@ -1169,6 +1189,19 @@ def _parser() -> argparse.ArgumentParser:
         "(exit 2 on a broken message, with or without --check)",
     )
     p.set_defaults(run=cmd_i18n)
+
+    p = sub.add_parser(
+        "compile",
+        help="compile the heuristic bot and the seat view to C with mypyc (optional: faster "
+        "balance studies and simulations with heuristic bots)",
+    )
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--remove", action="store_true", help="delete the compiled build")
+    what.add_argument("--status", action="store_true", help="say what is compiled and current")
+    p.add_argument(
+        "--verbose", action="store_true", help="show mypyc's and the C compiler's output"
+    )
+    p.set_defaults(run=cmd_compile)
 
     p = sub.add_parser("bench", help="engine speed as a ratio to a hand-written reference")
     p.add_argument("--hands", type=int, default=20000)
