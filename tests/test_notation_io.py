@@ -227,6 +227,47 @@ def test_hint_gives_the_reason_in_the_language(capsys, bot):
         assert "6♥" in said and "6H" not in said
 
 
+@pytest.mark.parametrize(
+    ("lang", "tricks", "chance"),
+    [("en", "6.5", "45%"), ("nl", "6,5", "45%"), ("nb", "6,5", "45\u00a0%"),
+     ("da", "6,5", "45\u00a0%"), ("pt", "6,5", "45%"), ("ar", "6.5", "45%")],
+)  # fmt: skip
+def test_a_reason_writes_its_decimals_and_percentages_as_the_language_does(lang, tricks, chance):
+    """A bot's reason in the reader's language writes "about 6,5 tricks" in Dutch, Norwegian,
+    Danish and Portuguese and a percentage with the language's sign ("45\u00a0%" in Norwegian
+    and Danish: CLDR's patterns, as the rule books' figures are written); the English value is
+    what ``f"{x:.1f}"`` and ``f"{p:.0%}"`` wrote before."""
+    from fivehundred.runtime.bots.reasons import Why, decimal_param, percent_param, reason_text
+    from fivehundred.runtime.engine.messages import N_
+
+    reason = Why(
+        N_("about %(tricks)s tricks at %(strain)s %(mates)s: %(chance)s to make %(level)s"),
+        tricks=decimal_param(6.5),
+        strain=N_("no trumps"),
+        mates=N_("with an average partner"),
+        chance=percent_param(0.449),
+        level=7,
+    )
+    assert str(reason).startswith(f"about {6.5:.1f} tricks") and f"{0.449:.0%}" in reason
+    said = reason_text(reason, None if lang == "en" else load_translations(lang))
+    assert tricks in said and chance in said, said
+    if lang in ("nl", "nb", "da", "pt"):
+        assert "6.5" not in said
+
+
+def test_the_heuristic_bid_reason_in_dutch_has_a_decimal_comma(capsys):
+    """``hint --lang nl`` on a hand the heuristic opens from its count: the count in the reason
+    is written with a comma."""
+    hand = "A♥ K♥ 10♥ 9♥ 8♥ 7♥ A♠ K♠ 5♣ 4♦"
+    assert main(["hint", "australian", "--seat", "1", "--hand", hand, "--json"]) == 0
+    english = json.loads(capsys.readouterr().out)["reason"]
+    assert main(["hint", "australian", "--seat", "1", "--hand", hand, "--lang", "nl"]) == 0
+    dutch = capsys.readouterr().out
+    count = re.search(r"about (\d+)\.(\d) tricks", english)
+    assert count is not None, english
+    assert f"{count[1]},{count[2]}" in dutch and f"{count[1]}.{count[2]}" not in dutch, dutch
+
+
 # -- special bids by name (issue 21 §1/§4) ------------------------------------------------------
 
 

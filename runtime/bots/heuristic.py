@@ -57,7 +57,7 @@ from ..engine.rules import Rules
 from ..engine.scoring import score_hand
 from ..engine.seatview import SeatView, view_of
 from .handmodel import HandModel, MisereFit, hand_model, normal_at_least, remembered_model
-from .reasons import Why
+from .reasons import Why, decimal_param, percent_param
 from .state import BotState, hand_state
 
 __all__ = [
@@ -960,8 +960,8 @@ def bid_odds(view: SeatView, boldness: float = 0.0, model: HandModel | None = No
         if kinds[i] == "misere":
             return Why(
                 N_("a misère hand (danger %(danger)s): about %(chance)s to take no trick"),
-                danger=f"{facts.misere():.1f}",
-                chance=f"{p:.0%}",
+                danger=decimal_param(facts.misere()),
+                chance=percent_param(p),
             )
         strain, level = strains[i], levels[i]
         name = SUIT_WORDS[SUITS[strain]] if strain < NT else N_("no trumps")
@@ -975,10 +975,10 @@ def bid_odds(view: SeatView, boldness: float = 0.0, model: HandModel | None = No
         mean, why_mates = means[strain]
         return Why(
             N_("about %(tricks)s tricks at %(strain)s %(mates)s: %(chance)s to make %(level)s"),
-            tricks=f"{mean:.1f}",
+            tricks=decimal_param(mean),
             strain=name,
             mates=why_mates,
-            chance=f"{p:.0%}",
+            chance=percent_param(p),
             level=level,
         )
 
@@ -1621,8 +1621,8 @@ def _take_or_sans(view: SeatView, fitted: bool = True) -> Decision:
                     "%(sans)s to make it without the kitty (%(take)s with it): "
                     "play sans for the bonus"
                 ),
-                sans=f"{p_sans:.0%}",
-                take=f"{p_take:.0%}",
+                sans=percent_param(p_sans),
+                take=percent_param(p_take),
             ),
         )
     return Decision(
@@ -1631,8 +1631,8 @@ def _take_or_sans(view: SeatView, fitted: bool = True) -> Decision:
             N_("take the widow: %(take)s with it, %(sans)s without")
             if widow
             else N_("take the kitty: %(take)s with it, %(sans)s without"),
-            take=f"{p_take:.0%}",
-            sans=f"{p_sans:.0%}",
+            take=percent_param(p_take),
+            sans=percent_param(p_sans),
         ),
     )
 

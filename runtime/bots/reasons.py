@@ -7,10 +7,11 @@ so whatever printed or compared reasons before still does; :func:`reason_text` r
 kind through a translations object, every string parameter translated too (numbers and
 percentages are formatted before they are passed, and translate to themselves).
 
-A card, a bid or a signed number in a reason is a :class:`Noted` parameter (:func:`bid_param`,
-:func:`card_param`, :func:`signed_param`): it keeps its code and is shown in the reader's
-notation (``7♥``, Dutch ``7 SA``, a special bid by its name: ``misère``), isolated left to
-right in a right-to-left language; its English value is the English notation's.
+A card, a bid, a signed number, a decimal or a percentage in a reason is a :class:`Noted`
+parameter (:func:`bid_param`, :func:`card_param`, :func:`signed_param`, :func:`decimal_param`,
+:func:`percent_param`): it keeps its code and is shown in the reader's notation (``7♥``, Dutch
+``7 SA``, a special bid by its name: ``misère``; ``6,5`` and Norwegian ``45\u00a0%``), isolated
+left to right in a right-to-left language; its English value is the English notation's.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ __all__ = [
     "Why",
     "bid_param",
     "card_param",
+    "decimal_param",
+    "percent_param",
     "reason_text",
     "signed_param",
 ]
@@ -74,7 +77,9 @@ class Noted(str):
 
     def __new__(cls, code: str, kind: str) -> Noted:
         """``code`` (a bid's, a :class:`~..engine.notation.SpecialBid`, a card's, or a number
-        already written) of ``kind`` ``bid``, ``card`` or ``number``."""
+        already written in English) of ``kind`` ``bid``, ``card``, ``number`` (shown as it
+        is), ``decimal`` (with the language's decimal separator) or ``percent`` (a
+        percentage's number, shown with the language's percent sign)."""
         self = super().__new__(cls, _shown(ENGLISH, code, kind))
         self.code = code
         self.kind = kind
@@ -98,6 +103,10 @@ def _shown(notation: Notation, code: str, kind: str) -> str:
         return notation.bid(code)
     if kind == "card":
         return notation.card(code)
+    if kind == "decimal":
+        return notation.number(code)
+    if kind == "percent":
+        return notation.percentage(code)
     return code
 
 
@@ -116,6 +125,17 @@ def signed_param(value: float) -> Noted:
     sign, U+2212; ``0`` without one) as a reason's parameter."""
     text = f"{value:+.0f}"
     return Noted("0" if text in ("+0", "-0") else text.replace("-", "\u2212"), "number")
+
+
+def decimal_param(value: float) -> Noted:
+    """``value`` with one decimal (``6.5``; Dutch ``6,5``) as a reason's parameter."""
+    return Noted(f"{value:.1f}", "decimal")
+
+
+def percent_param(share: float) -> Noted:
+    """``share`` (0 to 1) as a whole percentage (``45%``; Norwegian ``45\u00a0%``) as a
+    reason's parameter: in English the same text as ``f"{share:.0%}"``."""
+    return Noted(f"{share:.0%}"[:-1], "percent")
 
 
 def reason_text(reason: object, translations: Translations | None = None) -> str:

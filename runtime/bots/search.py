@@ -66,7 +66,7 @@ from .heuristic import (
     hand_tricks,
     misere_danger,
 )
-from .reasons import Why, bid_param, signed_param
+from .reasons import Why, bid_param, percent_param, signed_param
 from .sampling import Sampler
 from .solver import Solver, contract_sides
 from .state import BotState, hand_state
@@ -632,11 +632,11 @@ class _BidStudy:
                     "%(chance)s to make %(bid)s: made in %(share)s of %(deals)s sampled deals "
                     "played out, %(model)s by the hand's count"
                 ),
-                chance=f"{p:.0%}",
+                chance=percent_param(p),
                 bid=bid_param(r, i),
-                share=f"{share:.0%}",
+                share=percent_param(share),
                 deals=len(self.deals),
-                model=f"{model:.0%}",
+                model=percent_param(model),
             )
         return replace(base, chance=tuple(chance), basis=tuple(basis))
 

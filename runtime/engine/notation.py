@@ -131,6 +131,20 @@ class Notation:
     #: the special bids' English names -> their names in the language (``open misère`` ->
     #: ``misère aberto``), for a :class:`SpecialBid` of a variant this notation does not know
     names: tuple[tuple[str, str], ...] = ()
+    #: the decimal separator (``,`` in Dutch), CLDR's through Babel
+    decimal: str = "."
+    #: what the language writes before and after a percentage (``("", "\u00a0%")`` in
+    #: Norwegian and Danish), CLDR's through Babel
+    percent: tuple[str, str] = ("", "%")
+
+    def number(self, text: str) -> str:
+        """A number written in English (``6.5``) as the language writes it (``6,5``)."""
+        return text.replace(".", self.decimal) if self.decimal != "." else text
+
+    def percentage(self, text: str) -> str:
+        """A percentage's number written in English (``45``, no sign) as the language writes
+        the percentage (``45%``, Norwegian ``45\u00a0%``)."""
+        return self.percent[0] + self.number(text) + self.percent[1]
 
     def with_specials(self, names: Mapping[str, str] | Iterable[tuple[str, str]]) -> Notation:
         """This notation naming the special bids ``names`` (code -> name in the language,
@@ -359,7 +373,28 @@ def read_notation(translations: PTranslator) -> Notation:
         for pair in _SPECIAL_NAMES
         for name in pair
     )
-    return Notation(ranks, no_trumps, rtl, names=names)
+    decimal, percent = _number_signs(language)
+    return Notation(ranks, no_trumps, rtl, names=names, decimal=decimal, percent=percent)
+
+
+def _number_signs(language: str) -> tuple[str, tuple[str, str]]:
+    """The decimal separator and the percent sign's affixes of ``language`` (CLDR's, through
+    Babel; English's for a language Babel does not know). Bidi marks in a pattern are left
+    out: a right-to-left text isolates its figures itself."""
+    if not language:
+        return ".", ("", "%")
+    from babel import Locale, UnknownLocaleError
+    from babel.numbers import get_decimal_symbol, parse_pattern
+
+    try:
+        locale = Locale.parse(language.replace("-", "_"))
+        decimal = str(get_decimal_symbol(locale))
+        pattern = parse_pattern(locale.percent_formats[None].pattern)
+        prefix, suffix = str(pattern.prefix[0]), str(pattern.suffix[0])
+    except (UnknownLocaleError, ValueError, TypeError, KeyError, AttributeError):
+        return ".", ("", "%")
+    marks = str.maketrans("", "", "\u200e\u200f\u061c")
+    return decimal, (prefix.translate(marks), suffix.translate(marks))
 
 
 def bid_code(rules: Rules, index: int) -> str:
