@@ -61,7 +61,7 @@ class NativeError(Exception):
 
 
 def _source(module: str) -> Path:
-    """The ``.py`` file of ``module`` (one of :data:`MODULES`) in this installation."""
+    """The ``.py`` file of ``module`` (a module of ``fivehundred.runtime``) here."""
     parts = module.split(".")
     assert parts[:2] == ["fivehundred", "runtime"], module
     return _RUNTIME.joinpath(*parts[2:-1], parts[-1] + ".py")
@@ -70,6 +70,30 @@ def _source(module: str) -> Path:
 def _extension(module: str) -> Path:
     """Where the compiled ``module`` lives: beside its source."""
     return _source(module).with_suffix(_SUFFIX)
+
+
+def _extensions() -> list[Path]:
+    """Every extension module under ``runtime/`` that sits beside a ``.py`` file of the same
+    name: this build's, or one an earlier version compiled (a module its build no longer
+    holds)."""
+    return sorted(
+        p for p in _RUNTIME.rglob("*" + _SUFFIX) if p.with_name(_stem(p) + ".py").exists()
+    )
+
+
+def _stem(path: Path) -> str:
+    return path.name[: -len(_SUFFIX)]
+
+
+_PRESENT: set[Path] | None = None
+
+
+def _present() -> set[Path]:
+    """:func:`_extensions`, looked for once a process (the guard asks at every import)."""
+    global _PRESENT
+    if _PRESENT is None:
+        _PRESENT = set(_extensions())
+    return _PRESENT
 
 
 def _group_library() -> Path:
@@ -111,7 +135,8 @@ class NativeStatus:
     module: str
     #: "compiled" (built and current: it is the one imported), "stale" (built, but this module
     #: or another of the build has changed since: the ``.py`` files are imported), "pure" (not
-    #: built).
+    #: built), "stray" (an extension an earlier build made of a module this build does not
+    #: hold: never imported).
     state: str
     path: Path
 
@@ -122,12 +147,15 @@ class NativeStatus:
             "stale": "compiled, but the build is older than the source: the .py files are "
             "used until `fivehundred compile` runs again",
             "pure": "pure Python (not compiled)",
+            "stray": "compiled by an earlier build that no longer holds it: never used "
+            "(`fivehundred compile --remove` deletes it)",
         }
         return f"{self.module}: {words[self.state]}"
 
 
 def status() -> list[NativeStatus]:
-    """The state of every module of :data:`MODULES` (see :class:`NativeStatus`)."""
+    """The state of every module of :data:`MODULES`, then of any stray extension module (see
+    :class:`NativeStatus`)."""
     current = _all_current()
     out = []
     for module in MODULES:
@@ -138,6 +166,11 @@ def status() -> list[NativeStatus]:
             out.append(NativeStatus(module, "stale", ext))
         else:
             out.append(NativeStatus(module, "compiled", ext))
+    for ext in _extensions():
+        rel = ext.relative_to(_RUNTIME).with_name(_stem(ext))
+        module = ".".join(("fivehundred", "runtime", *rel.parts))
+        if module not in MODULES:
+            out.append(NativeStatus(module, "stray", ext))
     return out
 
 
@@ -152,9 +185,12 @@ def _all_current() -> bool:
 
 
 class _Guard(importlib.abc.MetaPathFinder):
-    """Loads the ``.py`` file of a module of :data:`MODULES` when the pure modules are asked
-    for (:data:`PURE_ENV`) or its compiled module does not match the source; otherwise leaves
-    the import to Python (which prefers an extension module to a source file)."""
+    """Loads the ``.py`` file of a module of ``fivehundred.runtime`` that has an extension
+    module beside it, unless that extension is one of :data:`MODULES`, the whole build is
+    current and the pure modules are not asked for (:data:`PURE_ENV`); otherwise (no
+    extension, or a current build) leaves the import to Python, which prefers an extension
+    module to a source file. An extension an earlier version compiled, of a module this
+    version's build does not hold, is never used."""
 
     warned = False
 
@@ -164,20 +200,18 @@ class _Guard(importlib.abc.MetaPathFinder):
         path: Sequence[str] | None,
         target: ModuleType | None = None,
     ) -> importlib.machinery.ModuleSpec | None:
-        if fullname not in MODULES:
+        if not fullname.startswith("fivehundred.runtime."):
             return None
         source = _source(fullname)
-        if not source.exists():
-            return None
-        if not _extension(fullname).exists():
-            return None  # nothing built: the usual import finds the .py file
+        if source.with_suffix(_SUFFIX) not in _present() or not source.exists():
+            return None  # nothing compiled: the usual import finds the .py file
         if not _pure_wanted():
-            if _all_current():
+            if fullname in MODULES and _all_current():
                 return None  # built from this source: the usual import takes the extension
             if not _Guard.warned:
                 _Guard.warned = True
                 print(
-                    "fivehundred: the compiled modules are older than their source; using the "
+                    "fivehundred: the compiled modules do not match their source; using the "
                     "pure Python ones (run `fivehundred compile` again, or "
                     "`fivehundred compile --remove`)",
                     file=sys.stderr,
@@ -230,6 +264,7 @@ def _stage(into: Path) -> dict[str, str]:
 def build(verbose: bool = False) -> list[Path]:
     """Compile :data:`MODULES` with mypyc and put the extension modules beside their source
     (each written to a temporary name and renamed, the record last). Returns the files made."""
+    global _PRESENT
     try:
         import mypyc  # noqa: F401
     except ImportError:
@@ -272,6 +307,9 @@ def build(verbose: bool = False) -> list[Path]:
         for src, _ in made:
             if not src.exists():
                 raise NativeError(f"mypyc made no {src.name}")
+        RECORD.unlink(missing_ok=True)  # no build is current while its files change
+        for stray in set(_extensions()) - {dst for _, dst in made}:
+            stray.unlink()  # an earlier build's module that this one does not hold
         for src, dst in made:
             tmp_dst = dst.with_name(dst.name + ".tmp")
             shutil.copyfile(src, tmp_dst)
@@ -280,14 +318,17 @@ def build(verbose: bool = False) -> list[Path]:
     tmp_record = RECORD.with_name(RECORD.name + ".tmp")
     tmp_record.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     os.replace(tmp_record, RECORD)
+    _PRESENT = None
     return [dst for _, dst in made] + [RECORD]
 
 
 def remove() -> list[Path]:
-    """Delete the compiled build (the extension modules, the group's library, the record);
-    the files deleted."""
+    """Delete the compiled build (the extension modules beside their source, an earlier
+    build's too, the group's library, the record); the files deleted."""
+    global _PRESENT
+    _PRESENT = None
     gone = []
-    for path in [*(_extension(m) for m in MODULES), _group_library(), RECORD]:
+    for path in [*_extensions(), _group_library(), RECORD]:
         if path.exists():
             path.unlink()
             gone.append(path)
