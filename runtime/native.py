@@ -11,9 +11,11 @@ ways and compares every decision and its reason).
 
 A compiled module is used only while it matches its source: the build records the SHA-256 of
 each source file it compiled (:data:`RECORD`), and :class:`_Guard`, installed when
-``fivehundred.runtime`` is imported, loads the ``.py`` file instead of an extension whose
-source has changed since (saying so once on standard error). ``FIVEHUNDRED_PURE=1`` loads the
-pure Python modules whatever is built. ``fivehundred compile --remove`` deletes the build.
+``fivehundred.runtime`` is imported, loads the ``.py`` files instead when a source has changed
+since (saying so once on standard error), when the build is for another Python, and always for
+an extension an earlier build left of a module this build does not hold. ``FIVEHUNDRED_PURE=1``
+loads the pure Python modules whatever is built. ``fivehundred compile --remove`` deletes the
+build.
 """
 
 from __future__ import annotations
@@ -258,7 +260,8 @@ def _stage(into: Path) -> dict[str, str]:
     for sub in ("runtime", "generator", "generated", "specs"):
         if (root / sub).is_dir():
             shutil.copytree(root / sub, pkg / sub, ignore=ignore)
-    return {m: _digest(_source(m)) for m in MODULES}
+    # the hashes of the files compiled, as they were copied
+    return {m: _digest(pkg.joinpath(_source(m).relative_to(root))) for m in MODULES}
 
 
 def build(verbose: bool = False) -> list[Path]:
