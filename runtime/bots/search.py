@@ -334,7 +334,11 @@ class SearchBot:
             solver = Solver(world)
             taken = _counted(world, solver.counted)
             cap = _cap(world)
-            out = [_margin(world, taken + solver.after(a, cap), side) for a in actions]
+            out = []
+            guess = None  # sibling cards mostly take as many tricks: tried first
+            for a in actions:
+                guess = solver.after(a, cap, guess)
+                out.append(_margin(world, taken + guess, side))
             self.nodes += solver.nodes
             return out
         return [self._value(world, a, side, solve) for a in actions]
