@@ -341,11 +341,23 @@ class SearchBot:
                 out.append(_margin(world, taken + guess, side))
             self.nodes += solver.nodes
             return out
-        return [self._value(world, a, side, solve) for a in actions]
+        out = []
+        guess: list[int | None] = [None]  # the last solver's count, tried first by the next
+        for a in actions:
+            out.append(self._value(world, a, side, solve, guess))
+        return out
 
-    def _value(self, world: HandState, action: int, side: int, solve: bool) -> float:
+    def _value(
+        self,
+        world: HandState,
+        action: int,
+        side: int,
+        solve: bool,
+        guess: list[int | None] | None = None,
+    ) -> float:
         """The score margin of ``side`` after ``action`` in ``world``: solved double dummy once
-        at most ``endgame`` tricks are left, heuristic play before that."""
+        at most ``endgame`` tricks are left, heuristic play before that (``guess``: a box for
+        the count of the solver's last answer, which orders the next one's searches)."""
         r = world.rules
         endgame = self.settings.endgame if solve else 0
         if r.hand_size - world.n_tricks <= endgame:
@@ -366,7 +378,10 @@ class SearchBot:
             others = [p for t, p in enumerate(res.points) if t != side]
             return float(mine - max(others)) if others else float(mine)
         solver = Solver(w)
-        taken = _counted(w, solver.counted) + solver.tricks(_cap(w))
+        got = solver.tricks(_cap(w), None if guess is None else guess[0])
+        if guess is not None:
+            guess[0] = got
+        taken = _counted(w, solver.counted) + got
         self.nodes += solver.nodes
         return _margin(w, taken, side)
 
