@@ -20,7 +20,9 @@ with alpha-beta cut-offs, a transposition table of bounds kept at the start of e
 same cards in the same hands with the same leader is the same position, whatever came before),
 and equivalent cards tried once (cards of one effective suit held by one seat with no live card
 between them by power). The exact count is found by bisection over such searches, which share the
-table, as do all the moves tried from one position.
+table, as do all the moves tried from one position (each move's count searched first at the
+count of the one before it, which is mostly the answer), and the last trick, every card forced,
+is played out without generating moves.
 """
 
 from __future__ import annotations
