@@ -334,18 +334,15 @@ class SearchBot:
             solver = Solver(world)
             taken = _counted(world, solver.counted)
             cap = _cap(world)
-            out = []
-            guess = None  # sibling cards mostly take as many tricks: tried first
+            out: list[float] = []
+            got: int | None = None  # sibling cards mostly take as many tricks: tried first
             for a in actions:
-                guess = solver.after(a, cap, guess)
-                out.append(_margin(world, taken + guess, side))
+                got = solver.after(a, cap, got)
+                out.append(_margin(world, taken + got, side))
             self.nodes += solver.nodes
             return out
-        out = []
-        guess: list[int | None] = [None]  # the last solver's count, tried first by the next
-        for a in actions:
-            out.append(self._value(world, a, side, solve, guess))
-        return out
+        last: list[int | None] = [None]  # the last solver's count, tried first by the next
+        return [self._value(world, a, side, solve, last) for a in actions]
 
     def _value(
         self,
