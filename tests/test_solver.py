@@ -154,6 +154,26 @@ def test_solver_matches_brute_force_minimax_on_endgames(variant):
     assert want <= seen, want - seen
 
 
+@pytest.mark.parametrize("variant", ["australian", "three-handed"])
+def test_a_guess_changes_the_order_of_the_searches_not_the_count(variant):
+    """``tricks(guess=g)`` and ``after(a, guess=g)`` give the exact count whatever ``g`` is
+    (below, at, above the answer, out of range), from a fresh solver and from one whose table
+    the other guesses filled."""
+    rules = load_rules(variant)
+    for state in _endgames(rules, 4, 2, seed=5):
+        exact = Solver(state).tricks()
+        shared = Solver(state)
+        for g in range(-1, rules.hand_size - state.n_tricks + 3):
+            assert Solver(state).tricks(guess=g) == exact, (state.dealt, g)
+            assert shared.tricks(guess=g) == exact, (state.dealt, g)
+        for a in state.legal_actions():
+            if a >= rules.NOMINATE:
+                continue
+            want = Solver(state).after(a)
+            for g in (0, want - 1, want, want + 1, 9):
+                assert shared.after(a, guess=g) == want, (state.dealt, a, g)
+
+
 def test_a_misere_is_solved_to_its_target_of_no_tricks():
     """score.misere: the contractor must take no trick; the defenders maximise its tricks,
     and with ``cap=1`` one trick is as good as any."""

@@ -334,14 +334,27 @@ class SearchBot:
             solver = Solver(world)
             taken = _counted(world, solver.counted)
             cap = _cap(world)
-            out = [_margin(world, taken + solver.after(a, cap), side) for a in actions]
+            out: list[float] = []
+            got: int | None = None  # sibling cards mostly take as many tricks: tried first
+            for a in actions:
+                got = solver.after(a, cap, got)
+                out.append(_margin(world, taken + got, side))
             self.nodes += solver.nodes
             return out
-        return [self._value(world, a, side, solve) for a in actions]
+        last: list[int | None] = [None]  # the last solver's count, tried first by the next
+        return [self._value(world, a, side, solve, last) for a in actions]
 
-    def _value(self, world: HandState, action: int, side: int, solve: bool) -> float:
+    def _value(
+        self,
+        world: HandState,
+        action: int,
+        side: int,
+        solve: bool,
+        guess: list[int | None] | None = None,
+    ) -> float:
         """The score margin of ``side`` after ``action`` in ``world``: solved double dummy once
-        at most ``endgame`` tricks are left, heuristic play before that."""
+        at most ``endgame`` tricks are left, heuristic play before that (``guess``: a box for
+        the count of the solver's last answer, which orders the next one's searches)."""
         r = world.rules
         endgame = self.settings.endgame if solve else 0
         if r.hand_size - world.n_tricks <= endgame:
@@ -362,7 +375,10 @@ class SearchBot:
             others = [p for t, p in enumerate(res.points) if t != side]
             return float(mine - max(others)) if others else float(mine)
         solver = Solver(w)
-        taken = _counted(w, solver.counted) + solver.tricks(_cap(w))
+        got = solver.tricks(_cap(w), None if guess is None else guess[0])
+        if guess is not None:
+            guess[0] = got
+        taken = _counted(w, solver.counted) + got
         self.nodes += solver.nodes
         return _margin(w, taken, side)
 

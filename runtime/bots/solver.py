@@ -20,7 +20,9 @@ with alpha-beta cut-offs, a transposition table of bounds kept at the start of e
 same cards in the same hands with the same leader is the same position, whatever came before),
 and equivalent cards tried once (cards of one effective suit held by one seat with no live card
 between them by power). The exact count is found by bisection over such searches, which share the
-table, as do all the moves tried from one position.
+table, as do all the moves tried from one position (each move's count searched first at the
+count of the one before it, which is mostly the answer), and the last trick, every card forced,
+is played out without generating moves.
 """
 
 from __future__ import annotations
@@ -173,11 +175,31 @@ class Solver:
         """Tricks still to be played or finished (the trick in progress counts)."""
         return self.hand_size - self.n_tricks
 
-    def tricks(self, cap: int | None = None) -> int:
+    def tricks(self, cap: int | None = None, guess: int | None = None) -> int:
         """The counted side's tricks still to come with best play by both sides (at most
-        ``cap``: a misère needs only whether the contractor takes one)."""
+        ``cap``: a misère needs only whether the contractor takes one).
+
+        ``guess`` (say, the count after a sibling move) only orders the searches: the count
+        is tried at it and next to it first, where two searches settle it, before bisection.
+        """
         hi = self.tricks_left() if cap is None else min(cap, self.tricks_left())
         lo = 0
+        if guess is not None and lo < hi:
+            t = min(max(guess, lo + 1), hi)
+            if self.reaches(t):
+                lo = t
+                if lo < hi:
+                    if self.reaches(lo + 1):
+                        lo += 1
+                    else:
+                        hi = lo
+            else:
+                hi = t - 1
+                if lo < hi:
+                    if self.reaches(hi):
+                        lo = hi
+                    else:
+                        hi -= 1
         while lo < hi:
             t = (lo + hi + 1) // 2
             if self.reaches(t):
@@ -190,10 +212,10 @@ class Solver:
         """Whether the maximiser can make the counted seats take ``target`` more tricks."""
         return self._ge(target)
 
-    def after(self, action: int, cap: int | None = None) -> int:
+    def after(self, action: int, cap: int | None = None, guess: int | None = None) -> int:
         """The counted tricks still to come (this trick included) if the seat to move plays
         ``action`` (a play action of the engine: a card, or a joker lead naming a suit) and both
-        sides play best afterwards."""
+        sides play best afterwards (``guess``: a likely answer, as for :meth:`tricks`)."""
         seat = self.to_move
         if action >= self._jl:
             card = self._joker_cards[(action - self._jl) // 4]
@@ -205,7 +227,10 @@ class Solver:
         gained = undo[0]
         rest = 0
         if self.to_move >= 0:
-            rest = self.tricks(None if cap is None else max(0, cap - gained))
+            rest = self.tricks(
+                None if cap is None else max(0, cap - gained),
+                None if guess is None else guess - gained,
+            )
         self._unplay(seat, card, undo)
         return gained + rest
 
@@ -260,6 +285,8 @@ class Solver:
                     return True
                 if bounds[1] < target:
                     return False
+        if left == 1 and not self.trick and not self.hands[seat] & self._masks[SUITLESS]:
+            return self._last() >= target
         maxing = self.maximiser >> seat & 1
         jl = self._jl
         jokers = self._joker_cards
@@ -285,6 +312,23 @@ class Solver:
                 hi = min(hi, target - 1)
             self.table[key] = (lo, hi)
         return result
+
+    def _last(self) -> int:
+        """The counted tricks of the last trick, at its start: every seat plays its one card
+        (the leader's no suitless joker, which would name a suit)."""
+        played = []
+        seat = self.to_move
+        gained = 0
+        while seat >= 0:
+            hand = self.hands[seat]
+            card = (hand & -hand).bit_length() - 1
+            undo = self._play(seat, card, -1)
+            played.append((seat, card, undo))
+            gained = undo[0]
+            seat = self.to_move
+        for seat, card, undo in reversed(played):
+            self._unplay(seat, card, undo)
+        return gained
 
     def _play(self, seat: int, card: int, named: int) -> _Undo:
         """Play ``card`` for ``seat`` (``named``: the suit a led joker names, else -1) and
