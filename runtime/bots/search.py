@@ -105,6 +105,9 @@ class SearchSettings:
     #: outbidding it must beat letting it stand, or letting it stand must beat the bid the
     #: odds chose (0: the heuristic's auction rules alone).
     compete: float = 20.0
+    #: The chance by which the chance asked of every bid is lowered (negative: raised), the
+    #: bid study's odds being drawn from deals played out, not the hand's count alone.
+    bold: float = 0.0
 
 
 #: Spec flags and how each is read.
@@ -121,6 +124,7 @@ _FLAGS = {
     "slip": float,
     "tries": int,
     "compete": float,
+    "bold": float,
 }
 
 
@@ -171,6 +175,8 @@ def _checked(s: SearchSettings) -> SearchSettings:
             raise ValueError(f"{name}={value:g}: it cannot be negative")
     if not 0 <= s.slip < 1:
         raise ValueError(f"slip={s.slip:g}: a chance from 0 up to (not including) 1")
+    if not -1 < s.bold < 1:
+        raise ValueError(f"bold={s.bold:g}: a chance between -1 and 1")
     if s.tries < 1:
         raise ValueError(f"tries={s.tries}: at least 1 deal is drawn")
     return s
@@ -450,7 +456,7 @@ class SearchBot:
         """The heuristic's odds of every bid, those of the strains studied drawn towards the
         share of sampled deals that made them. The deals are kept for the hand and re-weighed
         by every call made since (topped up with fresh deals when the calls leave too few
-        that fit)."""
+        that fit). The chance asked of every bid is ``bold`` lower than the heuristic's."""
         samples = self.settings.bids
         key = (view.hand, view.dealer, view.scores)
         study = self._study
@@ -465,7 +471,11 @@ class SearchBot:
             while study.effective() < samples / 2 and study.drawn < 2 * samples:
                 study.play(sampler, rng)
         self.deals += sampler.drawn
-        return study.odds(bid_odds(view), self.settings.model)
+        odds = study.odds(bid_odds(view), self.settings.model)
+        bold = self.settings.bold
+        if bold:
+            odds = replace(odds, need=odds.need - bold, needs=tuple(n - bold for n in odds.needs))
+        return odds
 
 
 @dataclass(slots=True)
