@@ -11,7 +11,8 @@ Bidding
     heuristic play, its own discard), and draws the heuristic's chance of every such bid
     towards the share of deals that made it (the heuristic's model counting as ``model`` (8)
     deals). The heuristic's auction rules then choose the call from those chances
-    (:func:`~.heuristic.choose_bid`: the strain that gains most, the score's needs, raises).
+    (:func:`~.heuristic.choose_bid`: the strain that gains most, the score's needs, raises),
+    asking of every bid ``bold`` (0.05) less chance than the heuristic asks.
     Against the opponents' contract, when no partner of its own can call after it, it also
     plays their contract out in the same deals (heuristic play) and outbids it when its
     cheapest bid of a strain studied loses ``compete`` (20) points a deal less than letting
@@ -107,7 +108,7 @@ class SearchSettings:
     compete: float = 20.0
     #: The chance by which the chance asked of every bid is lowered (negative: raised), the
     #: bid study's odds being drawn from deals played out, not the hand's count alone.
-    bold: float = 0.0
+    bold: float = 0.05
 
 
 #: Spec flags and how each is read.
