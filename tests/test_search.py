@@ -171,6 +171,7 @@ def test_deals_fit_what_the_bids_showed():
         ("search:model=0,discards=0", SearchSettings(model=0.0, discards=0)),
         ("search:slip=0.2,tries=16", SearchSettings(slip=0.2, tries=16)),
         ("search:compete=0", SearchSettings(compete=0.0)),
+        ("search:bold=-0.1", SearchSettings(bold=-0.1)),
     ],
 )
 def test_search_specs_set_the_budget(spec, settings):
@@ -190,6 +191,7 @@ def test_search_specs_set_the_budget(spec, settings):
         ("search:3:0", "search:SAMPLES or search:SAMPLES:SECONDS"),
         ("search:model=-1", "model=-1: it cannot be negative"),
         ("search:compete=-5", "compete=-5: it cannot be negative"),
+        ("search:bold=1", "bold=1: a chance between -1 and 1"),
         ("search:slip=1", "slip=1: a chance from 0"),
         ("search:tries=0", "tries=0: at least 1"),
         ("search:prior=nan", "prior=nan: a setting is a finite number"),
@@ -273,7 +275,7 @@ def test_search_bids_as_the_heuristic_when_its_model_outweighs_the_deals():
     the search bot makes the heuristic's calls; with the deals alone it sometimes differs. (The
     outbid study against the opponents' contract, compete=, is another rule: off here.)"""
     heuristic = HeuristicBot()
-    same = make_bot("search:bids=4,model=1000000,compete=0")
+    same = make_bot("search:bids=4,model=1000000,compete=0,bold=0")
     alone = make_bot("search:bids=4,model=0,compete=0")
     differed = 0
     checked = 0
@@ -285,6 +287,23 @@ def test_search_bids_as_the_heuristic_when_its_model_outweighs_the_deals():
         differed += alone.choose(state, Random(1)) != want
         checked += 1
     assert checked >= 5 and differed
+
+
+def test_bold_lowers_the_chance_asked_of_a_bid():
+    """bold=: with the heuristic's odds (the model worth a million deals), bold=0 makes the
+    heuristic's calls and a bolder bot bids some hands the heuristic passes."""
+    heuristic = HeuristicBot()
+    plain = make_bot("search:bids=4,model=1000000,compete=0,bold=0")
+    bold = make_bot("search:bids=4,model=1000000,compete=0,bold=0.15")
+    rules = load_rules("australian")
+    bolder = 0
+    for state in _positions("australian", 60, seed=23):
+        if state.phase != AUCTION:
+            continue
+        want = heuristic.decide(state).action
+        assert plain.choose(state, Random(1)) == want
+        bolder += want == rules.PASS and bold.choose(state, Random(1)) != rules.PASS
+    assert bolder
 
 
 def test_search_competes_only_when_no_partner_can_call():

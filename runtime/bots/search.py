@@ -11,7 +11,8 @@ Bidding
     heuristic play, its own discard), and draws the heuristic's chance of every such bid
     towards the share of deals that made it (the heuristic's model counting as ``model`` (8)
     deals). The heuristic's auction rules then choose the call from those chances
-    (:func:`~.heuristic.choose_bid`: the strain that gains most, the score's needs, raises).
+    (:func:`~.heuristic.choose_bid`: the strain that gains most, the score's needs, raises),
+    asking of every bid ``bold`` (0.05) less chance than the heuristic asks.
     Against the opponents' contract, when no partner of its own can call after it, it also
     plays their contract out in the same deals (heuristic play) and outbids it when its
     cheapest bid of a strain studied loses ``compete`` (20) points a deal less than letting
@@ -105,6 +106,9 @@ class SearchSettings:
     #: outbidding it must beat letting it stand, or letting it stand must beat the bid the
     #: odds chose (0: the heuristic's auction rules alone).
     compete: float = 20.0
+    #: The chance by which the chance asked of every bid is lowered (negative: raised), the
+    #: bid study's odds being drawn from deals played out, not the hand's count alone.
+    bold: float = 0.05
 
 
 #: Spec flags and how each is read.
@@ -121,6 +125,7 @@ _FLAGS = {
     "slip": float,
     "tries": int,
     "compete": float,
+    "bold": float,
 }
 
 
@@ -171,6 +176,8 @@ def _checked(s: SearchSettings) -> SearchSettings:
             raise ValueError(f"{name}={value:g}: it cannot be negative")
     if not 0 <= s.slip < 1:
         raise ValueError(f"slip={s.slip:g}: a chance from 0 up to (not including) 1")
+    if not -1 < s.bold < 1:
+        raise ValueError(f"bold={s.bold:g}: a chance between -1 and 1")
     if s.tries < 1:
         raise ValueError(f"tries={s.tries}: at least 1 deal is drawn")
     return s
@@ -466,7 +473,7 @@ class SearchBot:
         """The heuristic's odds of every bid, those of the strains studied drawn towards the
         share of sampled deals that made them. The deals are kept for the hand and re-weighed
         by every call made since (topped up with fresh deals when the calls leave too few
-        that fit)."""
+        that fit). The chance asked of every bid is ``bold`` lower than the heuristic's."""
         samples = self.settings.bids
         key = (view.hand, view.dealer, view.scores)
         study = self._study
@@ -481,7 +488,11 @@ class SearchBot:
             while study.effective() < samples / 2 and study.drawn < 2 * samples:
                 study.play(sampler, rng)
         self.deals += sampler.drawn
-        return study.odds(bid_odds(view), self.settings.model)
+        odds = study.odds(bid_odds(view), self.settings.model)
+        bold = self.settings.bold
+        if bold:
+            odds = replace(odds, need=odds.need - bold, needs=tuple(n - bold for n in odds.needs))
+        return odds
 
 
 @dataclass(slots=True)
