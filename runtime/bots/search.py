@@ -22,9 +22,9 @@ Kitty
     the play will have) and plays each option out in ``discards`` (16) deals, keeping the
     first unless another is clearly better.
 Play
-    When at most ``horizon`` (4) tricks are left, it tries every distinct legal card (cards
+    When at most ``horizon`` (6) tricks are left, it tries every distinct legal card (cards
     adjacent in rank with nothing unseen between them count once) in every deal and plays the
-    one with the best average score for its side. With at most ``endgame`` (3) tricks left each
+    one with the best average score for its side. With at most ``endgame`` (4) tricks left each
     card is valued by the double-dummy :class:`~.solver.Solver` (best play by every seat in that
     deal); before, by heuristic play down to that point, then the solver. The heuristic's own
     card gets a head start of ``prior`` (10) points, so that sampling noise alone never
@@ -86,9 +86,9 @@ class SearchSettings:
     #: A time budget per play decision in milliseconds (None: none).
     ms: float | None = None
     #: Search the play when at most this many tricks are left.
-    horizon: int = 4
+    horizon: int = 6
     #: Value the cards by the double-dummy solver when at most this many tricks are left.
-    endgame: int = 3
+    endgame: int = 4
     #: Points per deal by which a card or a discard must beat the heuristic's choice.
     prior: float = 10.0
     #: Stop after this many deals in which every card scored the same (0: never).
