@@ -3,6 +3,7 @@ runtime/bots/search.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from random import Random
 
 import pytest
@@ -41,6 +42,15 @@ def _heuristic_play(state: HandState) -> int:
 
 @pytest.mark.parametrize("plays", [False, True])
 @pytest.mark.parametrize("variant", ["australian", "three-handed", "six-handed", "american"])
+def _auction_calls(n: int, seed: int) -> Iterator[tuple[HandState, int]]:
+    """The auction positions among ``n`` random Australian positions, each with the call the
+    heuristic makes there."""
+    heuristic = HeuristicBot()
+    for state in _positions("australian", n, seed=seed):
+        if state.phase == AUCTION:
+            yield state, heuristic.decide(state).action
+
+
 def test_sampled_deals_keep_everything_the_seat_saw(variant, plays):
     """Own cards, cards played, face-up hands, the kitty seen, hand sizes, and the suits a
     seat failed to follow (it is dealt none of them) hold in every deal, whether the plays
@@ -274,15 +284,11 @@ def test_search_bids_as_the_heuristic_when_its_model_outweighs_the_deals():
     """The bid study only moves the heuristic's chances: with the model worth a million deals
     the search bot makes the heuristic's calls; with the deals alone it sometimes differs. (The
     outbid study against the opponents' contract, compete=, is another rule: off here.)"""
-    heuristic = HeuristicBot()
     same = make_bot("search:bids=4,model=1000000,compete=0,bold=0")
     alone = make_bot("search:bids=4,model=0,compete=0")
     differed = 0
     checked = 0
-    for state in _positions("australian", 40, seed=21):
-        if state.phase != AUCTION:
-            continue
-        want = heuristic.decide(state).action
+    for state, want in _auction_calls(40, seed=21):
         assert same.choose(state, Random(1)) == want
         differed += alone.choose(state, Random(1)) != want
         checked += 1
@@ -292,15 +298,11 @@ def test_search_bids_as_the_heuristic_when_its_model_outweighs_the_deals():
 def test_bold_lowers_the_chance_asked_of_a_bid():
     """bold=: with the heuristic's odds (the model worth a million deals), bold=0 makes the
     heuristic's calls and a bolder bot bids some hands the heuristic passes."""
-    heuristic = HeuristicBot()
     plain = make_bot("search:bids=4,model=1000000,compete=0,bold=0")
     bold = make_bot("search:bids=4,model=1000000,compete=0,bold=0.15")
     rules = load_rules("australian")
     bolder = 0
-    for state in _positions("australian", 60, seed=23):
-        if state.phase != AUCTION:
-            continue
-        want = heuristic.decide(state).action
+    for state, want in _auction_calls(60, seed=23):
         assert plain.choose(state, Random(1)) == want
         bolder += want == rules.PASS and bold.choose(state, Random(1)) != rules.PASS
     assert bolder
