@@ -40,8 +40,6 @@ def _heuristic_play(state: HandState) -> int:
     return HeuristicBot().decide(state).action
 
 
-@pytest.mark.parametrize("plays", [False, True])
-@pytest.mark.parametrize("variant", ["australian", "three-handed", "six-handed", "american"])
 def _auction_calls(n: int, seed: int) -> Iterator[tuple[HandState, int]]:
     """The auction positions among ``n`` random Australian positions, each with the call the
     heuristic makes there."""
@@ -51,6 +49,8 @@ def _auction_calls(n: int, seed: int) -> Iterator[tuple[HandState, int]]:
             yield state, heuristic.decide(state).action
 
 
+@pytest.mark.parametrize("plays", [False, True])
+@pytest.mark.parametrize("variant", ["australian", "three-handed", "six-handed", "american"])
 def test_sampled_deals_keep_everything_the_seat_saw(variant, plays):
     """Own cards, cards played, face-up hands, the kitty seen, hand sizes, and the suits a
     seat failed to follow (it is dealt none of them) hold in every deal, whether the plays
