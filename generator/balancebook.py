@@ -16,14 +16,14 @@ from __future__ import annotations
 import importlib
 import json
 from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from babel import Locale, UnknownLocaleError
-from babel.numbers import format_decimal, get_decimal_symbol, parse_pattern
+from babel.numbers import format_decimal
 
 from ..runtime.engine.fingerprint import rules_fingerprint
+from ..runtime.engine.notation import number_signs
 from .model import Ruleset
 
 if TYPE_CHECKING:  # the build only reads summaries: it never loads the simulation
@@ -187,31 +187,16 @@ def load_summary(variant: str, folder: Path | None = None) -> dict[str, Any] | N
 # -- what the rule-book template gets ---------------------------------------------------------
 
 
-@lru_cache(maxsize=32)
 def _decimal_symbol(lang: str) -> str:
-    """The decimal separator of a rule-book language (``,`` in Dutch); ``.`` where Babel does
-    not know the language."""
-    try:
-        return str(get_decimal_symbol(Locale.parse(lang.replace("-", "_"))))
-    except (UnknownLocaleError, ValueError, TypeError):
-        return "."
+    """The decimal separator of a rule-book language (``,`` in Dutch; the engine's
+    :func:`~fivehundred.runtime.engine.notation.number_signs`, which the bots' reasons use)."""
+    return number_signs(lang)[0]
 
 
-@lru_cache(maxsize=32)
 def _percent_affixes(lang: str) -> tuple[str, str]:
-    """What the language writes before and after a percentage, from CLDR's percent pattern
-    (Babel): ``("", "%")`` in English and Dutch, ``("", "\u00a0%")`` (a no-break space) in
-    Norwegian and Danish; English's where Babel does not know the language."""
-    try:
-        pattern = parse_pattern(Locale.parse(lang.replace("-", "_")).percent_formats[None].pattern)
-    except (UnknownLocaleError, ValueError, TypeError, KeyError, AttributeError):
-        return "", "%"
-    prefix, suffix = str(pattern.prefix[0]), str(pattern.suffix[0])
-    # bidi marks (Arabic's pattern has them) are the book's business: it isolates figures
-    return (
-        prefix.replace("\u200e", "").replace("\u200f", ""),
-        suffix.replace("\u200e", "").replace("\u200f", ""),
-    )
+    """What the language writes before and after a percentage (``("", "\u00a0%")``, a no-break
+    space, in Norwegian and Danish; bidi marks left out: the book isolates its figures)."""
+    return number_signs(lang)[1]
 
 
 def _dec(x: float, lang: str, signed: bool = False) -> str:

@@ -25,10 +25,12 @@ any notation of a language (even one without the rules) names it in that languag
 
 from __future__ import annotations
 
+import contextlib
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .codes import SUIT_SYMBOLS
@@ -45,6 +47,7 @@ __all__ = [
     "SpecialBid",
     "bid_code",
     "notation_of",
+    "number_signs",
     "read_notation",
     "special_names",
 ]
@@ -373,28 +376,34 @@ def read_notation(translations: PTranslator) -> Notation:
         for pair in _SPECIAL_NAMES
         for name in pair
     )
-    decimal, percent = _number_signs(language)
+    decimal, percent = number_signs(language)
     return Notation(ranks, no_trumps, rtl, names=names, decimal=decimal, percent=percent)
 
 
-def _number_signs(language: str) -> tuple[str, tuple[str, str]]:
-    """The decimal separator and the percent sign's affixes of ``language`` (CLDR's, through
-    Babel; English's for a language Babel does not know). Bidi marks in a pattern are left
-    out: a right-to-left text isolates its figures itself."""
+@lru_cache(maxsize=32)
+def number_signs(language: str) -> tuple[str, tuple[str, str]]:
+    """The decimal separator of ``language`` (``,`` in Dutch) and what it writes before and
+    after a percentage (``("", "\u00a0%")`` in Norwegian and Danish), CLDR's through Babel;
+    English's, each on its own, where Babel does not know it. Bidi marks in a pattern are
+    left out: a right-to-left text isolates its figures itself. The rule books' figures are
+    written with these too (``generator/balancebook.py``)."""
+    decimal, percent = ".", ("", "%")
     if not language:
-        return ".", ("", "%")
+        return decimal, percent
     from babel import Locale, UnknownLocaleError
     from babel.numbers import get_decimal_symbol, parse_pattern
 
     try:
         locale = Locale.parse(language.replace("-", "_"))
+    except (UnknownLocaleError, ValueError, TypeError):
+        return decimal, percent
+    with contextlib.suppress(UnknownLocaleError, ValueError, TypeError):
         decimal = str(get_decimal_symbol(locale))
+    with contextlib.suppress(UnknownLocaleError, ValueError, TypeError, KeyError, AttributeError):
         pattern = parse_pattern(locale.percent_formats[None].pattern)
-        prefix, suffix = str(pattern.prefix[0]), str(pattern.suffix[0])
-    except (UnknownLocaleError, ValueError, TypeError, KeyError, AttributeError):
-        return ".", ("", "%")
-    marks = str.maketrans("", "", "\u200e\u200f\u061c")
-    return decimal, (prefix.translate(marks), suffix.translate(marks))
+        marks = str.maketrans("", "", "\u200e\u200f\u061c")
+        percent = (str(pattern.prefix[0]).translate(marks), str(pattern.suffix[0]).translate(marks))
+    return decimal, percent
 
 
 def bid_code(rules: Rules, index: int) -> str:
