@@ -70,7 +70,7 @@ def _source(module: str) -> Path:
 
 
 def _extension(module: str) -> Path:
-    """Where the compiled ``module`` lives: beside its source."""
+    """Where the compiled ``module`` (of ``fivehundred.runtime``) lives: beside its source."""
     return _source(module).with_suffix(_SUFFIX)
 
 
@@ -159,10 +159,11 @@ def status() -> list[NativeStatus]:
     """The state of every module of :data:`MODULES`, then of any stray extension module (see
     :class:`NativeStatus`)."""
     current = _all_current()
+    grouped = _group_library().exists()
     out = []
     for module in MODULES:
         ext = _extension(module)
-        if not ext.exists() or not _group_library().exists():
+        if not ext.exists() or not grouped:
             out.append(NativeStatus(module, "pure", _source(module)))
         elif not current:
             out.append(NativeStatus(module, "stale", ext))
@@ -196,6 +197,11 @@ class _Guard(importlib.abc.MetaPathFinder):
 
     warned = False
 
+    def __init__(self) -> None:
+        #: :func:`_all_current`, worked out at the first compiled module's import (it reads
+        #: the record and hashes the sources: once, not at each module's import)
+        self.current: bool | None = None
+
     def find_spec(
         self,
         fullname: str,
@@ -208,8 +214,11 @@ class _Guard(importlib.abc.MetaPathFinder):
         if source.with_suffix(_SUFFIX) not in _present() or not source.exists():
             return None  # nothing compiled: the usual import finds the .py file
         if not _pure_wanted():
-            if fullname in MODULES and _all_current():
-                return None  # built from this source: the usual import takes the extension
+            if fullname in MODULES:
+                if self.current is None:
+                    self.current = _all_current()
+                if self.current:
+                    return None  # built from this source: the usual import takes the extension
             if not _Guard.warned:
                 _Guard.warned = True
                 print(
