@@ -72,8 +72,12 @@ _VARIANTS = (
 )
 
 
-def _built() -> bool:
-    return all(s.state == "compiled" for s in native.status() if s.module in native.MODULES)
+def _need_build() -> None:
+    """Skip without a current compiled build, or fail when CI requires one."""
+    if not all(s.state == "compiled" for s in native.status() if s.module in native.MODULES):
+        if REQUIRED:
+            pytest.fail("FIVEHUNDRED_REQUIRE_NATIVE is set but no current compiled build exists")
+        pytest.skip("no compiled build (fivehundred compile)")
 
 
 def _play(pure: bool, games: int) -> dict[str, object]:
@@ -90,10 +94,7 @@ def _play(pure: bool, games: int) -> dict[str, object]:
 
 
 def test_compiled_and_pure_modules_make_the_same_decisions_with_the_same_reasons() -> None:
-    if not _built():
-        if REQUIRED:
-            pytest.fail("FIVEHUNDRED_REQUIRE_NATIVE is set but no current compiled build exists")
-        pytest.skip("no compiled build (fivehundred compile)")
+    _need_build()
     compiled = _play(pure=False, games=6)
     pure = _play(pure=True, games=6)
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
@@ -107,10 +108,7 @@ def test_compiled_and_pure_modules_make_the_same_decisions_with_the_same_reasons
 def test_the_search_bot_plays_alike_over_the_compiled_heuristic() -> None:
     """The search bot's playouts are heuristic decisions: a duel of search against the
     heuristic ends the same, hand for hand in points, compiled or pure."""
-    if not _built():
-        if REQUIRED:
-            pytest.fail("FIVEHUNDRED_REQUIRE_NATIVE is set but no current compiled build exists")
-        pytest.skip("no compiled build (fivehundred compile)")
+    _need_build()
     args = ["duel", "australian", "search", "heuristic", "--games", "2", "--seed", "3", "--json"]
     runs = []
     for pure in (False, True):
